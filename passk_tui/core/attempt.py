@@ -1,0 +1,68 @@
+"""The domain of one attempt: the Turn a target returns, its outcome, and the record kept of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+#: Turn statuses after which nothing more will happen (runs-api.md).
+ENDED_STATUSES = frozenset({"completed", "failed", "stopped", "cancelled", "timed_out"})
+
+
+class Outcome(StrEnum):
+    """What an attempt amounted to. Wrong is the agent's; errored is the platform's."""
+
+    PASSED = "passed"
+    WRONG = "wrong"
+    ERRORED = "errored"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """How a target's Run ended: the Turn as the stack (or a local agent) reported it.
+
+    ``status`` is an ended Turn status; an attempt that never got a Turn (the
+    request failed for good, the deadline passed) carries ``timed_out`` or
+    ``failed`` with ``error`` saying why, and no ids.
+    """
+
+    status: str
+    output: Any = None
+    error: str | None = None
+    run_id: str | None = None
+    turn_id: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A check's judgement of one answer; ``reason`` says why it failed (expected vs got)."""
+
+    passed: bool
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptRecord:
+    """Everything kept about one finished attempt: what the store writes and the faces show."""
+
+    case_index: int
+    case: str
+    attempt: int
+    key: str
+    outcome: Outcome
+    status: str
+    output: Any
+    reason: str | None
+    error: str | None
+    run_id: str | None
+    turn_id: str | None
+    started: float
+    ended: float
+    usage: dict[str, Any] | None = None
+
+    @property
+    def duration(self) -> float:
+        """Wall seconds from the attempt's first request to its end."""
+        return self.ended - self.started
