@@ -1,0 +1,24 @@
+"""Entry point: parse flags, then hand over to the headless CLI or (lazily) the app."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from passk_tui.args import parse
+
+    args = parse(argv)
+    if args.headless or not sys.stdout.isatty():
+        from passk_tui.cli import run_headless
+
+        return run_headless(args, os.environ)
+    from passk_tui.tui.launch import run_app
+
+    return run_app(args, os.environ)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""From flags and environment to an evaluation's settings, cases and target, for both faces."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TypeVar
+
+from passk_tui import demo
+from passk_tui.core.cases import Case, load_cases
+from passk_tui.core.errors import InputError
+from passk_tui.core.settings import (
+    DEFAULT_ATTEMPTS,
+    DEFAULT_CONCURRENCY,
+    DEFAULT_TIMEOUT,
+    Settings,
+    default_k,
+    parse_attempts,
+    parse_concurrency,
+    parse_k,
+    parse_require,
+    parse_timeout,
+    parse_version,
+)
+from passk_tui.targets.base import Target
+
+T = TypeVar("T")
+
+
+def flag(name: str, text: str | None, parse: Callable[[str], T], default: T) -> T:
+    """Parse one flag's text, naming the flag in the error."""
+    if text is None:
+        return default
+    try:
+        return parse(text)
+    except InputError as exc:
+        raise InputError(f"--{name}: {exc}") from None
+
+
+def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
+    """Validate every flag (nothing is loaded or started); InputError names the flag."""
+    attempts = flag("attempts", args.attempts, parse_attempts, DEFAULT_ATTEMPTS)
+    k = flag("k", args.k, lambda t: parse_k(t, attempts), default_k(attempts))
+    require = flag("require", args.require, parse_require, None)
+    concurrency = flag("concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY)
+    timeout = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
+    stack = args.stack or env.get("PASSK_STACK") or None
+    if args.demo:
+        agent = args.agent or demo.AGENT
+        version = flag("version", args.version, parse_version, demo.VERSION)
+        cases_path = args.cases or str(demo.CASES)
+        agents_path = args.agents or (None if stack else str(demo.AGENTS))
+    else:
+        missing = [f"--{n}" for n in ("agent", "version", "cases") if getattr(args, n) is None]
+        if missing:
+            raise InputError(f"missing {', '.join(missing)} (or use --demo)")
+        agent = args.agent
+        version = flag("version", args.version, parse_version, 0)
+        cases_path = args.cases
+        agents_path = args.agents
+    return Settings(
+        agent=agent,
+        version=version,
+        cases_path=cases_path,
+        attempts=attempts,
+        k=k,
+        completion_only=bool(args.completion_only),
+        require=require,
+        concurrency=concurrency,
+        timeout=timeout,
+        stack=stack,
+        agents_path=agents_path,
+    )
+
+
+def load_suite(settings: Settings) -> list[Case]:
+    return load_cases(Path(settings.cases_path), completion_only=settings.completion_only)
+
+
+def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
+    """The stack key: the flag if given, else PASSK_KEY (preferred: it stays out of `ps`)."""
+    return args.key or env.get("PASSK_KEY") or None
+
+
+def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Target:
+    """The stack when an address is set, else the local agents file (bad names are InputError)."""
+    if settings.stack:
+        from passk_tui.targets.stack import StackTarget
+
+        return StackTarget(
+            settings.stack,
+            key,
+            settings.agent,
+            settings.version,
+            evaluation_id,
+            settings.concurrency,
+        )
+    from passk_tui.targets.agents_file import find_agents_file, local_target
+
+    explicit = Path(settings.agents_path) if settings.agents_path else None
+    return local_target(
+        find_agents_file(explicit),
+        settings.agent,
+        settings.version,
+        concurrency=settings.concurrency,
+    )

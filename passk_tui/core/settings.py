@@ -1,0 +1,92 @@
+"""What one evaluation measures and how it runs, with the checks both faces share.
+
+The parse functions raise InputError with a message that names no flag or
+field: the CLI prefixes the flag, the configure screen shows it by the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from passk_tui.core.errors import InputError
+
+DEFAULT_ATTEMPTS = 5
+DEFAULT_K = 3
+DEFAULT_CONCURRENCY = 4
+DEFAULT_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """An evaluation's settings: the measured part (agent .. completion_only) and the running part."""
+
+    agent: str
+    version: int
+    cases_path: str
+    attempts: int = DEFAULT_ATTEMPTS
+    k: int = DEFAULT_K
+    completion_only: bool = False
+    require: Fraction | None = None
+    concurrency: int = DEFAULT_CONCURRENCY
+    timeout: float = DEFAULT_TIMEOUT
+    stack: str | None = None
+    agents_path: str | None = None
+
+
+def default_k(attempts: int) -> int:
+    """k defaults to 3, or to the attempts when fewer than 3 are made."""
+    return min(DEFAULT_K, attempts)
+
+
+def parse_attempts(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise InputError(f"must be at least 1, got {value}")
+    return value
+
+
+def parse_k(text: str, attempts: int) -> int:
+    value = _integer(text)
+    if not 1 <= value <= attempts:
+        raise InputError(f"must be between 1 and the attempts ({attempts}), got {value}")
+    return value
+
+
+def parse_version(text: str) -> int:
+    return _integer(text)
+
+
+def parse_concurrency(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise InputError(f"must be at least 1, got {value}")
+    return value
+
+
+def parse_timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"must be a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise InputError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def parse_require(text: str) -> Fraction:
+    """The gate as an exact fraction of its decimal text, so 0.9 means exactly 9/10."""
+    try:
+        value = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"must be a number between 0 and 1, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise InputError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise InputError(f"must be a whole number, got {text!r}") from None

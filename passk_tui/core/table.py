@@ -1,0 +1,46 @@
+"""The plain results table, exactly as PRODUCT.md shows it, and the gate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from passk_tui.core.figures import CaseFigures, two_decimals
+
+HEADERS = ("case", "passed", "wrong", "errored", "pass@1", "pass@{k}", "all passed")
+
+
+def table_rows(figures: Sequence[CaseFigures], k: int) -> list[tuple[str, ...]]:
+    """Header then one row per case, every cell as text."""
+    header = tuple(h.format(k=k) for h in HEADERS)
+    rows = [header]
+    for f in figures:
+        rows.append(
+            (
+                f.name,
+                f"{f.passed}/{f.n}",
+                str(f.wrong),
+                str(f.errored),
+                two_decimals(f.pass_at_1),
+                two_decimals(f.pass_at_k),
+                "yes" if f.all_passed else "no",
+            )
+        )
+    return rows
+
+
+def plain_table(figures: Sequence[CaseFigures], k: int) -> str:
+    """Left-aligned columns padded to their widest cell, two spaces apart, a dash rule under each header."""
+    rows = table_rows(figures, k)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
+    rule = tuple("-" * w for w in widths)
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [rows[0], rule, *rows[1:]]
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def below_gate(figures: Sequence[CaseFigures], require: Fraction) -> list[CaseFigures]:
+    """The cases whose exact pass@k is under the gate (0.899 fails 0.9)."""
+    return [f for f in figures if f.pass_at_k < require]
