@@ -32,11 +32,15 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     what = parser.add_argument_group("what to measure")
-    what.add_argument("--agent", metavar="ID", help="agent id on the stack, else a local agent's name")
+    what.add_argument(
+        "--agent", metavar="ID", help="agent id on the stack, else a local agent's name"
+    )
     what.add_argument("--version", metavar="N", help="the exact agent version (integer)")
     what.add_argument("--cases", metavar="PATH", help="cases file (.toml or .jsonl)")
     what.add_argument("--attempts", metavar="N", help="attempts per case (default 5)")
-    what.add_argument("--k", metavar="K", help="the k in pass@k (default 3, or --attempts if smaller)")
+    what.add_argument(
+        "--k", metavar="K", help="the k in pass@k (default 3, or --attempts if smaller)"
+    )
     what.add_argument(
         "--completion-only",
         action="store_true",
@@ -46,14 +50,20 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--demo", action="store_true", help="the bundled demo suite and agent")
 
     how = parser.add_argument_group("how to run")
-    how.add_argument("--require", metavar="X", help="exit 1 when any case's pass@k is below X (0..1)")
+    how.add_argument(
+        "--require", metavar="X", help="exit 1 when any case's pass@k is below X (0..1)"
+    )
     how.add_argument("--concurrency", metavar="N", help="most Runs in flight at once (default 4)")
     how.add_argument("--timeout", metavar="S", help="per-attempt deadline in seconds (default 300)")
     how.add_argument("--stack", metavar="URL", help="the stack address (env PASSK_STACK)")
     how.add_argument("--key", metavar="KEY", help="the stack key (env PASSK_KEY is preferred)")
     how.add_argument("--agents", metavar="PATH", help="local agents file (default ./agents.toml)")
-    how.add_argument("--headless", action="store_true", help="no UI: progress on stderr, table on stdout")
-    how.add_argument("--resume", metavar="ID", help="continue an interrupted evaluation ('last' = newest)")
+    how.add_argument(
+        "--headless", action="store_true", help="no UI: progress on stderr, table on stdout"
+    )
+    how.add_argument(
+        "--resume", metavar="ID", help="continue an interrupted evaluation ('last' = newest)"
+    )
     how.add_argument("--export", metavar="PATH", help="also write results: .json .csv .md .xml")
     parser.add_argument(
         "-V", "--program-version", action="version", version=f"passk-tui {__version__}"

@@ -9,13 +9,13 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from passk_tui.config import load_suite, make_target, settings_from_args, stack_key
+from passk_tui.config import settings_from_args, stack_key
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.figures import two_decimals
-from passk_tui.core.plan import new_evaluation_id
 from passk_tui.core.progress import Progress
 from passk_tui.core.table import below_gate, plain_table
+from passk_tui.session import new_evaluation
 
 EXIT_CANCELLED = 130
 
@@ -24,12 +24,9 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run, print the table; the return value is the exit status."""
     try:
         settings = settings_from_args(args, env)
-        cases = load_suite(settings)
-        evaluation_id = new_evaluation_id()
-        target = make_target(settings, stack_key(args, env), evaluation_id)
+        evaluation = new_evaluation(settings, stack_key(args, env))
     except InputError as exc:
         return _fail(exc)
-    evaluation = Evaluation(evaluation_id, cases, settings, target)
     try:
         status = asyncio.run(_run(evaluation, sys.stderr))
     except (InputError, RunError) as exc:

@@ -26,7 +26,11 @@ def test_plan_is_attempt_major_and_skips_done() -> None:
     cases = [Case("a", "x", None), Case("b", "y", None)]
     plan = plan_attempts("ev_1", cases, 3, done=frozenset({(0, 2)}))
     assert [(p.case.name, p.attempt) for p in plan] == [
-        ("a", 1), ("b", 1), ("b", 2), ("a", 3), ("b", 3)
+        ("a", 1),
+        ("b", 1),
+        ("b", 2),
+        ("a", 3),
+        ("b", 3),
     ]
     assert [p.index for p in plan] == list(range(5))
     assert len({p.key for p in plan}) == 5

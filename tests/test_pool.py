@@ -44,7 +44,7 @@ async def test_stop_starts_nothing_new() -> None:
 
     results = await pool.run(list(range(20)), work)
     assert len(started) <= 5
-    assert results[len(started):] == [None] * (20 - len(started))
+    assert results[len(started) :] == [None] * (20 - len(started))
 
 
 async def test_cancel_leaves_nothing_running() -> None:

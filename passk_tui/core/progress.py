@@ -25,7 +25,11 @@ class Cell(IntEnum):
     ERRORED = 5
 
 
-_CELL_OF_OUTCOME = {Outcome.PASSED: Cell.PASSED, Outcome.WRONG: Cell.WRONG, Outcome.ERRORED: Cell.ERRORED}
+_CELL_OF_OUTCOME = {
+    Outcome.PASSED: Cell.PASSED,
+    Outcome.WRONG: Cell.WRONG,
+    Outcome.ERRORED: Cell.ERRORED,
+}
 
 
 class Progress:
