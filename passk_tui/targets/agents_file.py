@@ -1,0 +1,221 @@
+"""The local agents file (``agents.toml``): finding it, validating it, and making a target from it.
+
+The shape is the one PRODUCT.md shows::
+
+    [agents.calc.versions.1]
+    command = ["python3", "agents/calc.py"]
+    [agents.calc.versions.2]
+    openai = { base_url = "http://127.0.0.1:11434/v1", model = "qwen2.5:0.5b",
+               system = "Answer with the number only.", api_key_env = "OPENAI_API_KEY" }
+
+Every problem is an ``InputError`` (exit 2) whose one-line message names the file
+and, where it applies, the line or the agent and version.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import platformdirs
+
+from passk_tui.core.errors import InputError
+
+try:  # TOML 1.1 (newlines inside inline tables, as PRODUCT.md's example has them)
+    import tomli as tomllib
+except ModuleNotFoundError:  # pragma: no cover - TOML 1.0 only: one-line inline tables
+    import tomllib
+
+if TYPE_CHECKING:
+    from passk_tui.targets.base import Target
+
+#: The file name looked for in the working folder and in the user config folder.
+AGENTS_FILE_NAME = "agents.toml"
+
+_OPENAI_KEYS = ("base_url", "model", "system", "api_key_env")
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_VERSION_KEY = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAISpec:
+    """An OpenAI-compatible Chat Completions endpoint and the model to ask there."""
+
+    base_url: str
+    model: str
+    system: str | None = None
+    api_key_env: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentVersion:
+    """One exact version of a local agent: a command to run or an endpoint to call.
+
+    Exactly one of ``command`` and ``openai`` is set. ``folder`` is the agents
+    file's folder (absolute), where a command runs.
+    """
+
+    agent: str
+    version: int
+    folder: Path
+    command: tuple[str, ...] | None = None
+    openai: OpenAISpec | None = None
+
+    def label(self, source: Path | str) -> str:
+        """How messages name this version: ``agents.toml: agent 'calc' version 2``."""
+        return f"{source}: agent {self.agent!r} version {self.version}"
+
+
+def find_agents_file(explicit: Path | None) -> Path:
+    """The agents file to use: ``explicit``, else ./agents.toml, else <user config>/agents.toml."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise InputError(f"{explicit}: no such agents file")
+        return explicit
+    # Relative on purpose: messages then say "agents.toml: ..." as the user would.
+    local = Path(AGENTS_FILE_NAME)
+    if local.is_file():
+        return local
+    config = Path(platformdirs.user_config_dir("passk-tui"))
+    configured = config / AGENTS_FILE_NAME
+    if configured.is_file():
+        return configured
+    raise InputError(
+        "no agents file: pass --agents PATH or create agents.toml "
+        f"(looked in ./agents.toml and {configured})"
+    )
+
+
+def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
+    """Read and validate an agents file: agent name -> version number -> AgentVersion."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(_toml_message(path, exc)) from None
+
+    folder = path.resolve().parent
+    _no_unknown_keys(data, ("agents",), f"{path}")
+    agents_table = data.get("agents")
+    if agents_table is None:
+        raise InputError(f"{path}: no agents (expected [agents.NAME.versions.N] tables)")
+    if not isinstance(agents_table, dict):
+        raise InputError(f"{path}: 'agents' must be a table of agents")
+
+    agents: dict[str, dict[int, AgentVersion]] = {}
+    for name, agent_table in agents_table.items():
+        where = f"{path}: agent {name!r}"
+        if not isinstance(agent_table, dict):
+            raise InputError(f"{where}: must be a table with a 'versions' table")
+        _no_unknown_keys(agent_table, ("versions",), where)
+        versions_table = agent_table.get("versions")
+        if not isinstance(versions_table, dict) or not versions_table:
+            raise InputError(f"{where}: no versions (expected [agents.{name}.versions.N])")
+        versions: dict[int, AgentVersion] = {}
+        for key, spec in versions_table.items():
+            if not _VERSION_KEY.fullmatch(key):
+                raise InputError(f"{where}: version {key!r} is not an integer")
+            number = int(key)
+            if number in versions:
+                raise InputError(f"{where}: version {number} is given twice")
+            versions[number] = _parse_version(spec, name, number, folder, f"{where} version {key}")
+        agents[name] = dict(sorted(versions.items()))
+    return agents
+
+
+def local_target(path: Path, agent: str, version: int, *, concurrency: int) -> Target:
+    """The target for one exact local agent version; a missing agent or version is bad input."""
+    agents = load_agents(path)
+    versions = agents.get(agent)
+    if versions is None:
+        known = ", ".join(agents) or "none"
+        raise InputError(f"{path}: no agent {agent!r} (agents: {known})")
+    spec = versions.get(version)
+    if spec is None:
+        known = ", ".join(str(number) for number in versions)
+        raise InputError(f"{path}: agent {agent!r} has no version {version} (versions: {known})")
+    label = spec.label(path)
+    if spec.command is not None:
+        from passk_tui.targets.command import CommandTarget
+
+        return CommandTarget(spec.command, spec.folder, label=label)
+    assert spec.openai is not None
+    from passk_tui.targets.openai import OpenAITarget
+
+    return OpenAITarget(
+        base_url=spec.openai.base_url,
+        model=spec.openai.model,
+        system=spec.openai.system,
+        api_key_env=spec.openai.api_key_env,
+        concurrency=concurrency,
+        label=label,
+    )
+
+
+def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str) -> AgentVersion:
+    """One ``[agents.NAME.versions.N]`` table, validated."""
+    if not isinstance(spec, dict):
+        raise InputError(f"{where}: must be a table with 'command' or 'openai'")
+    _no_unknown_keys(spec, ("command", "openai"), where)
+    has_command, has_openai = "command" in spec, "openai" in spec
+    if has_command == has_openai:
+        which = "both" if has_command else "neither"
+        raise InputError(f"{where}: has {which} of 'command' and 'openai' (give exactly one)")
+    if has_command:
+        argv = spec["command"]
+        if (
+            not isinstance(argv, list)
+            or not argv
+            or not all(isinstance(part, str) for part in argv)
+            or not argv[0]
+        ):
+            raise InputError(f"{where}: 'command' must be a non-empty list of strings")
+        return AgentVersion(agent, number, folder, command=tuple(argv))
+    return AgentVersion(agent, number, folder, openai=_parse_openai(spec["openai"], where))
+
+
+def _parse_openai(table: Any, where: str) -> OpenAISpec:
+    """The ``openai = { base_url, model, system?, api_key_env? }`` table, validated."""
+    if not isinstance(table, dict):
+        raise InputError(f"{where}: 'openai' must be a table {{ base_url, model, ... }}")
+    _no_unknown_keys(table, _OPENAI_KEYS, f"{where}: openai")
+    for required in ("base_url", "model"):
+        if required not in table:
+            raise InputError(f"{where}: openai is missing {required!r}")
+    for key, value in table.items():
+        if not isinstance(value, str) or not value:
+            raise InputError(f"{where}: openai {key!r} must be a non-empty string")
+    base_url = table["base_url"]
+    if not base_url.startswith(("http://", "https://")):
+        raise InputError(f"{where}: openai 'base_url' must start with http:// or https://")
+    return OpenAISpec(
+        base_url=base_url,
+        model=table["model"],
+        system=table.get("system"),
+        api_key_env=table.get("api_key_env"),
+    )
+
+
+def _no_unknown_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    """Refuse a key the format does not have (a typo would otherwise be silently ignored)."""
+    for key in table:
+        if key not in allowed:
+            expected = ", ".join(allowed)
+            raise InputError(f"{where}: unknown key {key!r} (expected: {expected})")
+
+
+def _toml_message(path: Path, exc: ValueError) -> str:
+    """``agents.toml: line 3: invalid TOML: Expected '=' after a key ...`` from tomllib's error."""
+    text = str(exc)
+    match = _TOML_POSITION.search(text)
+    if match is None:
+        return f"{path}: invalid TOML: {text}"
+    problem = text[: match.start()]
+    return f"{path}: line {match.group(1)}: invalid TOML: {problem}"
