@@ -1,0 +1,164 @@
+"""The engine's own rules: deadlines, cancel, failure, stored-before-shown, retries as events.
+
+The target here is an in-process double of the Target protocol: the real ones
+(command, openai, stack) are tested against real processes and servers elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+
+from passk_tui.core.attempt import AttemptRecord, Outcome, Turn
+from passk_tui.core.cases import Case
+from passk_tui.core.checks import compile_check
+from passk_tui.core.engine import Evaluation
+from passk_tui.core.errors import RunError
+from passk_tui.core.events import AttemptFinished, AttemptRetrying, EvaluationFinished, Event
+from passk_tui.core.plan import PlannedAttempt, idempotency_key
+from passk_tui.core.settings import Settings
+from passk_tui.targets.base import RetryNotice
+
+
+class ScriptedTarget:
+    """Answers each case's input after ``delay``; ``hang`` never answers; ``fail_on`` raises RunError."""
+
+    def __init__(self, delay: float = 0.0, fail_on: int | None = None) -> None:
+        self.delay = delay
+        self.fail_on = fail_on
+        self.calls = 0
+        self.cancelled: list[str] = []
+
+    async def prepare(self) -> None:
+        pass
+
+    async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        self.calls += 1
+        if self.fail_on is not None and self.calls >= self.fail_on:
+            raise RunError("stack refused the key (401)")
+        try:
+            if attempt.case.input == "retry":
+                notify("503 unavailable", 0.01)
+                await asyncio.sleep(0.01)
+            if attempt.case.input == "hang":
+                await asyncio.sleep(3600)
+            await asyncio.sleep(self.delay)
+        except asyncio.CancelledError:
+            self.cancelled.append(attempt.key)
+            raise
+        return Turn("completed", output=attempt.case.input, run_id=f"run_{attempt.key}")
+
+    async def aclose(self) -> None:
+        pass
+
+
+def case(name: str, answer: str, expect: str) -> Case:
+    spec = {"equals": expect}
+    return Case(name, answer, compile_check(spec, name, base_dir=Path(".")), spec)
+
+
+def settings(**kw: object) -> Settings:
+    base = {"agent": "a", "version": 1, "cases_path": "x.toml", "attempts": 3, "k": 2}
+    return Settings(**(base | kw))  # type: ignore[arg-type]
+
+
+class ListSink:
+    def __init__(self) -> None:
+        self.rows: list[AttemptRecord] = []
+        self.writes = 0
+
+    def write(self, records: Sequence[AttemptRecord]) -> None:
+        self.writes += 1
+        self.rows.extend(records)
+
+
+async def test_outcomes_counts_and_stored_before_shown() -> None:
+    sink = ListSink()
+    seen: list[Event] = []
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, AttemptFinished):
+            assert event.record in sink.rows  # on disk (here: in the sink) before it is shown
+        seen.append(event)
+
+    cases = [case("good", "391", "391"), case("bad", "390", "391")]
+    ev = Evaluation(
+        "ev_t", cases, settings(concurrency=2), ScriptedTarget(), sink=sink, on_event=on_event
+    )
+    assert await ev.run() == "done"
+    good, bad = ev.progress.all_figures()
+    assert (good.passed, good.wrong, good.errored) == (3, 0, 0)
+    assert (bad.passed, bad.wrong, bad.errored) == (0, 3, 0)
+    assert ev.progress.records[1][0].reason is not None
+    assert len(sink.rows) == 6
+    assert sink.writes < 6  # finishes in one tick share one write
+    assert isinstance(seen[-1], EvaluationFinished)
+
+
+async def test_deadline_errors_and_cancels_the_attempt() -> None:
+    target = ScriptedTarget()
+    cases = [case("hangs", "hang", "x"), case("fine", "x", "x")]
+    ev = Evaluation("ev_t", cases, settings(attempts=2, timeout=0.2, concurrency=4), target)
+    assert await asyncio.wait_for(ev.run(), 5) == "done"
+    hangs, fine = ev.progress.all_figures()
+    assert (hangs.errored, fine.passed) == (2, 2)
+    record = ev.progress.records[0][0]
+    assert record.status == "timed_out" and record.outcome is Outcome.ERRORED
+    assert "0.2 s deadline" in (record.error or "")
+    assert len(target.cancelled) == 2
+
+
+async def test_user_cancel_stops_new_and_cancels_in_flight() -> None:
+    target = ScriptedTarget()
+    cases = [case(f"c{i}", "hang", "x") for i in range(5)]
+    ev = Evaluation("ev_t", cases, settings(attempts=2, concurrency=2), target)
+    runner = asyncio.create_task(ev.run())
+    while ev.progress.in_flight < 2:
+        await asyncio.sleep(0.005)
+    ev.cancel()
+    assert await asyncio.wait_for(runner, 5) == "cancelled"
+    assert target.calls == 2
+    assert ev.progress.finished == 2
+    assert {r.status for rs in ev.progress.records for r in rs} == {"cancelled"}
+    assert ev.progress.in_flight == 0
+
+
+async def test_run_error_stops_everything_and_keeps_only_finished() -> None:
+    target = ScriptedTarget(delay=0.05, fail_on=5)
+    sink = ListSink()
+    cases = [case(f"c{i}", "x", "x") for i in range(4)]
+    ev = Evaluation("ev_t", cases, settings(attempts=3, concurrency=2), target, sink=sink)
+    assert await ev.run() == "failed"
+    assert ev.error == "stack refused the key (401)"
+    assert len(sink.rows) == ev.progress.finished < 12
+    assert all(r.outcome is Outcome.PASSED for r in sink.rows)  # nothing recorded as cancelled
+    assert ev.progress.in_flight == 0
+
+
+async def test_retry_notice_becomes_an_event() -> None:
+    events: list[Event] = []
+    ev = Evaluation(
+        "ev_t",
+        [case("r", "retry", "retry")],
+        settings(attempts=1, k=1),
+        ScriptedTarget(),
+        on_event=events.append,
+    )
+    await ev.run()
+    retries = [e for e in events if isinstance(e, AttemptRetrying)]
+    assert [(e.reason, e.delay) for e in retries] == [("503 unavailable", 0.01)]
+    assert ev.progress.figures(0).passed == 1
+
+
+async def test_resume_runs_only_what_is_missing() -> None:
+    first = Evaluation("ev_r", [case("a", "x", "x")], settings(), ScriptedTarget())
+    await first.run()
+    kept = [r for r in first.progress.records[0] if r.attempt != 3]
+    target = ScriptedTarget()
+    again = Evaluation("ev_r", [case("a", "x", "x")], settings(), target, previous=kept)
+    planned = again.planned()
+    assert [p.attempt for p in planned] == [3]
+    assert planned[0].key == idempotency_key("ev_r", "a", 3)
+    await again.run()
+    assert target.calls == 1 and again.progress.figures(0).n == 3
