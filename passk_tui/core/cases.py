@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from passk_tui.core.checks import Check
+from passk_tui.core.checks import Check, compile_check, strict_json_loads, type_name
+from passk_tui.core.errors import InputError
+
+CASE_KEYS = ("name", "input", "check")
+
+# A `[[cases]]` header line; tomllib keeps no positions, so case lines are found by scanning.
+_CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
+# tomllib appends "(at line 7, column 3)" or "(at end of document)" to its messages.
+_TOML_POSITION = re.compile(
+    r"^(?P<message>.*) \(at (?:line (?P<line>\d+), column \d+|end of document)\)$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,3 +31,138 @@ class Case:
     input: Any
     check: Check | None
     spec: Any = None
+
+
+def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
+    """Read, validate and compile a cases file; any problem is one InputError line.
+
+    Every message names the file (as given), the line or the case, and the
+    problem, so that the CLI can print it as is and exit 2.
+    """
+    label = str(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".toml", ".jsonl"):
+        raise InputError(
+            f"{label}: a cases file ends in .toml or .jsonl, not {suffix or 'nothing'!r}"
+        )
+    text = _read(path, label)
+    rows = _toml_rows(text, label) if suffix == ".toml" else _jsonl_rows(text, label)
+    if not rows:
+        raise InputError(f"{label}: no cases")
+    base_dir = path.parent
+    cases: list[Case] = []
+    first_seen: dict[str, str] = {}
+    for place, row in rows:
+        case = _case(row, f"{label}: {place}", base_dir, completion_only)
+        if case.name in first_seen:
+            raise InputError(
+                f"{label}: {place}: case {case.name!r}: duplicate name "
+                f"(first at {first_seen[case.name]})"
+            )
+        first_seen[case.name] = place
+        cases.append(case)
+    return cases
+
+
+def _read(path: Path, label: str) -> str:
+    """The file's text; 'utf-8-sig' so that a byte-order mark from an editor does no harm."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a folder, not a cases file") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{label}: not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise InputError(f"{label}: cannot read: {error.strerror}") from None
+
+
+def _toml_rows(text: str, label: str) -> list[tuple[str, Any]]:
+    """The `cases` array of a TOML file, each with its place: 'line N' of its `[[cases]]`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{label}: {_toml_problem(str(error), text)}") from None
+    for key in data:
+        if key != "cases":
+            raise InputError(
+                f"{label}: unknown top-level key {key!r} (cases go in [[cases]] tables)"
+            )
+    rows = data.get("cases", [])
+    if not isinstance(rows, list):
+        raise InputError(
+            f"{label}: cases must be an array of tables ([[cases]]), got {type_name(rows)}"
+        )
+    lines = [
+        number
+        for number, line in enumerate(text.split("\n"), start=1)
+        if "[[" in line and _CASES_HEADER.fullmatch(line)
+    ]
+    # Inline arrays (cases = [{...}]) have no headers: name the place by index instead.
+    if len(lines) != len(rows):
+        return [(f"cases[{index}]", row) for index, row in enumerate(rows)]
+    return [(f"line {number}", row) for number, row in zip(lines, rows, strict=True)]
+
+
+def _toml_problem(message: str, text: str) -> str:
+    """tomllib's message as 'line N: problem', its own position suffix moved to the front."""
+    match = _TOML_POSITION.match(message)
+    if not match:
+        return message
+    if match["line"]:
+        return f"line {match['line']}: {match['message']}"
+    last_line = len(text.rstrip("\n").split("\n"))
+    return f"line {last_line} (end of file): {match['message']}"
+
+
+def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
+    """The non-blank lines of a JSON Lines file, each parsed, with its place 'line N'."""
+    rows: list[tuple[str, Any]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = strict_json_loads(line)
+        except json.JSONDecodeError as error:
+            problem = f"{error.msg} at column {error.colno}"
+            raise InputError(f"{label}: line {number}: not valid JSON: {problem}") from None
+        except ValueError as error:
+            raise InputError(f"{label}: line {number}: not valid JSON: {error}") from None
+        rows.append((f"line {number}", row))
+    return rows
+
+
+def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
+    """One case from its table, validated; ``where`` is 'file: line N' (or 'file: cases[i]')."""
+    if not isinstance(row, dict):
+        raise InputError(
+            f"{where}: a case must be an object with name, input and check, got {type_name(row)}"
+        )
+    name = row.get("name")
+    named = isinstance(name, str) and bool(name.strip())
+    in_case = f"{where}: case {name!r}" if named else where
+    for key in row:
+        if key not in CASE_KEYS:
+            near = difflib.get_close_matches(str(key), CASE_KEYS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise InputError(f"{in_case}: unknown key {key!r}{hint}")
+    if "name" not in row:
+        raise InputError(f"{where}: case has no name")
+    if not named:
+        raise InputError(f"{where}: name must be a non-empty string, got {name!r}")
+    if row.get("input") is None:
+        raise InputError(f"{in_case}: no input")
+    try:
+        # TOML dates and times have no JSON form, and an agent gets its input as JSON.
+        json.dumps(row["input"], allow_nan=False)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"{in_case}: input must be a JSON value (quote dates, no nan/inf)"
+        ) from None
+    spec = row.get("check")
+    if spec is None:
+        if not completion_only:
+            raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
+        return Case(name, row["input"], None, None)
+    return Case(name, row["input"], compile_check(spec, f"{in_case}: check", base_dir), spec)
