@@ -1,0 +1,425 @@
+"""The stack target: one Run per attempt over runs-api.md, resent under the same key until it ends.
+
+Every request of an attempt carries the attempt's idempotency key, so resending
+after a 429, a 5xx, a timeout or a dropped connection replays the Run the stack
+already started instead of starting a second one.
+
+Failures through the aiohttp transport arrive coarsely mapped: a refused connection,
+a server that closed the connection and a reset all arrive as ``httpx.ConnectTimeout``;
+a response cut short as ``httpx.ReadError``; a read timeout as ``httpx.ReadTimeout``; a
+malformed response as a raw ``aiohttp.ClientResponseError`` (whose repr carries the
+request headers, key included). So errors are classified by their cause and every
+message is written here, never taken from an exception.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import aiohttp
+import httpx
+
+from passk_tui.core.attempt import ENDED_STATUSES, Turn
+from passk_tui.core.errors import RunError
+from passk_tui.core.plan import PlannedAttempt
+from passk_tui.targets.base import RetryNotice
+from passk_tui.targets.http import make_client
+
+_MAX_WAIT = 30.0
+_BACKOFF_BASE = 0.05
+_BACKOFF_CAP = 5.0
+_PREPARE_BUDGET = 10.0
+_CLEANUP_BUDGET = 2.0
+_READ_MARGIN = 10.0
+_MIN_RETRY_ROOM = 0.02
+_STATUS_REASONS = {
+    429: "429 rate limited",
+    500: "500 server error",
+    502: "502 bad gateway",
+    503: "503 unavailable",
+    504: "504 gateway timeout",
+}
+_TRANSPORT_ERRORS = (httpx.TransportError, aiohttp.ClientError)
+
+
+def _reason(exc: BaseException) -> str:
+    """A short, key-free description of a transport failure, from its aiohttp cause."""
+    cause = exc.__cause__ if isinstance(exc, httpx.HTTPError) else exc
+    if isinstance(cause, aiohttp.ClientConnectorError):
+        return "connection refused"
+    if isinstance(cause, aiohttp.ServerDisconnectedError):
+        return "connection lost"
+    if isinstance(cause, aiohttp.ClientPayloadError):
+        return "response cut short"
+    if isinstance(cause, aiohttp.ClientOSError):
+        return "connection reset"
+    if isinstance(cause, aiohttp.ClientResponseError):
+        return "malformed response"
+    if isinstance(exc, httpx.ReadTimeout):
+        return "read timed out"
+    if isinstance(exc, httpx.ConnectError):
+        return "connection refused"
+    if isinstance(exc, httpx.TimeoutException):
+        return "timed out"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return "connection lost"
+    return "connection error"
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (a number or an HTTP date), or None."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _error_of(response: httpx.Response) -> tuple[str, str]:
+    """(code, message) from an error body, tolerating anything."""
+    try:
+        error = json.loads(response.content)["error"]
+        return str(error.get("code") or response.status_code), str(error.get("message") or "")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return str(response.status_code), response.reason_phrase
+
+
+def _error_text(error: Any) -> str | None:
+    """A Turn's error object as "code: message" text."""
+    if error is None:
+        return None
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+        if code and message:
+            return f"{code}: {message}"
+        return str(code or message or error)
+    return str(error)
+
+
+def _ended_turn(response: httpx.Response) -> Turn | str | None:
+    """From a Run answer: its Turn when ended, else the Run's id (None when malformed)."""
+    try:
+        run = json.loads(response.content)
+        run_id = run["id"]
+        turn = run["turn"]
+        status = turn["status"]
+        if status not in ENDED_STATUSES:
+            return str(run_id)
+        return Turn(
+            status=status,
+            output=turn.get("output"),
+            error=_error_text(turn.get("error")),
+            run_id=run_id,
+            turn_id=turn.get("id"),
+            usage=turn.get("usage"),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _public_url(url: str) -> str:
+    """The stack address as shown to the user: no credentials, no trailing slash."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")
+
+
+def _wait_param(seconds: float) -> str:
+    return f"{max(0.0, min(_MAX_WAIT, seconds)):.3f}".rstrip("0").rstrip(".")
+
+
+class _Backoff:
+    """Exponential backoff with full jitter, floored by the stack's Retry-After."""
+
+    __slots__ = ("failures",)
+
+    def __init__(self) -> None:
+        self.failures = 0
+
+    def next(self, retry_after: float | None = None) -> float:
+        ceiling = min(_BACKOFF_CAP, _BACKOFF_BASE * (2**self.failures))
+        self.failures += 1
+        delay = random.uniform(0.0, ceiling)
+        return max(delay, retry_after) if retry_after is not None else delay
+
+
+class StackTarget:
+    """Runs attempts as Runs of one agent version on a stack (runs-api.md)."""
+
+    def __init__(
+        self,
+        url: str,
+        key: str | None,
+        agent: str,
+        version: int,
+        evaluation_id: str,
+        concurrency: int,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.url = _public_url(url)
+        self.agent = agent
+        self.version = version
+        self.evaluation_id = evaluation_id
+        self._base = url.rstrip("/")
+        self._auth = {"Authorization": f"Bearer {key}"} if key else {}
+        self._client = client or make_client(concurrency)
+        self._owns_client = client is None
+        self._agent_id: str | None = None
+        self._versions: list[int] | None = None
+        self._cleanups: set[asyncio.Task[None]] = set()
+
+    def __repr__(self) -> str:
+        key = "set" if self._auth else "unset"
+        return (
+            f"StackTarget(url={self.url!r}, agent={self.agent!r}, version={self.version}, "
+            f"key={key})"
+        )
+
+    # -- the agent ----------------------------------------------------------------------
+
+    def _fail(self, problem: str) -> RunError:
+        return RunError(f"stack at {self.url}: {problem}")
+
+    async def _fetch_agent(self) -> dict[str, Any]:
+        """GET the agent, retrying transient failures briefly; RunError when it cannot be had."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + _PREPARE_BUDGET
+        backoff = _Backoff()
+        url = f"{self._base}/v1/agents/{quote(self.agent, safe='')}"
+        while True:
+            try:
+                response = await self._client.get(url, headers=self._auth, timeout=10.0)
+            except _TRANSPORT_ERRORS as exc:
+                reason = _reason(exc)
+                if reason == "connection refused" or loop.time() >= give_up:
+                    raise RunError(f"stack at {self.url} unreachable: {reason}") from None
+                await asyncio.sleep(backoff.next())
+                continue
+            status = response.status_code
+            if status == 200:
+                try:
+                    answer = json.loads(response.content)
+                    self._agent_id = str(answer["id"])
+                    self._versions = [int(v) for v in answer["versions"]]
+                except (ValueError, KeyError, TypeError):
+                    raise self._fail(f"agent {self.agent!r}: malformed answer") from None
+                return answer
+            if status == 401:
+                raise self._fail("key refused (401 unauthorized)")
+            if status == 403:
+                raise self._fail(f"key has no access to agent {self.agent!r} (403 forbidden)")
+            if status == 404:
+                raise self._fail(f"agent {self.agent!r} not found")
+            if (status == 429 or status >= 500) and loop.time() < give_up:
+                delay = backoff.next(_retry_after(response.headers.get("retry-after")))
+                await asyncio.sleep(min(delay, max(0.0, give_up - loop.time())))
+                continue
+            code, _ = _error_of(response)
+            raise self._fail(f"agent {self.agent!r}: unexpected answer {status} ({code})")
+
+    async def prepare(self) -> None:
+        """Check the key, the agent and the version before any Run; RunError in one line."""
+        await self._fetch_agent()
+        versions = self._versions or []
+        if self.version not in versions:
+            listed = ", ".join(str(v) for v in versions) or "none"
+            raise self._fail(
+                f"agent {self.agent!r} has no version {self.version} (versions: {listed})"
+            )
+
+    async def versions(self) -> list[int]:
+        """The agent's versions on the stack (fetched once); RunError as for prepare."""
+        if self._versions is None:
+            await self._fetch_agent()
+        return list(self._versions or [])
+
+    # -- one attempt ---------------------------------------------------------------------
+
+    def _body(self, attempt: PlannedAttempt) -> bytes:
+        return json.dumps(
+            {
+                "agent": self._agent_id or self.agent,
+                "version": self.version,
+                "input": attempt.case.input,
+                "metadata": {
+                    "evaluation": self.evaluation_id,
+                    "case": attempt.case.name,
+                    "attempt": attempt.attempt,
+                },
+            }
+        ).encode()
+
+    async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        """Start the attempt's Run (or replay it) and wait for its Turn to end."""
+        loop = asyncio.get_running_loop()
+        body = self._body(attempt)
+        headers = {
+            **self._auth,
+            "Idempotency-Key": attempt.key,
+            "Content-Type": "application/json",
+        }
+        run_id: str | None = None
+        # A Run may exist that we have no id for: a POST is on the wire, or one ended
+        # in a 5xx or a transport error (a 429 or a 4xx starts nothing).
+        in_post = uncertain = False
+        last_error: str | None = None
+        backoff = _Backoff()
+        try:
+            while True:
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    return await self._give_up(run_id, uncertain, body, headers, last_error)
+                wait = _wait_param(remaining)
+                timeout = httpx.Timeout(min(remaining, _MAX_WAIT) + _READ_MARGIN, connect=10.0)
+                try:
+                    if run_id is None:
+                        in_post = True
+                        response = await self._client.post(
+                            f"{self._base}/v1/runs?wait={wait}",
+                            content=body,
+                            headers=headers,
+                            timeout=timeout,
+                        )
+                        in_post = False
+                    else:
+                        response = await self._client.get(
+                            f"{self._base}/v1/runs/{run_id}?wait={wait}",
+                            headers=self._auth,
+                            timeout=timeout,
+                        )
+                except _TRANSPORT_ERRORS as exc:
+                    uncertain = uncertain or in_post
+                    in_post = False
+                    last_error = _reason(exc)
+                    retry_after = None
+                else:
+                    status = response.status_code
+                    if status == 200 or status == 201:
+                        turn = _ended_turn(response)
+                        if isinstance(turn, Turn):
+                            return turn
+                        if turn is None:
+                            last_error, retry_after = "malformed response", None
+                            uncertain = uncertain or run_id is None
+                        else:
+                            run_id = turn
+                            backoff = _Backoff()  # the Run is alive: long-poll again at once
+                            continue
+                    elif status != 429 and status < 500:
+                        return self._refusal(response, run_id)
+                    else:
+                        uncertain = uncertain or (status != 429 and run_id is None)
+                        last_error = _STATUS_REASONS.get(status, f"{status} server error")
+                        retry_after = _retry_after(response.headers.get("retry-after"))
+                remaining = deadline - loop.time()
+                if remaining < _MIN_RETRY_ROOM or (retry_after or 0.0) >= remaining:
+                    return await self._give_up(run_id, uncertain, body, headers, last_error)
+                # Never sleep past the deadline: near it, retries come closer together.
+                delay = min(backoff.next(retry_after), remaining / 2)
+                notify(last_error, delay)
+                await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            if run_id is not None or uncertain or in_post:
+                await self._shielded_cleanup(run_id, body, headers)
+            raise
+
+    def _refusal(self, response: httpx.Response, run_id: str | None) -> Turn:
+        """A 4xx other than 429: a failed Turn, or RunError when the evaluation cannot go on."""
+        status = response.status_code
+        code, message = _error_of(response)
+        if status == 409:
+            return Turn("failed", error="idempotency key reused with a different body (409)")
+        if status == 422:
+            return Turn("failed", error=f"{code}: {message}" if message else code, run_id=run_id)
+        if status == 401:
+            raise self._fail("key refused (401 unauthorized)")
+        if status == 403:
+            raise self._fail(f"key has no access to agent {self.agent!r} (403 forbidden)")
+        if status == 404 and run_id is None:
+            if code == "version_not_found":
+                raise self._fail(f"agent {self.agent!r} has no version {self.version}")
+            raise self._fail(f"agent {self.agent!r} not found")
+        if status == 404:
+            return Turn("failed", error=f"run {run_id} not found on the stack (404)", run_id=run_id)
+        return Turn("failed", error=f"unexpected answer {status} ({code})", run_id=run_id)
+
+    async def _give_up(
+        self,
+        run_id: str | None,
+        uncertain: bool,
+        body: bytes,
+        headers: dict[str, str],
+        last_error: str | None,
+    ) -> Turn:
+        """The deadline passed while retrying: cancel what may run, report timed_out."""
+        if run_id is not None or uncertain:
+            await self._shielded_cleanup(run_id, body, headers)
+        error = f"deadline passed ({last_error})" if last_error else "deadline passed"
+        return Turn("timed_out", error=error, run_id=run_id)
+
+    async def _shielded_cleanup(
+        self, run_id: str | None, body: bytes, headers: dict[str, str]
+    ) -> None:
+        """Cancel the Run on the stack; finishes even if the caller is cancelled again."""
+        task = asyncio.ensure_future(self._cancel_run(run_id, body, headers))
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
+        await asyncio.shield(task)
+
+    async def _cancel_run(self, run_id: str | None, body: bytes, headers: dict[str, str]) -> None:
+        """Learn the Run's id if need be (the same POST, wait=0: a replay) and cancel it."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + _CLEANUP_BUDGET
+        backoff = _Backoff()
+        while loop.time() < give_up:
+            timeout = httpx.Timeout(max(0.1, give_up - loop.time()))
+            try:
+                if run_id is None:
+                    response = await self._client.post(
+                        f"{self._base}/v1/runs?wait=0",
+                        content=body,
+                        headers=headers,
+                        timeout=timeout,
+                    )
+                    if response.status_code in (200, 201):
+                        run = json.loads(response.content)
+                        run_id = run["id"]
+                        if run["turn"]["status"] in ENDED_STATUSES:
+                            return
+                        continue
+                else:
+                    response = await self._client.post(
+                        f"{self._base}/v1/runs/{run_id}/cancel",
+                        headers=self._auth,
+                        timeout=timeout,
+                    )
+                    if response.status_code == 200:
+                        return
+                status = response.status_code
+                if status != 429 and status < 500:
+                    return  # refused or unknown: nothing we can cancel
+                retry_after = _retry_after(response.headers.get("retry-after"))
+            except _TRANSPORT_ERRORS:
+                retry_after = None
+            except (ValueError, KeyError, TypeError):
+                return
+            await asyncio.sleep(min(backoff.next(retry_after), max(0.0, give_up - loop.time())))
+
+    async def aclose(self) -> None:
+        """Let pending cancels finish, then release the connections."""
+        if self._cleanups:
+            await asyncio.gather(*self._cleanups, return_exceptions=True)
+        if self._owns_client:
+            await self._client.aclose()
