@@ -1,0 +1,225 @@
+"""A local agent that is a model behind any OpenAI-compatible Chat Completions endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from passk_tui.core.attempt import Turn
+from passk_tui.core.errors import InputError
+from passk_tui.targets.http import make_client
+
+if TYPE_CHECKING:
+    from passk_tui.core.plan import PlannedAttempt
+    from passk_tui.targets.base import RetryNotice
+
+#: Resends after the first request before an attempt is failed.
+MAX_RETRIES = 5
+#: Full-jitter backoff: wait uniform(0, min(cap, base * 2**retry)) seconds.
+BACKOFF_BASE = 0.05
+BACKOFF_CAP = 5.0
+#: finish_reason values that mean the model stopped before finishing its answer.
+_CUT_OFF = frozenset({"length", "content_filter"})
+
+
+def user_text(value: Any) -> str:
+    """A case input as the user message: a string as is, anything else as JSON text."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+class OpenAITarget:
+    """Asks one model per attempt with one user message (after the system prompt, if any).
+
+    429, 5xx, connection errors and timeouts are retried with full-jitter
+    backoff (honouring Retry-After) up to ``MAX_RETRIES`` times; any other 4xx,
+    or a response that is not a chat completion, fails the attempt at once.
+    The API key lives only in the request headers: never in a repr, an error
+    or a retry notice.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        system: str | None = None,
+        api_key_env: str | None = None,
+        concurrency: int = 4,
+        label: str = "",
+        max_retries: int = MAX_RETRIES,
+        backoff_base: float = BACKOFF_BASE,
+        backoff_cap: float = BACKOFF_CAP,
+    ) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.system = system
+        self.api_key_env = api_key_env
+        self.label = label
+        self.max_retries = max_retries
+        self.backoff_base = backoff_base
+        self.backoff_cap = backoff_cap
+        headers = {"Content-Type": "application/json"}
+        self._key = ""
+        if api_key_env:
+            key = os.environ.get(api_key_env)
+            if not key:
+                where = label or "openai agent"
+                raise InputError(f"{where}: environment variable {api_key_env} is not set")
+            self._key = key
+            headers["Authorization"] = f"Bearer {key}"
+        self._headers = headers
+        self._client = make_client(concurrency)
+
+    def __repr__(self) -> str:
+        key = f", api_key_env={self.api_key_env!r}" if self.api_key_env else ""
+        return f"OpenAITarget(url={self.url!r}, model={self.model!r}{key})"
+
+    async def prepare(self) -> None:
+        """Nothing beyond the key check done at construction: the endpoint is not called."""
+
+    async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        """Ask the model once (retrying transient failures) and map the completion to a Turn."""
+        messages = []
+        if self.system is not None:
+            messages.append({"role": "system", "content": self.system})
+        messages.append({"role": "user", "content": user_text(attempt.case.input)})
+        body = json.dumps({"model": self.model, "messages": messages}).encode("utf-8")
+
+        loop = asyncio.get_running_loop()
+        retry = 0
+        while True:
+            # The engine enforces the deadline; reads wait no longer than it anyway.
+            remaining = max(1.0, deadline - loop.time())
+            timeout = httpx.Timeout(remaining, connect=min(10.0, remaining))
+            wait_hint: float | None = None
+            try:
+                response = await self._client.post(
+                    self.url, content=body, headers=self._headers, timeout=timeout
+                )
+            except (httpx.TransportError, OSError, TimeoutError) as exc:
+                reason = self._scrub(_transport_reason(self.url, exc))
+            else:
+                status = response.status_code
+                if status == 200:
+                    return self._turn(response)
+                if status != 429 and status < 500:
+                    return Turn("failed", error=self._scrub(self._http_error(response)))
+                reason = f"HTTP {status} from {self.url}"
+                wait_hint = _retry_after(response.headers)
+            if retry >= self.max_retries:
+                return Turn("failed", error=reason)
+            delay = random.uniform(0.0, min(self.backoff_cap, self.backoff_base * 2**retry))
+            if wait_hint is not None:
+                delay = max(delay, wait_hint)
+            retry += 1
+            notify(reason, delay)
+            await asyncio.sleep(delay)
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP client."""
+        await self._client.aclose()
+
+    def _turn(self, response: httpx.Response) -> Turn:
+        """A 200 response as a Turn: completed, or stopped when the answer was cut off."""
+        try:
+            data = json.loads(response.content)
+            choice = data["choices"][0]
+            message = choice["message"]
+            content = message.get("content")
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            error = f"malformed response from {self.url}: {_peek(response)}"
+            return Turn("failed", error=self._scrub(error))
+        if content is None:
+            content = ""  # e.g. a tool call or a refusal: no text answer
+        if not isinstance(content, str):
+            return Turn(
+                "failed", error=f"malformed response from {self.url}: message content is not text"
+            )
+        usage = _usage(data.get("usage"))
+        turn_id = data.get("id") if isinstance(data.get("id"), str) else None
+        finish = choice.get("finish_reason")
+        if finish in _CUT_OFF:
+            error = f"the model stopped early (finish_reason {finish})"
+            return Turn("stopped", output=content, error=error, turn_id=turn_id, usage=usage)
+        return Turn("completed", output=content, turn_id=turn_id, usage=usage)
+
+    def _http_error(self, response: httpx.Response) -> str:
+        """``HTTP 400 from <url>: <the server's message>``."""
+        message = ""
+        try:
+            data = json.loads(response.content)
+            error = data.get("error") if isinstance(data, dict) else None
+            if isinstance(error, dict):
+                message = str(error.get("message") or "")
+            elif isinstance(error, str):
+                message = error
+        except ValueError:
+            pass
+        if not message:
+            message = response.text.strip()[:300]
+        head = f"HTTP {response.status_code} from {self.url}"
+        return f"{head}: {' '.join(message.split())}" if message else head
+
+    def _scrub(self, text: str) -> str:
+        """Remove the key from text that may echo a request (servers sometimes do)."""
+        # A very short key would garble the text and is no secret worth hiding anyway.
+        return text.replace(self._key, "***") if len(self._key) >= 8 else text
+
+
+def _transport_reason(url: str, exc: BaseException) -> str:
+    """Why a request got no response, without the misleading class names of the mapping.
+
+    httpx-aiohttp reports a refused connection as ``ConnectTimeout``, so only the
+    read, write and pool timeouts are called timeouts; the rest is "cannot reach".
+    """
+    detail = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.ReadTimeout | httpx.WriteTimeout | httpx.PoolTimeout):
+        return f"no response in time from {url}: {detail}"
+    return f"cannot reach {url}: {detail}"
+
+
+def _peek(response: httpx.Response) -> str:
+    """The start of a response body, for a malformed-response error."""
+    text = " ".join(response.text.split())
+    return repr(text[:120]) if text else "empty body"
+
+
+def _usage(raw: Any) -> dict[str, Any] | None:
+    """OpenAI usage as the Turn's: ``{"input_tokens", "output_tokens"}``."""
+    if not isinstance(raw, dict):
+        return None
+    usage = {}
+    if isinstance(raw.get("prompt_tokens"), int):
+        usage["input_tokens"] = raw["prompt_tokens"]
+    if isinstance(raw.get("completion_tokens"), int):
+        usage["output_tokens"] = raw["completion_tokens"]
+    return usage or None
+
+
+def _retry_after(headers: httpx.Headers) -> float | None:
+    """Seconds the server asks to wait: ``retry-after-ms``, or ``Retry-After`` seconds or date."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())

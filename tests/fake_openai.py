@@ -1,0 +1,132 @@
+"""A scriptable fake OpenAI-compatible Chat Completions server for the openai target's tests.
+
+A real ``aiohttp.web`` server on 127.0.0.1 (ephemeral port) running in the
+test's own event loop. Each request takes the next scripted ``Reply`` if any
+is queued, else the default answer; every request is recorded (body and
+headers) and counted by status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass
+class Reply:
+    """One scripted response; ``body`` (JSON value, or raw text) replaces the completion."""
+
+    status: int = 200
+    content: str | None = "42"
+    finish_reason: str = "stop"
+    usage: dict[str, int] | None = field(
+        default_factory=lambda: {"prompt_tokens": 11, "completion_tokens": 2, "total_tokens": 13}
+    )
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+@dataclass
+class Seen:
+    """One request as the server received it."""
+
+    path: str
+    headers: dict[str, str]
+    json: Any
+
+
+class FakeOpenAI:
+    """The server: ``await start()`` gives the base URL (``http://127.0.0.1:PORT/v1``)."""
+
+    def __init__(self, answer: str | Callable[[list[dict]], str] = "42", latency: float = 0.0):
+        self.answer = answer
+        self.latency = latency
+        self.script: deque[Reply] = deque()
+        self.seen: list[Seen] = []
+        self.statuses: Counter[int] = Counter()
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    @property
+    def requests(self) -> int:
+        """How many chat completion requests arrived."""
+        return len(self.seen)
+
+    def push(self, *replies: Reply) -> None:
+        """Queue replies for the next requests, in order."""
+        self.script.extend(replies)
+
+    def fail(self, status: int, times: int, **kwargs: Any) -> None:
+        """Queue ``times`` error replies with this status (kwargs go to ``Reply``)."""
+        body = kwargs.pop("body", {"error": {"message": f"injected {status}", "type": "test"}})
+        self.push(*(Reply(status=status, body=body, **kwargs) for _ in range(times)))
+
+    async def start(self) -> str:
+        """Listen on an ephemeral port; return the base URL to give the target."""
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self._chat)
+        # Tests end with replies still sleeping; do not wait for them.
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}/v1"
+        return self.base_url
+
+    async def stop(self) -> None:
+        """Stop listening and drop open connections."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.seen.append(Seen(request.path, dict(request.headers), body))
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            reply = self.script.popleft() if self.script else Reply(content=self._default(body))
+            delay = reply.delay or self.latency
+            if delay:
+                await asyncio.sleep(delay)
+            self.statuses[reply.status] += 1
+            if reply.body is not None:
+                if isinstance(reply.body, str):
+                    return web.Response(status=reply.status, text=reply.body, headers=reply.headers)
+                return web.json_response(reply.body, status=reply.status, headers=reply.headers)
+            completion = {
+                "id": f"chatcmpl-{len(self.seen)}",
+                "object": "chat.completion",
+                "model": body.get("model"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": reply.content},
+                        "finish_reason": reply.finish_reason,
+                    }
+                ],
+            }
+            if reply.usage is not None:
+                completion["usage"] = reply.usage
+            return web.Response(
+                status=reply.status,
+                text=json.dumps(completion),
+                content_type="application/json",
+                headers=reply.headers,
+            )
+        finally:
+            self.in_flight -= 1
+
+    def _default(self, body: dict) -> str:
+        if callable(self.answer):
+            return self.answer(body["messages"])
+        return self.answer
