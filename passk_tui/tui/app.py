@@ -1,0 +1,240 @@
+"""The Textual app: owns the one evaluation worker and the exit status; the screens only read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from passk_tui import demo
+from passk_tui.core.engine import Evaluation
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.figures import two_decimals
+from passk_tui.core.settings import Settings
+from passk_tui.tui.form import FormValues
+from passk_tui.tui.last_used import save_last_used
+from passk_tui.tui.screens.configure import ConfigureScreen
+from passk_tui.tui.screens.confirm import ConfirmScreen
+from passk_tui.tui.screens.run import RunScreen
+from passk_tui.tui.view import EvaluationView, gate_text
+
+#: Exit status when the user cancelled (or quit during) the evaluation, as headless uses.
+EXIT_CANCELLED = 130
+#: Seconds to wait for the Runs in flight to be cancelled when quitting mid-run.
+QUIT_GRACE = 10.0
+
+
+def demo_settings() -> Settings:
+    """The bundled demo: its suite, its local (simulated, flaky) agent, default settings."""
+    return Settings(
+        agent=demo.AGENT,
+        version=demo.VERSION,
+        cases_path=str(demo.CASES),
+        agents_path=str(demo.AGENTS),
+    )
+
+
+class PasskApp(App[None]):
+    """passk-tui: configure an evaluation, watch its attempts land, read the results.
+
+    The evaluation runs in one asyncio worker on the app's loop (the engine is
+    asyncio: no threads); screens repaint from its ``Progress`` on their timers.
+    """
+
+    CSS_PATH = "app.tcss"
+    TITLE = "passk-tui"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        *,
+        form: FormValues | None = None,
+        env_key: str | None = None,
+        offer_demo: bool = False,
+        start: Evaluation | None = None,
+        show_timing: bool = True,
+    ) -> None:
+        super().__init__()
+        self.form = form or {}
+        self.env_key = env_key
+        self.offer_demo = offer_demo
+        self._start = start
+        #: False in tests and snapshots: rates, clocks and durations show as dashes.
+        self.show_timing = show_timing
+        self.view: EvaluationView | None = None
+        self.worker: Worker[str] | None = None
+        #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
+        self.failure: InputError | RunError | None = None
+        self._quit_when_stopped = False
+
+    def on_mount(self) -> None:
+        self.push_screen(
+            ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
+        )
+        if self._start is not None:
+            self._launch(self._start)
+
+    # -- the evaluation ----------------------------------------------------------------
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        return self.view.evaluation if self.view is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self.worker is not None and not self.worker.is_finished
+
+    def start_evaluation(
+        self, settings: Settings, key: str | None, remember: FormValues | None = None
+    ) -> None:
+        """Load the cases and the target, then run; bad input is shown, nothing starts."""
+        if self.running:
+            self.notify("An evaluation is already running.", severity="warning")
+            return
+        from passk_tui.session import new_evaluation
+
+        try:
+            evaluation = new_evaluation(settings, key)
+        except InputError as exc:
+            self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
+            return
+        if remember is not None:
+            save_last_used(remember)
+        self._launch(evaluation)
+
+    def start_demo(self) -> None:
+        self.start_evaluation(demo_settings(), None)
+
+    def _launch(self, evaluation: Evaluation) -> None:
+        self.failure = None
+        self.view = EvaluationView.live(evaluation)
+        self.worker = self.run_worker(
+            self._run(evaluation),
+            name="evaluation",
+            group="evaluation",
+            exit_on_error=False,
+        )
+        self.push_screen(RunScreen(self.view))
+
+    async def _run(self, evaluation: Evaluation) -> str:
+        try:
+            return await evaluation.run()
+        finally:
+            await evaluation.target.aclose()
+
+    def cancel_evaluation(self) -> None:
+        """Start nothing new and cancel the Runs in flight; what finished stays."""
+        if self.evaluation is not None and self.running:
+            self.evaluation.cancel()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place the evaluation's end is handled: results, or why it could not run."""
+        worker = event.worker
+        if worker is not self.worker or not worker.is_finished:
+            return
+        if event.state == WorkerState.ERROR:
+            error = worker.error
+            if isinstance(error, InputError | RunError):
+                self.failure = error
+            else:
+                self.failure = RunError(f"{type(error).__name__}: {error}")
+            self.notify(str(self.failure), title="Could not run", severity="error", timeout=30)
+        elif event.state == WorkerState.SUCCESS:
+            status = worker.result
+            if status == "failed":
+                self.failure = RunError(self.view.error if self.view else "the evaluation failed")
+                self.notify(str(self.failure), title="Could not run", severity="error", timeout=30)
+            elif isinstance(self.screen, RunScreen) and not self._quit_when_stopped:
+                from passk_tui.tui.screens.results import ResultsScreen
+
+                self.push_screen(ResultsScreen(self.screen.view))
+            elif not self._quit_when_stopped:
+                self.notify(f"The evaluation ended: {status}.")
+        if self._quit_when_stopped:
+            self.exit()
+
+    # -- quitting and the exit status --------------------------------------------------
+
+    async def action_quit(self) -> None:
+        """Quit; mid-run, ask first, then cancel the Runs in flight before leaving."""
+        if not self.running:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._quit_when_stopped = True
+                self.cancel_evaluation()
+                self.set_timer(QUIT_GRACE, self.exit)
+
+        await self.push_screen(
+            ConfirmScreen(
+                "Quit while the evaluation runs?\n\nThe Runs in flight are cancelled first; "
+                "the attempts that finished are kept.",
+                yes="Quit",
+                no="Keep running",
+            ),
+            answered,
+        )
+
+    @property
+    def exit_status(self) -> int:
+        """0 done (gate held), 1 gate failed, 2/3 could not run, 130 cancelled."""
+        if self.failure is not None:
+            return self.failure.exit_code
+        view = self.view
+        if view is None:
+            return 0
+        if view.status in ("running", "cancelled"):
+            return EXIT_CANCELLED
+        if view.status == "failed":
+            return 3
+        return 1 if view.failing() else 0
+
+    def exit_messages(self) -> list[str]:
+        """What to say on stderr once the terminal is back: why it failed, which cases gate."""
+        if self.failure is not None:
+            return [f"passk-tui: {self.failure}"]
+        view = self.view
+        if view is None:
+            return []
+        if view.status in ("running", "cancelled"):
+            left = view.progress.total - view.progress.finished
+            return [f"passk-tui: cancelled: {left} attempts not run"]
+        require = view.settings.require
+        return [
+            f"passk-tui: gate: {f.name}: pass@{view.progress.k} {two_decimals(f.pass_at_k)} "
+            f"is below --require {gate_text(require)}"
+            for f in view.failing()
+        ]
+
+    # -- history and the command palette -----------------------------------------------
+
+    def action_history(self) -> None:
+        from passk_tui.tui.screens.history import HistoryScreen
+
+        self.push_screen(HistoryScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette lists the app's own commands and every action bound on this screen."""
+        yield from super().get_system_commands(screen)
+        seen = {"Quit", "Commands"}
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            if not binding.description or binding.description in seen or not active.enabled:
+                continue
+            seen.add(binding.description)
+            yield SystemCommand(
+                binding.description,
+                f"key: {key}",
+                partial(self.run_action, binding.action, active.node),
+            )

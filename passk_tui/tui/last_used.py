@@ -1,0 +1,66 @@
+"""The last-used configure settings, kept as TOML in the user config folder (never the key)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+import platformdirs
+import tomli_w
+
+from passk_tui.tui.form import TEXT_FIELDS, FormValues
+
+FILE_NAME = "settings.toml"
+#: The fields worth remembering: everything but the key, which stays in the env or the field.
+REMEMBERED = tuple(name for name in TEXT_FIELDS if name != "key")
+#: Saved as TOML integers and floats rather than text, so the file reads naturally.
+_INTEGERS = ("version", "attempts", "k", "concurrency")
+
+
+def settings_file() -> Path:
+    return Path(platformdirs.user_config_dir("passk-tui")) / FILE_NAME
+
+
+def load_last_used(path: Path | None = None) -> FormValues:
+    """The saved field values (as text); nothing when absent or unreadable (never fatal)."""
+    path = path or settings_file()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    values: FormValues = {}
+    for name in REMEMBERED:
+        value = data.get(name)
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            values[name] = str(value)
+    if isinstance(data.get("completion_only"), bool):
+        values["completion_only"] = data["completion_only"]
+    return values
+
+
+def save_last_used(values: Mapping[str, str | bool], path: Path | None = None) -> None:
+    """Write the non-empty fields (paths made absolute, the key left out); best effort."""
+    path = path or settings_file()
+    data: dict[str, str | int | float | bool] = {}
+    for name in REMEMBERED:
+        text = str(values.get(name, "") or "").strip()
+        if not text:
+            continue
+        if name in ("cases", "agents"):
+            text = str(Path(text).expanduser().resolve())
+        if name in _INTEGERS and text.lstrip("-").isdigit():
+            data[name] = int(text)
+        elif name == "timeout":
+            try:
+                data[name] = float(text)
+            except ValueError:
+                data[name] = text
+        else:
+            data[name] = text
+    data["completion_only"] = bool(values.get("completion_only", False))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    except OSError:
+        pass

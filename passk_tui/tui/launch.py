@@ -1,0 +1,80 @@
+"""From flags to the running app and back to an exit status (imported only when the UI is wanted)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+
+from passk_tui.config import settings_from_args, stack_key
+from passk_tui.core.engine import Evaluation
+from passk_tui.core.errors import InputError
+from passk_tui.tui.form import FormValues, blank_form
+from passk_tui.tui.last_used import load_last_used
+
+#: Flags that fill a configure field of the same meaning.
+_FLAG_FIELDS = {
+    "agent": "agent",
+    "version": "version",
+    "cases": "cases",
+    "attempts": "attempts",
+    "k": "k",
+    "require": "require",
+    "concurrency": "concurrency",
+    "timeout": "timeout",
+    "stack": "stack",
+    "agents": "agents",
+}
+
+
+def starts_at_once(args: argparse.Namespace) -> bool:
+    """With --agent, --version and --cases (or --demo) the run starts without the form."""
+    return bool(args.demo or (args.agent and args.version and args.cases))
+
+
+def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormValues, bool]:
+    """The configure fields: last-used settings, overridden by flags and PASSK_STACK.
+
+    The second value says whether anything at all was configured (else the demo is offered).
+    """
+    values = blank_form()
+    saved = load_last_used()
+    values.update(saved)
+    given = False
+    for flag, name in _FLAG_FIELDS.items():
+        value = getattr(args, flag, None)
+        if value is not None:
+            values[name] = value
+            given = True
+    if args.completion_only:
+        values["completion_only"] = True
+        given = True
+    if not args.stack and env.get("PASSK_STACK"):
+        values["stack"] = env["PASSK_STACK"]
+        given = True
+    return values, bool(saved) or given
+
+
+def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    """Open the app (running at once when the flags say what to measure); return the exit status."""
+    if args.resume:
+        sys.stderr.write("passk-tui: --resume is not in the app yet: add --headless\n")
+        return 2
+    start: Evaluation | None = None
+    key = stack_key(args, env)
+    if starts_at_once(args):
+        from passk_tui.session import new_evaluation
+
+        try:
+            start = new_evaluation(settings_from_args(args, env), key)
+        except InputError as exc:
+            sys.stderr.write(f"passk-tui: {exc}\n")
+            return exc.exit_code
+    values, configured = form_values(args, env)
+    from passk_tui.tui.app import PasskApp
+
+    app = PasskApp(form=values, env_key=key, offer_demo=not configured, start=start)
+    app.run()
+    for line in app.exit_messages():
+        sys.stderr.write(line + "\n")
+    return app.exit_status

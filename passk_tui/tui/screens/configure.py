@@ -1,0 +1,219 @@
+"""The configure screen: every setting, checked as you type, the error beside its field."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.suggester import SuggestFromList
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
+
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
+
+if TYPE_CHECKING:
+    from passk_tui.tui.app import PasskApp
+
+#: Each text field's label and placeholder.
+FIELDS: dict[str, tuple[str, str]] = {
+    "agent": ("Agent", "agent id on the stack, or a local agent's name"),
+    "version": ("Version", "the exact version, e.g. 3"),
+    "cases": ("Cases file", "path to a .toml or .jsonl cases file"),
+    "attempts": ("Attempts", "per case (default 5)"),
+    "k": ("k", "the k in pass@k (default 3, at most the attempts)"),
+    "require": ("Require", "gate on pass@k, 0..1 (empty: no gate)"),
+    "concurrency": ("Concurrency", "most Runs in flight (default 4)"),
+    "timeout": ("Timeout", "seconds per attempt (default 300)"),
+    "stack": ("Stack", "http(s) address (empty: local agents)"),
+    "key": ("Stack key", "typed here or from PASSK_KEY; never saved"),
+    "agents": ("Agents file", "local agents file (default ./agents.toml)"),
+}
+#: Seconds of quiet typing before the stack is asked about the agent.
+STACK_CHECK_DELAY = 0.5
+
+
+class ConfigureScreen(Screen[None]):
+    """A form over Settings; Run stays disabled while any field is invalid."""
+
+    app: PasskApp
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "run", "Run", priority=True),
+        Binding("d", "demo", "Run the demo"),
+        Binding("ctrl+y", "history", "History", priority=True),
+    ]
+
+    valid: reactive[bool] = reactive(False)
+    """Whether every field holds a usable value (Run is enabled)."""
+
+    def __init__(self, values: FormValues, *, env_key: str | None, offer_demo: bool) -> None:
+        super().__init__()
+        self.initial = values
+        self.env_key = env_key
+        self.offer_demo = offer_demo
+        self.check = FormCheck()
+        #: The stack's answer per (address, key, agent): versions, or the error.
+        self._stack_answers: dict[tuple, list[int] | str] = {}
+        self._stack_timer = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        if self.offer_demo:
+            yield Static(
+                "New here? Press [b]d[/] (or Enter) to run the bundled demo: five cases on a "
+                "deliberately flaky, simulated agent. Nothing else is needed.",
+                id="demo-offer",
+            )
+        with VerticalScroll(id="configure-form"):
+            for name, (label, placeholder) in FIELDS.items():
+                with Horizontal(classes="field", id=f"field-{name}"):
+                    yield Label(label, classes="field-label")
+                    yield Input(
+                        str(self.initial.get(name, "") or ""),
+                        placeholder=placeholder,
+                        id=f"input-{name}",
+                        password=name == "key",
+                        compact=True,
+                        classes="field-input",
+                    )
+                    yield Static("", id=f"message-{name}", classes="field-message")
+            with Horizontal(classes="field", id="field-completion_only"):
+                yield Label("Completion only", classes="field-label")
+                yield Checkbox(
+                    "accept cases with no check (a completed Turn passes)",
+                    bool(self.initial.get("completion_only", False)),
+                    id="input-completion_only",
+                    compact=True,
+                )
+            with Horizontal(id="configure-buttons"):
+                yield Button("Run", variant="success", id="run", disabled=True)
+                yield Button("Run the demo", id="demo")
+                yield Static("", id="configure-problems")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "configure an evaluation"
+        self.revalidate()
+        if self.offer_demo:
+            self.query_one("#demo", Button).focus()
+        else:
+            self.query_one("#input-agent", Input).focus()
+
+    # -- validation --------------------------------------------------------------------
+
+    def values(self) -> FormValues:
+        values: FormValues = {
+            name: self.query_one(f"#input-{name}", Input).value for name in TEXT_FIELDS
+        }
+        values["completion_only"] = self.query_one("#input-completion_only", Checkbox).value
+        return values
+
+    def key(self) -> str | None:
+        return self.query_one("#input-key", Input).value or self.env_key
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    def _changed(self) -> None:
+        self.revalidate()
+
+    def revalidate(self) -> None:
+        """Check every field; show each error (or hint) beside its field; enable Run if valid."""
+        values = self.values()
+        check = check_form(values)
+        self._merge_stack_answer(values, check)
+        self.check = check
+        if typed := self.query_one("#input-key", Input).value:
+            check.hints["key"] = f"set (typed, {len(typed)} characters; never saved)"
+        elif self.env_key:
+            check.hints["key"] = "set (from PASSK_KEY)"
+        else:
+            check.hints["key"] = "unset"
+        for name in TEXT_FIELDS:
+            message = self.query_one(f"#message-{name}", Static)
+            error = check.errors.get(name)
+            message.set_class(error is not None, "-error")
+            message.update(error or check.hints.get(name, ""))
+            self.query_one(f"#input-{name}", Input).set_class(error is not None, "-invalid")
+        version_input = self.query_one("#input-version", Input)
+        version_input.suggester = (
+            SuggestFromList([str(v) for v in check.versions]) if check.versions else None
+        )
+        self.valid = not check.errors
+        problems = len(check.errors)
+        self.query_one("#configure-problems", Static).update(
+            "" if not problems else f"{problems} field{'s' if problems > 1 else ''} to fix"
+        )
+
+    def watch_valid(self, valid: bool) -> None:
+        self.query_one("#run", Button).disabled = not valid
+
+    def _merge_stack_answer(self, values: FormValues, check: FormCheck) -> None:
+        """Add what the stack said about the agent; ask it (after a pause) when not known yet."""
+        stack = str(values.get("stack") or "").strip()
+        agent = str(values.get("agent") or "").strip()
+        if not stack or not agent or "stack" in check.errors:
+            return
+        ask = (stack, self.key(), agent)
+        answer = self._stack_answers.get(ask)
+        if answer is None:
+            check.hints["agent"] = "checking on the stack…"
+            if self._stack_timer is not None:
+                self._stack_timer.stop()
+            self._stack_timer = self.set_timer(STACK_CHECK_DELAY, lambda: self._ask_stack(*ask))
+            return
+        if isinstance(answer, str):
+            check.errors["agent"] = answer
+            return
+        check.versions = answer
+        listed = ", ".join(str(v) for v in answer)
+        check.hints["agent"] = "found on the stack"
+        version_text = str(values.get("version") or "").strip()
+        if version_text.isdigit() and int(version_text) not in answer:
+            check.errors["version"] = f"not on the stack (versions: {listed})"
+        elif "version" not in check.errors:
+            check.hints["version"] = f"versions on the stack: {listed}"
+
+    @work(exclusive=True, group="stack-check", exit_on_error=False)
+    async def _ask_stack(self, stack: str, key: str | None, agent: str) -> None:
+        """Ask the stack for the agent's versions; the answer is shown beside the fields."""
+        from passk_tui.targets.stack import StackTarget
+
+        target = StackTarget(stack, key, agent, 0, "ev_configure", 1)
+        try:
+            answer: list[int] | str = await target.versions()
+        except (RunError, InputError) as exc:
+            answer = str(exc)
+        finally:
+            await target.aclose()
+        self._stack_answers[(stack, key, agent)] = answer
+        self.revalidate()
+
+    # -- actions -----------------------------------------------------------------------
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_run()
+
+    @on(Button.Pressed, "#run")
+    def action_run(self) -> None:
+        """Start the evaluation with the form's settings (saved for next time, key excepted)."""
+        self.revalidate()
+        if not self.valid or self.check.settings is None:
+            first = next(iter(self.check.errors), None)
+            if first is not None:
+                self.query_one(f"#input-{first}", Input).focus()
+            self.notify("Fix the fields marked in red first.", severity="warning")
+            return
+        self.app.start_evaluation(self.check.settings, self.key(), remember=self.values())
+
+    @on(Button.Pressed, "#demo")
+    def action_demo(self) -> None:
+        self.app.start_demo()
+
+    def action_history(self) -> None:
+        self.app.action_history()

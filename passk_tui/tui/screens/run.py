@@ -1,0 +1,154 @@
+"""The run screen: the attempts grid filling in live, the summary line, cancel with confirmation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from passk_tui.core.progress import Cell
+from passk_tui.tui.screens.confirm import ConfirmScreen
+from passk_tui.tui.view import EvaluationView, gate_text
+from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.run_summary import summary_text
+
+if TYPE_CHECKING:
+    from passk_tui.tui.app import PasskApp
+
+#: Repaints per second at most; a repaint happens only when Progress moved.
+REFRESH_HZ = 10
+
+
+class RunScreen(Screen[None]):
+    """Watches one evaluation: reads its Progress on a timer, never per event."""
+
+    app: PasskApp
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "cancel_run", "Cancel run"),
+        Binding("r", "results", "Results"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, view: EvaluationView) -> None:
+        super().__init__()
+        self.view = view
+        self._took: float | None = None
+        self._shown: tuple | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(self._settings_line(), id="run-settings")
+        yield Static(id="run-summary")
+        yield Static(id="run-status")
+        yield AttemptsGrid(self.view.progress, id="attempts-grid")
+        yield Static(self._legend(), id="run-legend")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.view.title()
+        self.query_one(AttemptsGrid).focus()
+        self.set_interval(1 / REFRESH_HZ, self.refresh_from_progress)
+        self.refresh_from_progress()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_from_progress()
+
+    def _settings_line(self) -> str:
+        s = self.view.settings
+        parts = [
+            f"{len(self.view.progress.case_names)} cases × {s.attempts} attempts",
+            f"k = {s.k}",
+            f"concurrency {s.concurrency}",
+            f"timeout {s.timeout:g} s",
+            f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
+            s.stack or "local agent",
+        ]
+        return "  ·  ".join(parts)
+
+    def _legend(self) -> Text:
+        colours = palette(self.app)
+        legend = Text()
+        for cell in Cell:
+            legend.append(SYMBOLS[cell], style=colours.get(THEME_COLOUR[cell], ""))
+            legend.append(f" {NAMES[cell]}   ")
+        legend.append("Enter: the case's attempts", style="dim")
+        return legend
+
+    def refresh_from_progress(self) -> None:
+        """The timer's tick: repaint the grid and the summary when something moved."""
+        if not self.is_current:
+            return
+        view = self.view
+        self.query_one(AttemptsGrid).refresh_from_progress()
+        status = view.status
+        if status != "running" and self._took is None:
+            self._took = view.progress.elapsed()
+        elapsed = self._took if self._took is not None else view.progress.elapsed()
+        show_timing = self.app.show_timing
+        key = (view.progress.version, status, int(elapsed * 2) if show_timing else 0)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.query_one("#run-summary", Static).update(
+            summary_text(view.progress, status, palette(self.app), elapsed, show_timing=show_timing)
+        )
+        self.query_one("#run-status", Static).update(self._status_text(status))
+
+    def _status_text(self, status: str) -> Text:
+        colours = palette(self.app)
+        if status == "running":
+            return Text("Running: c cancels, r shows the results so far", style="dim")
+        if status == "done":
+            return Text("Done: r for the results", style=colours.get("success", ""))
+        if status == "cancelled":
+            return Text(
+                "Cancelled: the results so far are kept (r)", style=colours.get("warning", "")
+            )
+        return Text(
+            f"Could not run: {self.view.error or 'the evaluation failed'}",
+            style=f"bold {colours.get('error', '')}",
+        )
+
+    @on(AttemptsGrid.CaseChosen)
+    def _open_case(self, event: AttemptsGrid.CaseChosen) -> None:
+        from passk_tui.tui.screens.case import CaseScreen
+
+        self.app.push_screen(CaseScreen(self.view, event.case_index))
+
+    def action_results(self) -> None:
+        from passk_tui.tui.screens.results import ResultsScreen
+
+        self.app.push_screen(ResultsScreen(self.view))
+
+    def action_cancel_run(self) -> None:
+        if not self.view.running:
+            self.notify("The evaluation is not running.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.cancel_evaluation()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Cancel the evaluation?\n\nNo new attempts start; the Runs in flight are "
+                "cancelled and end errored. The results so far are kept.",
+                yes="Cancel the run",
+                no="Keep running",
+            ),
+            answered,
+        )
+
+    def action_back(self) -> None:
+        """Back to configure once the run is over; while it runs, Escape offers to cancel."""
+        if self.view.running:
+            self.action_cancel_run()
+        elif len(self.app.screen_stack) > 2:
+            self.app.pop_screen()

@@ -1,0 +1,66 @@
+"""What the run, results and case screens read: one evaluation, live or loaded from the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from passk_tui.core.cases import Case
+from passk_tui.core.engine import Evaluation
+from passk_tui.core.figures import CaseFigures
+from passk_tui.core.progress import Progress
+from passk_tui.core.settings import Settings
+from passk_tui.core.table import below_gate
+
+
+@dataclass
+class EvaluationView:
+    """An evaluation as the screens see it; ``evaluation`` is set while it is live in this app."""
+
+    evaluation_id: str
+    settings: Settings
+    progress: Progress
+    cases: list[Case] | None = None
+    evaluation: Evaluation | None = None
+    stored_status: str | None = None
+    stored_error: str | None = None
+
+    @classmethod
+    def live(cls, evaluation: Evaluation) -> EvaluationView:
+        return cls(
+            evaluation.evaluation_id,
+            evaluation.settings,
+            evaluation.progress,
+            evaluation.cases,
+            evaluation,
+        )
+
+    @property
+    def status(self) -> str:
+        """running, done, cancelled or failed (or whatever the store recorded)."""
+        if self.evaluation is not None:
+            return self.evaluation.status or "running"
+        return self.stored_status or "unknown"
+
+    @property
+    def error(self) -> str | None:
+        return self.evaluation.error if self.evaluation is not None else self.stored_error
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+    def title(self) -> str:
+        s = self.settings
+        return f"{s.agent} v{s.version} · {s.cases_path}"
+
+    def failing(self) -> list[CaseFigures]:
+        """The cases under the --require gate (empty without a gate)."""
+        if self.settings.require is None:
+            return []
+        return below_gate(self.progress.all_figures(), self.settings.require)
+
+
+def gate_text(require: Fraction) -> str:
+    """The gate as the user wrote it (0.9), not as a fraction (9/10)."""
+    return f"{float(require):g}"

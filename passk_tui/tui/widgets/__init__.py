@@ -1,0 +1,1 @@
+"""Widgets of our own: the attempts grid and the glyphs it draws."""

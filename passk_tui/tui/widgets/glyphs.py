@@ -1,0 +1,69 @@
+"""How each attempt state is drawn: a symbol (readable without colour) and a component class."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.color import Color
+
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.progress import Cell
+
+#: One narrow symbol per cell state; each is distinct without colour.
+SYMBOLS: dict[Cell, str] = {
+    Cell.PENDING: "·",
+    Cell.RUNNING: "◔",
+    Cell.RETRYING: "↻",
+    Cell.PASSED: "✓",
+    Cell.WRONG: "✗",
+    Cell.ERRORED: "!",
+}
+
+#: The name of each state, used in the legend and as the component-class suffix.
+NAMES: dict[Cell, str] = {
+    Cell.PENDING: "pending",
+    Cell.RUNNING: "running",
+    Cell.RETRYING: "retrying",
+    Cell.PASSED: "passed",
+    Cell.WRONG: "wrong",
+    Cell.ERRORED: "errored",
+}
+
+OUTCOME_CELL = {
+    Outcome.PASSED: Cell.PASSED,
+    Outcome.WRONG: Cell.WRONG,
+    Outcome.ERRORED: Cell.ERRORED,
+}
+
+#: Theme variables per state, for places that colour Rich text rather than CSS (tables).
+THEME_COLOUR: dict[Cell, str] = {
+    Cell.PENDING: "foreground-muted",
+    Cell.RUNNING: "accent",
+    Cell.RETRYING: "secondary",
+    Cell.PASSED: "success",
+    Cell.WRONG: "warning",
+    Cell.ERRORED: "error",
+}
+
+
+def palette(app: App) -> dict[str, str]:
+    """The theme's colours as opaque hex for Rich text (muted ones come with alpha: blended here)."""
+    variables = app.theme_variables
+    background = Color.parse(variables.get("background", "#000000"))
+    resolved: dict[str, str] = {}
+    for name in (
+        "primary",
+        "secondary",
+        "accent",
+        "success",
+        "warning",
+        "error",
+        "foreground-muted",
+    ):
+        value = variables.get(name)
+        if value is None:
+            continue
+        try:
+            resolved[name] = (background + Color.parse(value)).hex
+        except Exception:  # an unparsable theme value: leave the text uncoloured
+            continue
+    return resolved
