@@ -104,14 +104,14 @@ def test_unknown_suffix_is_refused(tmp_path: Path) -> None:
 
 def test_toml_syntax_error_names_the_line_once(tmp_path: Path) -> None:
     path = write(tmp_path, "cases.toml", '[[cases]]\nname = "a"\ninput = \n')
-    assert load_error(path) == f"{path}: line 3: Invalid value"
+    assert load_error(path) == f"{path}: line 3: invalid TOML: Invalid value"
 
 
 def test_toml_error_at_end_of_file_names_the_last_line(tmp_path: Path) -> None:
     path = write(tmp_path, "cases.toml", '[[cases]]\nname = "a\n')
-    assert load_error(path) == f"{path}: line 2: Illegal character '\\n'"
+    assert load_error(path) == f"{path}: line 2: invalid TOML: Illegal character '\\n'"
     path = write(tmp_path, "cases.toml", "[[cases]]\nname = [1,\n")
-    assert load_error(path) == f"{path}: line 2 (end of file): Invalid value"
+    assert load_error(path) == f"{path}: line 2 (end of file): invalid TOML: Invalid value"
 
 
 def test_no_cases_at_all(tmp_path: Path) -> None:

@@ -5,22 +5,18 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from passk_tui.core.checks import Check, compile_check, strict_json_loads, type_name
 from passk_tui.core.errors import InputError
+from passk_tui.core.toml_text import parse_toml
 
 CASE_KEYS = ("name", "input", "check")
 
-# A `[[cases]]` header line; tomllib keeps no positions, so case lines are found by scanning.
+# A `[[cases]]` header line; TOML parsers keep no positions, so case lines are found by scanning.
 _CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
-# tomllib appends "(at line 7, column 3)" or "(at end of document)" to its messages.
-_TOML_POSITION = re.compile(
-    r"^(?P<message>.*) \(at (?:line (?P<line>\d+), column \d+|end of document)\)$"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +76,7 @@ def _read(path: Path, label: str) -> str:
 
 def _toml_rows(text: str, label: str) -> list[tuple[str, Any]]:
     """The `cases` array of a TOML file, each with its place: 'line N' of its `[[cases]]`."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"{label}: {_toml_problem(str(error), text)}") from None
+    data = parse_toml(text, label)
     for key in data:
         if key != "cases":
             raise InputError(
@@ -103,17 +96,6 @@ def _toml_rows(text: str, label: str) -> list[tuple[str, Any]]:
     if len(lines) != len(rows):
         return [(f"cases[{index}]", row) for index, row in enumerate(rows)]
     return [(f"line {number}", row) for number, row in zip(lines, rows, strict=True)]
-
-
-def _toml_problem(message: str, text: str) -> str:
-    """tomllib's message as 'line N: problem', its own position suffix moved to the front."""
-    match = _TOML_POSITION.match(message)
-    if not match:
-        return message
-    if match["line"]:
-        return f"line {match['line']}: {match['message']}"
-    last_line = len(text.rstrip("\n").split("\n"))
-    return f"line {last_line} (end of file): {match['message']}"
 
 
 def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:

@@ -22,11 +22,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from passk_tui.core.errors import InputError
-
-try:  # TOML 1.1 (newlines inside inline tables, as PRODUCT.md's example has them)
-    import tomli as tomllib
-except ModuleNotFoundError:  # pragma: no cover - TOML 1.0 only: one-line inline tables
-    import tomllib
+from passk_tui.core.toml_text import parse_toml
 
 if TYPE_CHECKING:
     from passk_tui.targets.base import Target
@@ -35,7 +31,6 @@ if TYPE_CHECKING:
 AGENTS_FILE_NAME = "agents.toml"
 
 _OPENAI_KEYS = ("base_url", "model", "system", "api_key_env")
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _VERSION_KEY = re.compile(r"[0-9]+")
 
 
@@ -95,11 +90,10 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(_toml_message(path, exc)) from None
+    data = parse_toml(text, str(path))
 
     folder = path.resolve().parent
     _no_unknown_keys(data, ("agents",), f"{path}")
@@ -209,13 +203,3 @@ def _no_unknown_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str
         if key not in allowed:
             expected = ", ".join(allowed)
             raise InputError(f"{where}: unknown key {key!r} (expected: {expected})")
-
-
-def _toml_message(path: Path, exc: ValueError) -> str:
-    """``agents.toml: line 3: invalid TOML: Expected '=' after a key ...`` from tomllib's error."""
-    text = str(exc)
-    match = _TOML_POSITION.search(text)
-    if match is None:
-        return f"{path}: invalid TOML: {text}"
-    problem = text[: match.start()]
-    return f"{path}: line {match.group(1)}: invalid TOML: {problem}"
