@@ -73,3 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     return build_parser().parse_args(argv)
+
+
+def parse_history(argv: list[str]) -> argparse.Namespace:
+    """`passk-tui history`: no flags but --help (the store is found as for a run)."""
+    parser = _Parser(
+        prog="passk-tui history",
+        description=(
+            "List the evaluations in the store ($PASSK_DATA_DIR or the user data folder), "
+            "newest first: id, when, agent, version, cases, attempts recorded, status "
+            "(done, interrupted, cancelled, failed, running) and the cases under the gate. "
+            "Continue one with `passk-tui --resume ID`."
+        ),
+    )
+    return parser.parse_args(argv)

@@ -7,33 +7,72 @@ import asyncio
 import signal
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TextIO
 
-from passk_tui.config import settings_from_args, stack_key
+from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.figures import two_decimals
+from passk_tui.core.figures import CaseFigures, two_decimals
 from passk_tui.core.progress import Progress
+from passk_tui.core.settings import Settings
 from passk_tui.core.table import below_gate, plain_table
-from passk_tui.session import new_evaluation
+from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
+from passk_tui.store import Store
+from passk_tui.store.export import check_export_path, export
+from passk_tui.store.history import history_rows, plain_columns
 
 EXIT_CANCELLED = 130
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    """Validate everything, run, print the table; the return value is the exit status."""
+    """Validate everything, run (or resume), print the table; the return value is the exit status."""
+    evaluation: RecordedEvaluation | None = None
     try:
-        settings = settings_from_args(args, env)
-        evaluation = new_evaluation(settings, stack_key(args, env))
-    except InputError as exc:
-        return _fail(exc)
-    try:
-        status = asyncio.run(_run(evaluation, sys.stderr))
+        export_path = check_export_path(args.export) if args.export else None
+        key = stack_key(args, env)
+        if args.resume:
+            resumed = resume_evaluation(args.resume, key, resume_changes(args))
+            evaluation = resumed.evaluation
+            for warning in resumed.warnings:
+                sys.stderr.write(f"passk-tui: warning: {warning}\n")
+            # A done evaluation is only shown; one with every attempt in is marked done by running it.
+            status = "done" if resumed.stored.status == "done" else None
+        else:
+            evaluation = new_evaluation(settings_from_args(args, env), key)
+            status = None
+        if status is None:
+            status = asyncio.run(_run(evaluation, sys.stderr))
     except (InputError, RunError) as exc:
-        return _fail(exc)
+        code = _fail(exc)
+        if evaluation is not None:
+            _resume_hint(evaluation.evaluation_id)
+        return code
+    except KeyboardInterrupt:
+        sys.stderr.write("\npassk-tui: interrupted\n")
+        if evaluation is not None:
+            _resume_hint(evaluation.evaluation_id)
+        return EXIT_CANCELLED
+    return _report_end(evaluation, status, args, export_path)
+
+
+def _report_end(
+    evaluation: RecordedEvaluation, status: str, args: argparse.Namespace, export_path: Path | None
+) -> int:
+    """The table, the export, the gate, and how to resume when the evaluation did not finish."""
+    settings = evaluation.settings
     figures = evaluation.progress.all_figures()
+    if evaluation.store_error:
+        sys.stderr.write(f"passk-tui: warning: {evaluation.store_error}\n")
+    if export_path is not None:
+        try:
+            export(evaluation.store.load(evaluation.evaluation_id), export_path)
+        except (InputError, RunError) as exc:
+            return _fail(exc)
     if status == "failed":
-        return _fail(RunError(evaluation.error or "the evaluation failed"))
+        code = _fail(RunError(evaluation.error or "the evaluation failed"))
+        _resume_hint(evaluation.evaluation_id)
+        return code
     sys.stdout.write(plain_table(figures, settings.k))
     sys.stdout.flush()
     if status == "cancelled":
@@ -41,22 +80,51 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             f"passk-tui: cancelled: {evaluation.progress.total - evaluation.progress.finished} "
             "attempts not run\n"
         )
+        _resume_hint(evaluation.evaluation_id)
         return EXIT_CANCELLED
-    if settings.require is not None:
-        failing = below_gate(figures, settings.require)
-        for f in failing:
-            sys.stderr.write(
-                f"passk-tui: gate: {f.name}: pass@{settings.k} {two_decimals(f.pass_at_k)} "
-                f"is below --require {args.require}\n"
-            )
-        if failing:
-            return 1
-    return 0
+    return _gate(figures, settings, args.require)
+
+
+def _gate(figures: list[CaseFigures], settings: Settings, given: str | None) -> int:
+    if settings.require is None:
+        return 0
+    shown = given or f"{float(settings.require):g}"
+    failing = below_gate(figures, settings.require)
+    for f in failing:
+        sys.stderr.write(
+            f"passk-tui: gate: {f.name}: pass@{settings.k} {two_decimals(f.pass_at_k)} "
+            f"is below --require {shown}\n"
+        )
+    return 1 if failing else 0
+
+
+def _resume_hint(evaluation_id: str) -> None:
+    sys.stderr.write(
+        f"passk-tui: what finished is stored; to continue: passk-tui --resume {evaluation_id}\n"
+    )
 
 
 def _fail(exc: InputError | RunError) -> int:
     sys.stderr.write(f"passk-tui: {exc}\n")
     return exc.exit_code
+
+
+def run_history(argv: list[str]) -> int:
+    """`passk-tui history`: every stored evaluation as a plain table on stdout, newest first."""
+    from passk_tui.args import parse_history
+
+    parse_history(argv)
+    try:
+        with Store.open() as store:
+            summaries = store.list_evaluations()
+            where = store.path
+    except (InputError, RunError) as exc:
+        return _fail(exc)
+    if not summaries:
+        sys.stderr.write(f"passk-tui: no evaluations stored yet ({where})\n")
+        return 0
+    sys.stdout.write(plain_columns(history_rows(summaries)))
+    return 0
 
 
 async def _run(evaluation: Evaluation, err: TextIO) -> str:

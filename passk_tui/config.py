@@ -105,3 +105,39 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
         settings.version,
         concurrency=settings.concurrency,
     )
+
+
+def resume_changes(args: argparse.Namespace) -> dict[str, object]:
+    """The settings given again with --resume, validated; the session refuses measured changes.
+
+    Only flags actually given appear. PASSK_STACK is not read here: a resume keeps
+    the stored address unless --stack says the stack moved.
+    """
+    changes: dict[str, object] = {}
+    if args.demo:
+        changes["demo"] = True
+    if args.agent is not None:
+        changes["agent"] = args.agent
+    if args.version is not None:
+        changes["version"] = flag("version", args.version, parse_version, 0)
+    if args.cases is not None:
+        changes["cases_path"] = args.cases
+    if args.attempts is not None:
+        changes["attempts"] = flag("attempts", args.attempts, parse_attempts, DEFAULT_ATTEMPTS)
+    if args.k is not None:
+        changes["k"] = flag("k", args.k, parse_version, 0)
+    if args.completion_only is not None:
+        changes["completion_only"] = bool(args.completion_only)
+    if args.require is not None:
+        changes["require"] = flag("require", args.require, parse_require, None)
+    if args.concurrency is not None:
+        changes["concurrency"] = flag(
+            "concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY
+        )
+    if args.timeout is not None:
+        changes["timeout"] = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
+    if args.stack is not None:
+        changes["stack"] = args.stack
+    if args.agents is not None:
+        changes["agents_path"] = args.agents
+    return changes

@@ -1,23 +1,274 @@
-"""From settings to a ready Evaluation: the one path both faces take (load, plan, target)."""
+"""From settings (or a stored evaluation) to a ready Evaluation kept in the store: the one path both faces take."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
+from passk_tui import demo
 from passk_tui.config import load_suite, make_target
-from passk_tui.core.engine import Evaluation
-from passk_tui.core.events import Event
-from passk_tui.core.plan import new_evaluation_id
+from passk_tui.core.attempt import AttemptRecord, Turn
+from passk_tui.core.cases import Case
+from passk_tui.core.engine import Evaluation, Status
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.events import EvaluationFinished, Event
+from passk_tui.core.plan import PlannedAttempt, new_evaluation_id
 from passk_tui.core.settings import Settings
+from passk_tui.store import Store, StoredEvaluation
+from passk_tui.store.claims import Claim
+from passk_tui.targets.base import RetryNotice, Target
+
+#: How long a stack keeps idempotency keys (runs-api.md): past it, a replay is not guaranteed.
+KEY_LIFETIME = 24 * 3600
+
+#: The settings that say what is measured: a resume may not change them.
+MEASURED = {
+    "agent": "--agent",
+    "version": "--version",
+    "cases_path": "--cases",
+    "attempts": "--attempts",
+    "k": "--k",
+    "completion_only": "--completion-only",
+}
+#: The settings a resume may give anew.
+RUNNING = frozenset({"concurrency", "timeout", "require", "stack", "agents_path"})
+
+
+class RecordedEvaluation(Evaluation):
+    """An Evaluation written through to the store: each batch before it is shown, then its end.
+
+    The end status is stored on ``EvaluationFinished`` before the front end hears
+    of it, and as ``failed`` when ``run`` raises before anything ran (a refused
+    key, a missing agent). A process that dies leaves ``running`` with no live
+    claim, which the store reports as ``interrupted``.
+    """
+
+    def __init__(
+        self,
+        evaluation_id: str,
+        cases: Sequence[Case],
+        settings: Settings,
+        target: Target,
+        *,
+        store: Store,
+        claim: Claim,
+        previous: Iterable[AttemptRecord] = (),
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.store = store
+        #: A one-line StoreError from recording the end, if that failed (the records are safe).
+        self.store_error: str | None = None
+        self._claim = claim
+        self._front = on_event
+        super().__init__(
+            evaluation_id,
+            cases,
+            settings,
+            target,
+            sink=store.sink(evaluation_id),
+            previous=previous,
+            on_event=self._on_event,
+        )
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, EvaluationFinished):
+            self._ended(event.status, event.error)
+        if self._front is not None:
+            self._front(event)
+
+    def _ended(self, status: str, error: str | None) -> None:
+        try:
+            self.store.finish(self.evaluation_id, status, error)
+        except (InputError, RunError) as exc:
+            self.store_error = str(exc)
+        finally:
+            self._claim.release()
+
+    async def run(self) -> Status:
+        try:
+            return await super().run()
+        except (InputError, RunError) as exc:
+            self._ended("failed", str(exc))
+            raise
+        finally:
+            # Cancelled from outside (the app quit): the stored status stays running,
+            # reported as interrupted once the claim is gone.
+            self._claim.release()
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A stored evaluation ready to continue: run ``evaluation`` unless ``finished``."""
+
+    evaluation: RecordedEvaluation
+    stored: StoredEvaluation
+    finished: bool
+    """Nothing is left to run: show the stored results (running it only marks it done)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line each, for stderr or a notification: a changed cases file, expired keys."""
+
+
+def file_sha256(path: str | Path) -> str:
+    """The hash of a cases file's bytes; InputError when it cannot be read."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def new_evaluation(
     settings: Settings,
     key: str | None,
     on_event: Callable[[Event], None] | None = None,
-) -> Evaluation:
-    """Load the cases and the target (InputError on bad input); nothing runs yet."""
+    *,
+    store: Store | None = None,
+) -> RecordedEvaluation:
+    """Load the cases and the target, record the evaluation in the store; nothing runs yet.
+
+    InputError on bad input; the store's errors as InputError (exit 2) or RunError (3).
+    ``store`` defaults to ``Store.open()`` (PASSK_DATA_DIR or the user data folder).
+    """
     cases = load_suite(settings)
+    digest = file_sha256(settings.cases_path)
     evaluation_id = new_evaluation_id()
     target = make_target(settings, key, evaluation_id)
-    return Evaluation(evaluation_id, cases, settings, target, on_event=on_event)
+    store = store if store is not None else Store.open()
+    store.create_evaluation(evaluation_id, _stored_settings(settings), cases, digest)
+    claim = store.claim(evaluation_id)
+    return RecordedEvaluation(
+        evaluation_id, cases, settings, target, store=store, claim=claim, on_event=on_event
+    )
+
+
+def resume_evaluation(
+    ref: str,
+    key: str | None,
+    changes: Mapping[str, Any] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    *,
+    store: Store | None = None,
+) -> Resumed:
+    """Continue the stored evaluation ``ref`` (an id, a prefix of one, or ``last``).
+
+    ``changes`` holds settings given anew: the running ones (concurrency,
+    timeout, require, stack, agents_path) replace the stored values; a measured
+    one (agent, version, cases_path, attempts, k, completion_only) that differs
+    from the stored value is refused with InputError. The stored cases are used
+    as they were loaded, with the original evaluation id, so every attempt keeps
+    its idempotency key.
+    """
+    store = store if store is not None else Store.open()
+    stored = store.load(store.resolve(ref))
+    settings = _resumed_settings(stored, dict(changes or {}))
+    finished = stored.missing == 0
+    warnings = [] if finished else _warnings(stored)
+    claim = store.claim(stored.id)
+    try:
+        if finished:
+            target: Target = _NothingToRun()
+        else:
+            target = make_target(settings, key, stored.id)
+            store.reopen(stored.id, _stored_settings(settings))
+    except BaseException:
+        claim.release()
+        raise
+    evaluation = RecordedEvaluation(
+        stored.id,
+        stored.cases,
+        settings,
+        target,
+        store=store,
+        claim=claim,
+        previous=stored.records,
+        on_event=on_event,
+    )
+    return Resumed(evaluation, stored, finished, warnings)
+
+
+def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Settings:
+    if changes.pop("demo", False):
+        changes.setdefault("agent", demo.AGENT)
+        changes.setdefault("version", demo.VERSION)
+        changes.setdefault("cases_path", str(demo.CASES))
+    if "cases_path" in changes:
+        changes["cases_path"] = str(Path(changes["cases_path"]).resolve())
+    if "agents_path" in changes and changes["agents_path"] is not None:
+        changes["agents_path"] = str(Path(changes["agents_path"]).resolve())
+    current = stored.settings
+    for name, flag in MEASURED.items():
+        if name in changes and changes[name] != getattr(current, name):
+            raise InputError(
+                f"--resume {stored.id}: {flag} {_shown(changes[name])} would change what is "
+                f"measured (stored: {_shown(getattr(current, name))}); start a new evaluation "
+                "instead"
+            )
+    if changes.get("stack") and current.stack is None:
+        raise InputError(
+            f"--resume {stored.id}: --stack would change what is measured (it ran on a local "
+            "agent); start a new evaluation instead"
+        )
+    unknown = set(changes) - RUNNING - set(MEASURED)
+    if unknown:
+        raise ValueError(f"not settings: {', '.join(sorted(unknown))}")
+    running = {name: value for name, value in changes.items() if name in RUNNING}
+    if current.stack is None or not running.get("stack"):
+        running.pop("stack", None)
+    return replace(current, **running)
+
+
+def _shown(value: Any) -> str:
+    return "given" if value is True else "not given" if value is False else str(value)
+
+
+def _warnings(stored: StoredEvaluation) -> list[str]:
+    warnings: list[str] = []
+    path = Path(stored.settings.cases_path)
+    if not path.is_file():
+        warnings.append(f"{path} no longer exists: the stored cases are used")
+    else:
+        try:
+            changed = file_sha256(path) != stored.cases_sha256
+        except InputError:
+            changed = True
+        if changed:
+            warnings.append(
+                f"{path} changed since evaluation {stored.id} began: the file is not used, "
+                "its stored cases are (start a new evaluation to measure the new ones)"
+            )
+    age = time.time() - stored.created
+    if stored.settings.stack and age > KEY_LIFETIME:
+        warnings.append(
+            f"evaluation {stored.id} began {age / 3600:.0f} h ago and the stack keeps "
+            "idempotency keys for 24 h: attempts that were in flight may run again"
+        )
+    return warnings
+
+
+def _stored_settings(settings: Settings) -> Settings:
+    """The settings as stored: absolute paths, so a resume works from any folder."""
+    agents_path = settings.agents_path
+    if not settings.stack:
+        from passk_tui.targets.agents_file import find_agents_file
+
+        explicit = Path(agents_path) if agents_path else None
+        agents_path = str(find_agents_file(explicit).resolve())
+    return replace(
+        settings, cases_path=str(Path(settings.cases_path).resolve()), agents_path=agents_path
+    )
+
+
+class _NothingToRun:
+    """The target of an evaluation with every attempt recorded: asks for no key, runs nothing."""
+
+    async def prepare(self) -> None:
+        return None
+
+    async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        raise RuntimeError("a finished evaluation has nothing to run")
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,63 @@
+"""What the store hands back: a line of history, and a whole stored evaluation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.cases import Case
+from passk_tui.core.figures import CaseFigures
+from passk_tui.core.progress import Progress
+from passk_tui.core.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationSummary:
+    """One line of history: what was measured, how far it got, and how many cases missed the gate."""
+
+    id: str
+    created: float
+    finished: float | None
+    agent: str
+    version: int
+    stack: str | None
+    cases: int
+    attempts: int
+    recorded: int
+    status: str
+    """done, interrupted (the process died), cancelled, failed, or running (in another process)."""
+    under_gate: int | None
+    """Cases whose pass@k is under the stored --require; None when no gate was set."""
+
+    @property
+    def total(self) -> int:
+        return self.cases * self.attempts
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvaluation:
+    """An evaluation as stored: its settings, its cases (checks recompiled) and its records."""
+
+    id: str
+    created: float
+    finished: float | None
+    status: str
+    error: str | None
+    settings: Settings
+    cases: list[Case]
+    cases_sha256: str
+    records: list[AttemptRecord]
+
+    @property
+    def missing(self) -> int:
+        """Attempts without a record: what a resume would run."""
+        return len(self.cases) * self.settings.attempts - len(self.records)
+
+    def progress(self) -> Progress:
+        """A Progress filled with the stored records, as the faces read a live one."""
+        progress = Progress([c.name for c in self.cases], self.settings.attempts, self.settings.k)
+        progress.add(self.records)
+        return progress
+
+    def figures(self) -> list[CaseFigures]:
+        return self.progress().all_figures()

@@ -1,0 +1,86 @@
+"""The store's tables and how an older database is brought up to date.
+
+``PRAGMA user_version`` holds the number of migrations applied. A new version
+appends a step to ``MIGRATIONS`` (never edits an old one); opening a database
+applies the missing steps, each in its own transaction, so a database is always
+at one exact version. A database from a newer passk-tui is refused, not touched.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: evaluations and their attempts.
+    """
+    CREATE TABLE evaluations (
+        id              TEXT PRIMARY KEY,
+        created         REAL NOT NULL,          -- unix seconds
+        finished        REAL,                   -- when it last ended (done, cancelled, failed)
+        status          TEXT NOT NULL,          -- running | done | cancelled | failed
+        error           TEXT,                   -- why it failed, one line
+        stack           TEXT,                   -- the stack address; NULL for a local agent
+        agents_path     TEXT,                   -- the local agents file used (absolute)
+        agent           TEXT NOT NULL,
+        version         INTEGER NOT NULL,
+        attempts        INTEGER NOT NULL,
+        k               INTEGER NOT NULL,
+        require         TEXT,                   -- exact, as a fraction ('9/10'); NULL: no gate
+        completion_only INTEGER NOT NULL,
+        concurrency     INTEGER NOT NULL,
+        timeout         REAL NOT NULL,
+        cases_path      TEXT NOT NULL,          -- absolute
+        cases_sha256    TEXT NOT NULL,          -- of the file's bytes when it was loaded
+        case_count      INTEGER NOT NULL
+    );
+
+    CREATE TABLE cases (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,         -- file order, from 0
+        name          TEXT NOT NULL,
+        input         TEXT NOT NULL,            -- JSON
+        check_spec    TEXT,                     -- JSON of the check table; NULL: completion only
+        PRIMARY KEY (evaluation_id, case_index)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE attempts (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,         -- 1..n
+        case_name     TEXT NOT NULL,
+        key           TEXT NOT NULL,            -- the idempotency key
+        outcome       TEXT NOT NULL,            -- passed | wrong | errored
+        status        TEXT NOT NULL,            -- the Turn status
+        output        TEXT NOT NULL,            -- JSON (null when there was none)
+        reason        TEXT,                     -- the check's reason for failing
+        error         TEXT,
+        run_id        TEXT,
+        turn_id       TEXT,
+        started       REAL NOT NULL,
+        ended         REAL NOT NULL,
+        duration      REAL NOT NULL,
+        usage         TEXT,                     -- JSON
+        PRIMARY KEY (evaluation_id, case_index, attempt)
+    ) WITHOUT ROWID;
+
+    CREATE INDEX evaluations_by_created ON evaluations(created);
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class NewerSchema(Exception):
+    """The database was written by a newer passk-tui (its version is the argument)."""
+
+
+def migrate(connection: sqlite3.Connection) -> None:
+    """Apply the migrations this database lacks, one transaction each."""
+    current = connection.execute("PRAGMA user_version").fetchone()[0]
+    if current > SCHEMA_VERSION:
+        raise NewerSchema(current)
+    for number in range(current + 1, SCHEMA_VERSION + 1):
+        # executescript commits first, so BEGIN/COMMIT are spelled out to keep each step atomic.
+        connection.executescript(
+            f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;"
+        )
