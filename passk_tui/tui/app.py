@@ -147,6 +147,8 @@ class PasskApp(App[None]):
                 self.failure = error
             else:
                 self.failure = RunError(f"{type(error).__name__}: {error}")
+            if self.view is not None:
+                self.view.failed_with = str(self.failure)
             self.notify(str(self.failure), title="Could not run", severity="error", timeout=30)
         elif event.state == WorkerState.SUCCESS:
             status = worker.result

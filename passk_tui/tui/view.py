@@ -24,6 +24,8 @@ class EvaluationView:
     evaluation: Evaluation | None = None
     stored_status: str | None = None
     stored_error: str | None = None
+    #: Why the evaluation stopped before it could run (prepare raised): set by the app.
+    failed_with: str | None = None
 
     @classmethod
     def live(cls, evaluation: Evaluation) -> EvaluationView:
@@ -38,12 +40,16 @@ class EvaluationView:
     @property
     def status(self) -> str:
         """running, done, cancelled or failed (or whatever the store recorded)."""
+        if self.failed_with is not None:
+            return "failed"
         if self.evaluation is not None:
             return self.evaluation.status or "running"
         return self.stored_status or "unknown"
 
     @property
     def error(self) -> str | None:
+        if self.failed_with is not None:
+            return self.failed_with
         return self.evaluation.error if self.evaluation is not None else self.stored_error
 
     @property

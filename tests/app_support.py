@@ -1,0 +1,66 @@
+"""Shared set-up for the app's tests: isolated user folders, the scripted agent, waiting helpers."""
+
+from __future__ import annotations
+
+import asyncio
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from passk_tui.core.settings import Settings
+
+AGENTS_DIR = Path(__file__).parent / "app_agents"
+
+
+@pytest.fixture
+def app_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """User folders in tmp, the scripted agent's call counters in tmp, cwd at the test agents."""
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "PASSK_DATA_DIR", "PASSK_TEST_STATE"):
+        folder = tmp_path / name.lower()
+        folder.mkdir()
+        monkeypatch.setenv(name, str(folder))
+    for name in ("PASSK_STACK", "PASSK_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    # Relative paths keep the screens (and so the snapshots) free of this machine's folders.
+    monkeypatch.chdir(AGENTS_DIR)
+    return tmp_path
+
+
+def scripted(
+    cases: str = "cases.toml",
+    *,
+    attempts: int = 5,
+    k: int = 3,
+    concurrency: int = 1,
+    require: Fraction | None = None,
+) -> Settings:
+    """Settings for the scripted local agent on one of the test cases files."""
+    return Settings(
+        agent="scripted",
+        version=1,
+        cases_path=cases,
+        attempts=attempts,
+        k=k,
+        concurrency=concurrency,
+        require=require,
+        agents_path="agents.toml",
+    )
+
+
+async def wait_for(pilot: Pilot, condition, timeout: float = 15.0) -> None:
+    """Let the app run until ``condition()`` holds (fails the test after ``timeout`` seconds)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while not condition():
+        if loop.time() > give_up:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.02)
+
+
+async def run_to_end(pilot: Pilot, timeout: float = 30.0) -> None:
+    """Wait for the evaluation worker, then for the screens to catch up."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.worker is not None and app.worker.is_finished, timeout)
+    await pilot.pause(0.3)
