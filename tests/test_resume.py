@@ -166,7 +166,7 @@ def test_auth_error_mid_run_is_resumable_and_the_key_is_nowhere(
     stack.config.keys = {"another-key": None}  # the stack now refuses ours: 401
     code, out, err = finish(process)
     assert code == 3, err
-    assert "401" in err and f"--resume ev_" in err
+    assert "401" in err and "--resume ev_" in err
     assert "Traceback" not in err
     kept = recorded(data)
     assert 2 <= kept < 12

@@ -54,7 +54,10 @@ def writing_error(path: Path, what: str, exc: sqlite3.Error) -> Exception:
     if "full" in text:
         problem = "the disk is full"
     elif "locked" in text or "busy" in text:
-        problem = "the store is locked by another process"
+        return StoreBusy(
+            f"{path}: cannot store {what}: the store is locked by another process; "
+            "what was stored is kept"
+        )
     elif isinstance(exc, sqlite3.IntegrityError):
         problem = f"already recorded ({exc})"
     else:
