@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from fractions import Fraction
 from pathlib import Path
 
@@ -143,7 +142,8 @@ def test_flags_decide_whether_the_run_starts_at_once() -> None:
     assert starts_at_once(parse(["--demo"]))
     assert starts_at_once(parse(["--agent", "a", "--version", "1", "--cases", "c.toml"]))
     assert not starts_at_once(parse(["--agent", "a", "--cases", "c.toml"]))
-    assert not starts_at_once(argparse.Namespace(demo=False, agent=None, version=None, cases=None))
+    assert not starts_at_once(parse([]))
+    assert starts_at_once(parse(["--resume", "last"]))
 
 
 # -- run, results, case ------------------------------------------------------------------
@@ -323,3 +323,54 @@ async def test_the_command_palette_lists_the_screen_actions(app_env: Path) -> No
         await run_to_end(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"Sort: name", "Sort: pass@k", "Sort: errored", "Only wrong/errored"} <= titles
+
+
+# -- history -------------------------------------------------------------------------------
+
+
+async def test_history_lists_stored_evaluations_and_opens_their_results(app_env: Path) -> None:
+    from passk_tui.tui.screens.history import HistoryScreen
+
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_evaluation(scripted(), None)
+        await run_to_end(pilot)
+        evaluation_id = app.view.evaluation_id
+        await pilot.press("f2")
+        assert isinstance(app.screen, HistoryScreen)
+        rows = table_text(app.screen.query_one(DataTable))
+        assert len(rows) == 1 and rows[0][0] == evaluation_id
+        assert rows[0][2:] == ("scripted", "1", "4", "20/20", "done", "-")
+        await pilot.press("enter")
+        assert isinstance(app.screen, ResultsScreen)
+        assert app.screen.view.evaluation is None  # loaded from the store, not the live one
+        assert table_text(app.screen.query_one(DataTable)) == EXPECTED_TABLE
+        await pilot.press("enter")
+        assert isinstance(app.screen, CaseScreen)
+        outcomes = [row[1] for row in table_text(app.screen.query_one(DataTable))]
+        assert outcomes == ["✓ passed"] * 5
+
+
+async def test_history_resumes_a_cancelled_evaluation(app_env: Path) -> None:
+    from passk_tui.tui.screens.history import HistoryScreen
+
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
+        first = app.view
+        await wait_for(
+            pilot, lambda: first.progress.finished == 2 and first.progress.in_flight == 2
+        )
+        app.cancel_evaluation()
+        await run_to_end(pilot)
+        await pilot.press("f2")
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, RunScreen)
+        resumed = app.view
+        assert resumed is not first and resumed.evaluation_id == first.evaluation_id
+        await wait_for(pilot, lambda: resumed.progress.finished == 5)  # quick's third attempt
+        assert list(resumed.progress.cells[0]) == [P, P, P]
+        app.cancel_evaluation()
+        await run_to_end(pilot)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, SystemCommand
@@ -51,6 +52,7 @@ class PasskApp(App[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f2", "history", "History"),
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
     ]
 
@@ -62,6 +64,8 @@ class PasskApp(App[None]):
         offer_demo: bool = False,
         start: Evaluation | None = None,
         show_timing: bool = True,
+        export_path: Path | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.form = form or {}
@@ -70,6 +74,9 @@ class PasskApp(App[None]):
         self._start = start
         #: False in tests and snapshots: rates, clocks and durations show as dashes.
         self.show_timing = show_timing
+        #: --export: where to write the results once the evaluation ends.
+        self.export_path = export_path
+        self._notices = list(notices)
         self.view: EvaluationView | None = None
         self.worker: Worker[str] | None = None
         #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
@@ -82,6 +89,8 @@ class PasskApp(App[None]):
         )
         if self._start is not None:
             self._launch(self._start)
+        for notice in self._notices:
+            self.notify(notice, severity="warning", timeout=15)
 
     # -- the evaluation ----------------------------------------------------------------
 
@@ -104,12 +113,28 @@ class PasskApp(App[None]):
 
         try:
             evaluation = new_evaluation(settings, key)
-        except InputError as exc:
+        except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
             return
         if remember is not None:
             save_last_used(remember)
         self._launch(evaluation)
+
+    def resume(self, ref: str) -> None:
+        """Continue a stored evaluation with its stored settings (only the key comes from here)."""
+        if self.running:
+            self.notify("An evaluation is already running.", severity="warning")
+            return
+        from passk_tui.session import resume_evaluation
+
+        try:
+            resumed = resume_evaluation(ref, self.env_key)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
+            return
+        for warning in resumed.warnings:
+            self.notify(warning, severity="warning", timeout=15)
+        self._launch(resumed.evaluation)
 
     def start_demo(self) -> None:
         self.start_evaluation(demo_settings(), None)
@@ -141,6 +166,7 @@ class PasskApp(App[None]):
         worker = event.worker
         if worker is not self.worker or not worker.is_finished:
             return
+        self._export()
         if event.state == WorkerState.ERROR:
             error = worker.error
             if isinstance(error, InputError | RunError):
@@ -163,6 +189,21 @@ class PasskApp(App[None]):
                 self.notify(f"The evaluation ended: {status}.")
         if self._quit_when_stopped:
             self.exit()
+
+    def _export(self) -> None:
+        """--export: write what the store holds of the evaluation that just ended."""
+        evaluation = self.evaluation
+        store = getattr(evaluation, "store", None)
+        if self.export_path is None or evaluation is None or store is None:
+            return
+        from passk_tui.store.export import export
+
+        try:
+            export(store.load(evaluation.evaluation_id), self.export_path)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Export failed", severity="error", timeout=15)
+        else:
+            self.notify(f"Results written to {self.export_path}")
 
     # -- quitting and the exit status --------------------------------------------------
 
@@ -222,9 +263,11 @@ class PasskApp(App[None]):
     # -- history and the command palette -----------------------------------------------
 
     def action_history(self) -> None:
+        """Open the stored evaluations (not over another History)."""
         from passk_tui.tui.screens.history import HistoryScreen
 
-        self.push_screen(HistoryScreen())
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette lists the app's own commands and every action bound on this screen."""

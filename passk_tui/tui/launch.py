@@ -6,9 +6,10 @@ import argparse
 import sys
 from collections.abc import Mapping
 
-from passk_tui.config import settings_from_args, stack_key
+from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.engine import Evaluation
-from passk_tui.core.errors import InputError
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.store.export import check_export_path
 from passk_tui.tui.form import FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
 
@@ -28,8 +29,8 @@ _FLAG_FIELDS = {
 
 
 def starts_at_once(args: argparse.Namespace) -> bool:
-    """With --agent, --version and --cases (or --demo) the run starts without the form."""
-    return bool(args.demo or (args.agent and args.version and args.cases))
+    """With --agent, --version and --cases (or --demo, or --resume) the run starts at once."""
+    return bool(args.resume or args.demo or (args.agent and args.version and args.cases))
 
 
 def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormValues, bool]:
@@ -57,23 +58,34 @@ def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormV
 
 def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Open the app (running at once when the flags say what to measure); return the exit status."""
-    if args.resume:
-        sys.stderr.write("passk-tui: --resume is not in the app yet: add --headless\n")
-        return 2
     start: Evaluation | None = None
+    warnings: list[str] = []
     key = stack_key(args, env)
-    if starts_at_once(args):
-        from passk_tui.session import new_evaluation
+    try:
+        export_path = check_export_path(args.export) if args.export else None
+        if args.resume:
+            from passk_tui.session import resume_evaluation
 
-        try:
+            resumed = resume_evaluation(args.resume, key, resume_changes(args))
+            start, warnings = resumed.evaluation, resumed.warnings
+        elif starts_at_once(args):
+            from passk_tui.session import new_evaluation
+
             start = new_evaluation(settings_from_args(args, env), key)
-        except InputError as exc:
-            sys.stderr.write(f"passk-tui: {exc}\n")
-            return exc.exit_code
+    except (InputError, RunError) as exc:
+        sys.stderr.write(f"passk-tui: {exc}\n")
+        return exc.exit_code
     values, configured = form_values(args, env)
     from passk_tui.tui.app import PasskApp
 
-    app = PasskApp(form=values, env_key=key, offer_demo=not configured, start=start)
+    app = PasskApp(
+        form=values,
+        env_key=key,
+        offer_demo=not configured,
+        start=start,
+        export_path=export_path,
+        notices=warnings,
+    )
     app.run()
     for line in app.exit_messages():
         sys.stderr.write(line + "\n")

@@ -45,7 +45,6 @@ class ConfigureScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run", "Run", priority=True),
         Binding("d", "demo", "Run the demo"),
-        Binding("ctrl+y", "history", "History", priority=True),
     ]
 
     valid: reactive[bool] = reactive(False)
@@ -93,6 +92,7 @@ class ConfigureScreen(Screen[None]):
             with Horizontal(id="configure-buttons"):
                 yield Button("Run", variant="success", id="run", disabled=True)
                 yield Button("Run the demo", id="demo")
+                yield Button("History", id="history")
                 yield Static("", id="configure-problems")
         yield Footer()
 
@@ -215,5 +215,6 @@ class ConfigureScreen(Screen[None]):
     def action_demo(self) -> None:
         self.app.start_demo()
 
-    def action_history(self) -> None:
+    @on(Button.Pressed, "#history")
+    def _history(self) -> None:
         self.app.action_history()
