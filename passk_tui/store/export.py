@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import os
+import re
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -185,8 +186,12 @@ def render_csv(stored: StoredEvaluation) -> str:
     return out.getvalue()
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Text as itself in a table cell: Markdown's punctuation backslash-escaped, one line."""
+    return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
 
 
 def render_md(stored: StoredEvaluation) -> str:
