@@ -179,6 +179,32 @@ class StackTarget:
         self._agent_id: str | None = None
         self._versions: list[int] | None = None
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._get_headers = httpx.Headers(self._auth)
+        self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
+
+    async def _send(
+        self,
+        method: str,
+        url: httpx.URL | str,
+        headers: httpx.Headers,
+        timeout: float,
+        content: bytes | None = None,
+    ) -> httpx.Response:
+        """One request, built directly: the client's merging of defaults is per-request work
+        this target does not need. ``timeout`` bounds connecting and each read."""
+        limits = {"connect": min(timeout, 10.0), "read": timeout, "write": timeout, "pool": None}
+        request = httpx.Request(
+            method, url, headers=headers, content=content, extensions={"timeout": limits}
+        )
+        return await self._client.send(request)
+
+    def _post_url(self, wait: str) -> httpx.URL:
+        url = self._post_urls.get(wait)
+        if url is None:
+            if len(self._post_urls) > 256:
+                self._post_urls.clear()
+            url = self._post_urls[wait] = httpx.URL(f"{self._base}/v1/runs?wait={wait}")
+        return url
 
     def __repr__(self) -> str:
         key = "set" if self._auth else "unset"
@@ -200,7 +226,7 @@ class StackTarget:
         url = f"{self._base}/v1/agents/{quote(self.agent, safe='')}"
         while True:
             try:
-                response = await self._client.get(url, headers=self._auth, timeout=10.0)
+                response = await self._send("GET", url, self._get_headers, 10.0)
             except _TRANSPORT_ERRORS as exc:
                 reason = _reason(exc)
                 if reason == "connection refused" or loop.time() >= give_up:
@@ -265,11 +291,9 @@ class StackTarget:
         """Start the attempt's Run (or replay it) and wait for its Turn to end."""
         loop = asyncio.get_running_loop()
         body = self._body(attempt)
-        headers = {
-            **self._auth,
-            "Idempotency-Key": attempt.key,
-            "Content-Type": "application/json",
-        }
+        headers = httpx.Headers(
+            {**self._auth, "Idempotency-Key": attempt.key, "Content-Type": "application/json"}
+        )
         run_id: str | None = None
         # A Run may exist that we have no id for: a POST is on the wire, or one ended
         # in a 5xx or a transport error (a 429 or a 4xx starts nothing).
@@ -282,23 +306,16 @@ class StackTarget:
                 if remaining <= 0:
                     return await self._give_up(run_id, uncertain, body, headers, last_error)
                 wait = _wait_param(remaining)
-                timeout = httpx.Timeout(min(remaining, _MAX_WAIT) + _READ_MARGIN, connect=10.0)
+                timeout = min(remaining, _MAX_WAIT) + _READ_MARGIN
                 try:
                     if run_id is None:
                         in_post = True
-                        response = await self._client.post(
-                            f"{self._base}/v1/runs?wait={wait}",
-                            content=body,
-                            headers=headers,
-                            timeout=timeout,
-                        )
+                        url = self._post_url(wait)
+                        response = await self._send("POST", url, headers, timeout, body)
                         in_post = False
                     else:
-                        response = await self._client.get(
-                            f"{self._base}/v1/runs/{run_id}?wait={wait}",
-                            headers=self._auth,
-                            timeout=timeout,
-                        )
+                        url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
+                        response = await self._send("GET", url, self._get_headers, timeout)
                 except _TRANSPORT_ERRORS as exc:
                     uncertain = uncertain or in_post
                     in_post = False
@@ -360,7 +377,7 @@ class StackTarget:
         run_id: str | None,
         uncertain: bool,
         body: bytes,
-        headers: dict[str, str],
+        headers: httpx.Headers,
         last_error: str | None,
     ) -> Turn:
         """The deadline passed while retrying: cancel what may run, report timed_out."""
@@ -370,7 +387,7 @@ class StackTarget:
         return Turn("timed_out", error=error, run_id=run_id)
 
     async def _shielded_cleanup(
-        self, run_id: str | None, body: bytes, headers: dict[str, str]
+        self, run_id: str | None, body: bytes, headers: httpx.Headers
     ) -> None:
         """Cancel the Run on the stack; finishes even if the caller is cancelled again."""
         task = asyncio.ensure_future(self._cancel_run(run_id, body, headers))
@@ -378,21 +395,17 @@ class StackTarget:
         task.add_done_callback(self._cleanups.discard)
         await asyncio.shield(task)
 
-    async def _cancel_run(self, run_id: str | None, body: bytes, headers: dict[str, str]) -> None:
+    async def _cancel_run(self, run_id: str | None, body: bytes, headers: httpx.Headers) -> None:
         """Learn the Run's id if need be (the same POST, wait=0: a replay) and cancel it."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + _CLEANUP_BUDGET
         backoff = _Backoff()
         while loop.time() < give_up:
-            timeout = httpx.Timeout(max(0.1, give_up - loop.time()))
+            timeout = max(0.1, give_up - loop.time())
             try:
                 if run_id is None:
-                    response = await self._client.post(
-                        f"{self._base}/v1/runs?wait=0",
-                        content=body,
-                        headers=headers,
-                        timeout=timeout,
-                    )
+                    url = self._post_url("0")
+                    response = await self._send("POST", url, headers, timeout, body)
                     if response.status_code in (200, 201):
                         run = json.loads(response.content)
                         run_id = run["id"]
@@ -400,11 +413,8 @@ class StackTarget:
                             return
                         continue
                 else:
-                    response = await self._client.post(
-                        f"{self._base}/v1/runs/{run_id}/cancel",
-                        headers=self._auth,
-                        timeout=timeout,
-                    )
+                    url = f"{self._base}/v1/runs/{run_id}/cancel"
+                    response = await self._send("POST", url, self._get_headers, timeout)
                     if response.status_code == 200:
                         return
                 status = response.status_code
