@@ -3,7 +3,8 @@
 In tests: ``with StackServer(script=..., rate_429=0.15) as stack:`` (or the ``stack``
 fixture), then ``stack.url``, ``stack.stats()``, ``stack.reset()``. By hand or for
 benchmarks: ``python -m tests.stack_server --port 0 --latency 0.05 --rate-429 0.15``
-prints its URL on the first line and its counters on exit; ``GET /_stats`` serves them.
+prints its URL on the first line and a summary of its counters on exit; ``GET /_stats``
+serves them (``?summary=1`` without the per-key maps; ``POST /_stats/reset`` zeroes them).
 
 Faults are decided per request from a hash of (seed, idempotency key, how many times
 that key was seen on that route), so a seed gives the same faults whatever the
@@ -137,9 +138,18 @@ class StackStats:
         prefix = route + " "
         return sum(n for name, n in self.requests.items() if name.startswith(prefix))
 
-    def to_json(self) -> dict[str, Any]:
-        """The counters as a JSON-ready dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    @property
+    def max_runs_per_key(self) -> int:
+        """The most Runs any one idempotency key started: 1 when nothing ran twice."""
+        return max(self.runs_by_key.values(), default=0)
+
+    def to_json(self, summary: bool = False) -> dict[str, Any]:
+        """The counters as a JSON-ready dict; ``summary`` drops the per-key maps."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if summary:
+            del out["runs_by_key"], out["keys_by_attempt"]
+        out["max_runs_per_key"] = self.max_runs_per_key
+        return out
 
 
 class Run:
@@ -572,7 +582,8 @@ class StackState:
         return _ok(200, run)
 
     async def get_stats(self, request: web.Request) -> web.Response:
-        return web.json_response(self.stats().to_json())
+        summary = request.query.get("summary", "0") not in ("0", "", "false")
+        return web.json_response(self.stats().to_json(summary=summary))
 
     async def post_reset(self, request: web.Request) -> web.Response:
         self.reset()
@@ -777,7 +788,7 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             state.shutdown()
             await runner.cleanup()
-            print(json.dumps(state.stats().to_json()), flush=True)
+            print(json.dumps(state.stats().to_json(summary=True)), flush=True)
 
     asyncio.run(serve())
 

@@ -153,15 +153,23 @@ async def test_faults_on_long_polls_too(make_stack, monkeypatch) -> None:
 
 
 async def test_never_more_runs_in_flight_than_the_concurrency(make_stack) -> None:
+    # Hanging Turns are cancelled at their deadline; a Run left running would push the
+    # stack past the cap once the next attempts start.
+    def script(case: str, attempt: int) -> TurnScript | None:
+        return TurnScript(latency=None) if attempt == 1 and case < "c10" else None
+
     faults = {"rate_429": 0.1, "rate_lost": 0.1, "seed": 11}
-    server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=0.03)), **faults))
+    default = TurnScript(latency=0.03)
+    server = make_stack(**with_key(script=StackScript(script, default), **faults))
     target = target_for(server, concurrency=7)
-    turns = await run_all(target, planned([f"c{n}" for n in range(30)], 3), concurrency=7)
+    attempts = planned([f"c{n:02d}" for n in range(30)], 3)
+    turns = await run_all(target, attempts, concurrency=7, timeout=0.4)
     await target.aclose()
-    assert {t.status for t in turns} == {"completed"}
+    assert sum(t.status == "timed_out" for t in turns) == 10
+    assert sum(t.status == "completed" for t in turns) == len(attempts) - 10
     stats = server.stats()
     assert 5 <= stats.in_flight_peak <= 7  # reached the cap, never past it
-    assert stats.in_flight == 0
+    assert (stats.in_flight, stats.cancelled, stats.runs_created) == (0, 10, len(attempts))
 
 
 @pytest.mark.parametrize("max_wait", [30.0, 0.05], ids=["inside-first-post", "long-polling"])
