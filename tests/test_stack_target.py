@@ -301,6 +301,7 @@ async def test_the_key_never_shows(make_stack) -> None:
     )
     target = target_for(server)
     assert KEY not in repr(target) and "key=set" in repr(target)
+    assert KEY not in repr(vars(target))  # what a traceback with locals would show of it
     notices: list[tuple[str, float]] = []
     turns = await run_all(target, planned(["bad", "good"], 4), 4, notices=notices)
     texts = [repr(t) for t in turns] + [reason for reason, _ in notices]

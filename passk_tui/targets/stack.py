@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import errno
 import json
 import random
 import time
@@ -51,8 +52,15 @@ _TRANSPORT_ERRORS = (httpx.TransportError, aiohttp.ClientError)
 def _reason(exc: BaseException) -> str:
     """A short, key-free description of a transport failure, from its aiohttp cause."""
     cause = exc.__cause__ if isinstance(exc, httpx.HTTPError) else exc
+    if isinstance(cause, aiohttp.ClientConnectorDNSError):
+        return "host not found"
+    if isinstance(cause, aiohttp.ClientSSLError):
+        return "TLS handshake failed"
     if isinstance(cause, aiohttp.ClientConnectorError):
-        return "connection refused"
+        refused = getattr(cause.os_error, "errno", None) == errno.ECONNREFUSED
+        return "connection refused" if refused else "cannot connect"
+    if isinstance(cause, aiohttp.ConnectionTimeoutError):
+        return "connect timed out"
     if isinstance(cause, aiohttp.ServerDisconnectedError):
         return "connection lost"
     if isinstance(cause, aiohttp.ClientPayloadError):
@@ -64,12 +72,16 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, httpx.ReadTimeout):
         return "read timed out"
     if isinstance(exc, httpx.ConnectError):
-        return "connection refused"
+        return "cannot connect"
     if isinstance(exc, httpx.TimeoutException):
         return "timed out"
     if isinstance(exc, httpx.RemoteProtocolError):
         return "connection lost"
     return "connection error"
+
+
+#: Transport failures after which prepare() stops at once: the stack is not there.
+_UNREACHABLE = frozenset({"connection refused", "host not found", "TLS handshake failed"})
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -173,13 +185,14 @@ class StackTarget:
         self.version = version
         self.evaluation_id = evaluation_id
         self._base = url.rstrip("/")
-        self._auth = {"Authorization": f"Bearer {key}"} if key else {}
+        # The key lives only in httpx.Headers, whose repr masks it (tracebacks with locals).
+        self._headers = httpx.Headers({"Authorization": f"Bearer {key}"} if key else {})
+        self._has_key = bool(key)
         self._client = client or make_client(concurrency)
         self._owns_client = client is None
         self._agent_id: str | None = None
         self._versions: list[int] | None = None
         self._cleanups: set[asyncio.Task[None]] = set()
-        self._get_headers = httpx.Headers(self._auth)
         self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
 
     async def _send(
@@ -207,7 +220,7 @@ class StackTarget:
         return url
 
     def __repr__(self) -> str:
-        key = "set" if self._auth else "unset"
+        key = "set" if self._has_key else "unset"
         return (
             f"StackTarget(url={self.url!r}, agent={self.agent!r}, version={self.version}, "
             f"key={key})"
@@ -226,10 +239,10 @@ class StackTarget:
         url = f"{self._base}/v1/agents/{quote(self.agent, safe='')}"
         while True:
             try:
-                response = await self._send("GET", url, self._get_headers, 10.0)
+                response = await self._send("GET", url, self._headers, 10.0)
             except _TRANSPORT_ERRORS as exc:
                 reason = _reason(exc)
-                if reason == "connection refused" or loop.time() >= give_up:
+                if reason in _UNREACHABLE or loop.time() >= give_up:
                     raise RunError(f"stack at {self.url} unreachable: {reason}") from None
                 await asyncio.sleep(backoff.next())
                 continue
@@ -291,19 +304,21 @@ class StackTarget:
         """Start the attempt's Run (or replay it) and wait for its Turn to end."""
         loop = asyncio.get_running_loop()
         body = self._body(attempt)
-        headers = httpx.Headers(
-            {**self._auth, "Idempotency-Key": attempt.key, "Content-Type": "application/json"}
-        )
+        headers = self._headers.copy()
+        headers["Idempotency-Key"] = attempt.key
+        headers["Content-Type"] = "application/json"
         run_id: str | None = None
         # A Run may exist that we have no id for: a POST is on the wire, or one ended
         # in a 5xx or a transport error (a 429 or a 4xx starts nothing).
         in_post = uncertain = False
+        cleaning = False  # a cancel of the Run is under way (cancelled again while giving up)
         last_error: str | None = None
         backoff = _Backoff()
         try:
             while True:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
+                    cleaning = True
                     return await self._give_up(run_id, uncertain, body, headers, last_error)
                 wait = _wait_param(remaining)
                 timeout = min(remaining, _MAX_WAIT) + _READ_MARGIN
@@ -315,7 +330,7 @@ class StackTarget:
                         in_post = False
                     else:
                         url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
-                        response = await self._send("GET", url, self._get_headers, timeout)
+                        response = await self._send("GET", url, self._headers, timeout)
                 except _TRANSPORT_ERRORS as exc:
                     uncertain = uncertain or in_post
                     in_post = False
@@ -342,13 +357,14 @@ class StackTarget:
                         retry_after = _retry_after(response.headers.get("retry-after"))
                 remaining = deadline - loop.time()
                 if remaining < _MIN_RETRY_ROOM or (retry_after or 0.0) >= remaining:
+                    cleaning = True
                     return await self._give_up(run_id, uncertain, body, headers, last_error)
                 # Never sleep past the deadline: near it, retries come closer together.
                 delay = min(backoff.next(retry_after), remaining / 2)
                 notify(last_error, delay)
                 await asyncio.sleep(delay)
         except asyncio.CancelledError:
-            if run_id is not None or uncertain or in_post:
+            if not cleaning and (run_id is not None or uncertain or in_post):
                 await self._shielded_cleanup(run_id, body, headers)
             raise
 
@@ -414,7 +430,7 @@ class StackTarget:
                         continue
                 else:
                     url = f"{self._base}/v1/runs/{run_id}/cancel"
-                    response = await self._send("POST", url, self._get_headers, timeout)
+                    response = await self._send("POST", url, self._headers, timeout)
                     if response.status_code == 200:
                         return
                 status = response.status_code
