@@ -12,7 +12,7 @@ import pytest
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.cases import Case
-from passk_tui.core.errors import RunError
+from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt, plan_attempts
 from passk_tui.targets import stack as stack_module
 from passk_tui.targets.stack import StackTarget
@@ -256,6 +256,14 @@ async def test_unreachable_stack_is_a_run_error() -> None:
         await target.prepare()
     await target.aclose()
     assert str(caught.value) == f"stack at {url} unreachable: connection refused"
+
+
+@pytest.mark.parametrize("url", ["stack.example.com", "ftp://stack.example.com", "http://"])
+async def test_a_malformed_stack_address_is_bad_input(url: str) -> None:
+    target = StackTarget(url, KEY, "demo", 1, EVALUATION, 4)
+    with pytest.raises(InputError, match="not an http:// or https:// address"):
+        await target.prepare()
+    await target.aclose()
 
 
 async def test_prepare_rides_out_transient_errors(make_stack) -> None:

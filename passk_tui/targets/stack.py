@@ -27,7 +27,7 @@ import aiohttp
 import httpx
 
 from passk_tui.core.attempt import ENDED_STATUSES, Turn
-from passk_tui.core.errors import RunError
+from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
 from passk_tui.targets.base import RetryNotice
 from passk_tui.targets.http import make_client
@@ -194,6 +194,8 @@ class StackTarget:
         self._versions: list[int] | None = None
         self._cleanups: set[asyncio.Task[None]] = set()
         self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
+        parts = urlsplit(url)
+        self._bad_url = parts.scheme not in ("http", "https") or not parts.hostname
 
     async def _send(
         self,
@@ -233,6 +235,8 @@ class StackTarget:
 
     async def _fetch_agent(self) -> dict[str, Any]:
         """GET the agent, retrying transient failures briefly; RunError when it cannot be had."""
+        if self._bad_url:
+            raise InputError(f"--stack {self.url!r}: not an http:// or https:// address")
         loop = asyncio.get_running_loop()
         give_up = loop.time() + _PREPARE_BUDGET
         backoff = _Backoff()
