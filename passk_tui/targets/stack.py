@@ -39,6 +39,7 @@ _PREPARE_BUDGET = 10.0
 _CLEANUP_BUDGET = 2.0
 _READ_MARGIN = 10.0
 _MIN_RETRY_ROOM = 0.02
+_MIN_POLL_GAP = 0.05
 _STATUS_REASONS = {
     429: "429 rate limited",
     500: "500 server error",
@@ -326,6 +327,7 @@ class StackTarget:
                     return await self._give_up(run_id, uncertain, body, headers, last_error)
                 wait = _wait_param(remaining)
                 timeout = min(remaining, _MAX_WAIT) + _READ_MARGIN
+                sent = loop.time()
                 try:
                     if run_id is None:
                         in_post = True
@@ -351,7 +353,10 @@ class StackTarget:
                             uncertain = uncertain or run_id is None
                         else:
                             run_id = turn
-                            backoff = _Backoff()  # the Run is alive: long-poll again at once
+                            backoff = _Backoff()  # the Run is alive: long-poll again
+                            if loop.time() - sent < _MIN_POLL_GAP < remaining:
+                                # The stack held less than asked: do not spin on it.
+                                await asyncio.sleep(_MIN_POLL_GAP)
                             continue
                     elif status != 429 and status < 500:
                         return self._refusal(response, run_id)
