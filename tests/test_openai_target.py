@@ -150,7 +150,7 @@ async def test_retry_after_is_honoured(server: FakeOpenAI, make_target) -> None:
 
 
 async def test_backoff_grows_to_the_cap(server: FakeOpenAI, make_target, monkeypatch) -> None:
-    monkeypatch.setattr("passk_tui.targets.openai.random.uniform", lambda low, high: high)
+    monkeypatch.setattr("passk_tui.targets.retry.random.uniform", lambda low, high: high)
     server.fail(500, times=5)
     notices = Notices()
     turn = await run(make_target(backoff_base=0.001, backoff_cap=0.005), "x", notices)

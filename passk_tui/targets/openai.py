@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import os
-import random
-import time
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -15,6 +12,7 @@ import httpx
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
 from passk_tui.targets.http import make_client
+from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 
 if TYPE_CHECKING:
     from passk_tui.core.plan import PlannedAttempt
@@ -22,7 +20,7 @@ if TYPE_CHECKING:
 
 #: Resends after the first request before an attempt is failed.
 MAX_RETRIES = 5
-#: Full-jitter backoff: wait uniform(0, min(cap, base * 2**retry)) seconds.
+#: Full-jitter backoff (targets.retry.Backoff): first ceiling and cap, in seconds.
 BACKOFF_BASE = 0.05
 BACKOFF_CAP = 5.0
 #: finish_reason values that mean the model stopped before finishing its answer.
@@ -93,7 +91,7 @@ class OpenAITarget:
         body = json.dumps({"model": self.model, "messages": messages}).encode("utf-8")
 
         loop = asyncio.get_running_loop()
-        retry = 0
+        backoff = Backoff(self.backoff_base, self.backoff_cap)
         while True:
             # The engine enforces the deadline; reads wait no longer than it anyway.
             remaining = max(1.0, deadline - loop.time())
@@ -103,7 +101,7 @@ class OpenAITarget:
                 response = await self._client.post(
                     self.url, content=body, headers=self._headers, timeout=timeout
                 )
-            except (httpx.TransportError, OSError, TimeoutError) as exc:
+            except TRANSPORT_ERRORS as exc:
                 reason = self._scrub(_transport_reason(self.url, exc))
             else:
                 status = response.status_code
@@ -112,13 +110,10 @@ class OpenAITarget:
                 if status != 429 and status < 500:
                     return Turn("failed", error=self._scrub(self._http_error(response)))
                 reason = f"HTTP {status} from {self.url}"
-                wait_hint = _retry_after(response.headers)
-            if retry >= self.max_retries:
+                wait_hint = retry_after(response.headers)
+            if backoff.failures >= self.max_retries:
                 return Turn("failed", error=reason)
-            delay = random.uniform(0.0, min(self.backoff_cap, self.backoff_base * 2**retry))
-            if wait_hint is not None:
-                delay = max(delay, wait_hint)
-            retry += 1
+            delay = backoff.next(wait_hint)
             notify(reason, delay)
             await asyncio.sleep(delay)
 
@@ -174,13 +169,9 @@ class OpenAITarget:
 
 
 def _transport_reason(url: str, exc: BaseException) -> str:
-    """Why a request got no response, without the misleading class names of the mapping.
-
-    httpx-aiohttp reports a refused connection as ``ConnectTimeout``, so only the
-    read, write and pool timeouts are called timeouts; the rest is "cannot reach".
-    """
-    detail = str(exc) or type(exc).__name__
-    if isinstance(exc, httpx.ReadTimeout | httpx.WriteTimeout | httpx.PoolTimeout):
+    """Why a request got no response: timed out waiting, or could not reach the server."""
+    detail = transport_reason(exc)
+    if "timed out" in detail and detail != "connect timed out":
         return f"no response in time from {url}: {detail}"
     return f"cannot reach {url}: {detail}"
 
@@ -201,25 +192,3 @@ def _usage(raw: Any) -> dict[str, Any] | None:
     if isinstance(raw.get("completion_tokens"), int):
         usage["output_tokens"] = raw["completion_tokens"]
     return usage or None
-
-
-def _retry_after(headers: httpx.Headers) -> float | None:
-    """Seconds the server asks to wait: ``retry-after-ms``, or ``Retry-After`` seconds or date."""
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())

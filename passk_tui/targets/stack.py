@@ -2,28 +2,17 @@
 
 Every request of an attempt carries the attempt's idempotency key, so resending
 after a 429, a 5xx, a timeout or a dropped connection replays the Run the stack
-already started instead of starting a second one.
-
-Failures through the aiohttp transport arrive coarsely mapped: a refused connection,
-a server that closed the connection and a reset all arrive as ``httpx.ConnectTimeout``;
-a response cut short as ``httpx.ReadError``; a read timeout as ``httpx.ReadTimeout``; a
-malformed response as a raw ``aiohttp.ClientResponseError`` (whose repr carries the
-request headers, key included). So errors are classified by their cause and every
-message is written here, never taken from an exception.
+already started instead of starting a second one. Transport failures are
+classified by ``targets.retry``, which writes every reason itself.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import errno
 import json
-import random
-import time
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-import aiohttp
 import httpx
 
 from passk_tui.core.attempt import ENDED_STATUSES, Turn
@@ -31,10 +20,9 @@ from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
 from passk_tui.targets.base import RetryNotice
 from passk_tui.targets.http import make_client
+from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 
 _MAX_WAIT = 30.0
-_BACKOFF_BASE = 0.05
-_BACKOFF_CAP = 5.0
 _PREPARE_BUDGET = 10.0
 _CLEANUP_BUDGET = 2.0
 _READ_MARGIN = 10.0
@@ -47,57 +35,10 @@ _STATUS_REASONS = {
     503: "503 unavailable",
     504: "504 gateway timeout",
 }
-_TRANSPORT_ERRORS = (httpx.TransportError, aiohttp.ClientError)
-
-
-def _reason(exc: BaseException) -> str:
-    """A short, key-free description of a transport failure, from its aiohttp cause."""
-    cause = exc.__cause__ if isinstance(exc, httpx.HTTPError) else exc
-    if isinstance(cause, aiohttp.ClientConnectorDNSError):
-        return "host not found"
-    if isinstance(cause, aiohttp.ClientSSLError):
-        return "TLS handshake failed"
-    if isinstance(cause, aiohttp.ClientConnectorError):
-        refused = getattr(cause.os_error, "errno", None) == errno.ECONNREFUSED
-        return "connection refused" if refused else "cannot connect"
-    if isinstance(cause, aiohttp.ConnectionTimeoutError):
-        return "connect timed out"
-    if isinstance(cause, aiohttp.ServerDisconnectedError):
-        return "connection lost"
-    if isinstance(cause, aiohttp.ClientPayloadError):
-        return "response cut short"
-    if isinstance(cause, aiohttp.ClientOSError):
-        return "connection reset"
-    if isinstance(cause, aiohttp.ClientResponseError):
-        return "malformed response"
-    if isinstance(exc, httpx.ReadTimeout):
-        return "read timed out"
-    if isinstance(exc, httpx.ConnectError):
-        return "cannot connect"
-    if isinstance(exc, httpx.TimeoutException):
-        return "timed out"
-    if isinstance(exc, httpx.RemoteProtocolError):
-        return "connection lost"
-    return "connection error"
 
 
 #: Transport failures after which prepare() stops at once: the stack is not there.
 _UNREACHABLE = frozenset({"connection refused", "host not found", "TLS handshake failed"})
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (a number or an HTTP date), or None."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def _error_of(response: httpx.Response) -> tuple[str, str]:
@@ -151,21 +92,6 @@ def _public_url(url: str) -> str:
 
 def _wait_param(seconds: float) -> str:
     return f"{max(0.0, min(_MAX_WAIT, seconds)):.3f}".rstrip("0").rstrip(".")
-
-
-class _Backoff:
-    """Exponential backoff with full jitter, floored by the stack's Retry-After."""
-
-    __slots__ = ("failures",)
-
-    def __init__(self) -> None:
-        self.failures = 0
-
-    def next(self, retry_after: float | None = None) -> float:
-        ceiling = min(_BACKOFF_CAP, _BACKOFF_BASE * (2**self.failures))
-        self.failures += 1
-        delay = random.uniform(0.0, ceiling)
-        return max(delay, retry_after) if retry_after is not None else delay
 
 
 class StackTarget:
@@ -240,13 +166,13 @@ class StackTarget:
             raise InputError(f"--stack {self.url!r}: not an http:// or https:// address")
         loop = asyncio.get_running_loop()
         give_up = loop.time() + _PREPARE_BUDGET
-        backoff = _Backoff()
+        backoff = Backoff()
         url = f"{self._base}/v1/agents/{quote(self.agent, safe='')}"
         while True:
             try:
                 response = await self._send("GET", url, self._headers, 10.0)
-            except _TRANSPORT_ERRORS as exc:
-                reason = _reason(exc)
+            except TRANSPORT_ERRORS as exc:
+                reason = transport_reason(exc)
                 if reason in _UNREACHABLE or loop.time() >= give_up:
                     raise RunError(f"stack at {self.url} unreachable: {reason}") from None
                 await asyncio.sleep(backoff.next())
@@ -267,7 +193,7 @@ class StackTarget:
             if status == 404:
                 raise self._fail(f"agent {self.agent!r} not found")
             if (status == 429 or status >= 500) and loop.time() < give_up:
-                delay = backoff.next(_retry_after(response.headers.get("retry-after")))
+                delay = backoff.next(retry_after(response.headers))
                 await asyncio.sleep(min(delay, max(0.0, give_up - loop.time())))
                 continue
             code, _ = _error_of(response)
@@ -318,7 +244,7 @@ class StackTarget:
         in_post = uncertain = False
         cleaning = False  # a cancel of the Run is under way (cancelled again while giving up)
         last_error: str | None = None
-        backoff = _Backoff()
+        backoff = Backoff()
         try:
             while True:
                 remaining = deadline - loop.time()
@@ -337,11 +263,11 @@ class StackTarget:
                     else:
                         url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
                         response = await self._send("GET", url, self._headers, timeout)
-                except _TRANSPORT_ERRORS as exc:
+                except TRANSPORT_ERRORS as exc:
                     uncertain = uncertain or in_post
                     in_post = False
-                    last_error = _reason(exc)
-                    retry_after = None
+                    last_error = transport_reason(exc)
+                    wait_hint = None
                 else:
                     status = response.status_code
                     if status == 200 or status == 201:
@@ -349,11 +275,11 @@ class StackTarget:
                         if isinstance(turn, Turn):
                             return turn
                         if turn is None:
-                            last_error, retry_after = "malformed response", None
+                            last_error, wait_hint = "malformed response", None
                             uncertain = uncertain or run_id is None
                         else:
                             run_id = turn
-                            backoff = _Backoff()  # the Run is alive: long-poll again
+                            backoff = Backoff()  # the Run is alive: long-poll again
                             if loop.time() - sent < _MIN_POLL_GAP < remaining:
                                 # The stack held less than asked: do not spin on it.
                                 await asyncio.sleep(_MIN_POLL_GAP)
@@ -363,13 +289,13 @@ class StackTarget:
                     else:
                         uncertain = uncertain or (status != 429 and run_id is None)
                         last_error = _STATUS_REASONS.get(status, f"{status} server error")
-                        retry_after = _retry_after(response.headers.get("retry-after"))
+                        wait_hint = retry_after(response.headers)
                 remaining = deadline - loop.time()
-                if remaining < _MIN_RETRY_ROOM or (retry_after or 0.0) >= remaining:
+                if remaining < _MIN_RETRY_ROOM or (wait_hint or 0.0) >= remaining:
                     cleaning = True
                     return await self._give_up(run_id, uncertain, body, headers, last_error)
                 # Never sleep past the deadline: near it, retries come closer together.
-                delay = min(backoff.next(retry_after), remaining / 2)
+                delay = min(backoff.next(wait_hint), remaining / 2)
                 notify(last_error, delay)
                 await asyncio.sleep(delay)
         except asyncio.CancelledError:
@@ -424,7 +350,7 @@ class StackTarget:
         """Learn the Run's id if need be (the same POST, wait=0: a replay) and cancel it."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + _CLEANUP_BUDGET
-        backoff = _Backoff()
+        backoff = Backoff()
         while loop.time() < give_up:
             timeout = max(0.1, give_up - loop.time())
             try:
@@ -445,12 +371,12 @@ class StackTarget:
                 status = response.status_code
                 if status != 429 and status < 500:
                     return  # refused or unknown: nothing we can cancel
-                retry_after = _retry_after(response.headers.get("retry-after"))
-            except _TRANSPORT_ERRORS:
-                retry_after = None
+                wait_hint = retry_after(response.headers)
+            except TRANSPORT_ERRORS:
+                wait_hint = None
             except (ValueError, KeyError, TypeError):
                 return
-            await asyncio.sleep(min(backoff.next(retry_after), max(0.0, give_up - loop.time())))
+            await asyncio.sleep(min(backoff.next(wait_hint), max(0.0, give_up - loop.time())))
 
     async def aclose(self) -> None:
         """Let pending cancels finish, then release the connections."""
