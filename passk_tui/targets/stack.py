@@ -19,7 +19,7 @@ from passk_tui.core.attempt import ENDED_STATUSES, Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
 from passk_tui.targets.base import RetryNotice
-from passk_tui.targets.http import make_client
+from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 
 _MAX_WAIT = 30.0
@@ -138,7 +138,7 @@ class StackTarget:
         request = httpx.Request(
             method, url, headers=headers, content=content, extensions={"timeout": limits}
         )
-        return await self._client.send(request)
+        return await send(self._client, request)
 
     def _post_url(self, wait: str) -> httpx.URL:
         url = self._post_urls.get(wait)
