@@ -322,7 +322,7 @@ async def test_the_command_palette_lists_the_screen_actions(app_env: Path) -> No
         app.cancel_evaluation()
         await run_to_end(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
-        assert {"Sort: name", "Sort: pass@k", "Sort: errored", "Only wrong/errored"} <= titles
+        assert {"By name", "By pass@k", "By errored", "Problems only"} <= titles
 
 
 # -- history -------------------------------------------------------------------------------

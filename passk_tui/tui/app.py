@@ -260,6 +260,20 @@ class PasskApp(App[None]):
             for f in view.failing()
         ]
 
+    def show_case(self, view: EvaluationView, case_index: int) -> None:
+        """Open one case's attempts; the case screen is made once per evaluation and reused,
+        so opening a case during a busy run costs an update, not a new screen."""
+        from passk_tui.tui.screens.case import CaseScreen
+
+        name = f"case-{view.evaluation_id}-{id(view)}"
+        if not self.is_screen_installed(name):
+            self.install_screen(CaseScreen(view, case_index), name)
+        else:
+            screen = self.get_screen(name)
+            assert isinstance(screen, CaseScreen)
+            screen.show_case(case_index)
+        self.push_screen(name)
+
     # -- history and the command palette -----------------------------------------------
 
     def action_history(self) -> None:
@@ -280,6 +294,6 @@ class PasskApp(App[None]):
             seen.add(binding.description)
             yield SystemCommand(
                 binding.description,
-                f"key: {key}",
+                f"{binding.tooltip or binding.description} (key: {key})",
                 partial(self.run_action, binding.action, active.node),
             )

@@ -63,6 +63,19 @@ class CaseScreen(Screen[None]):
             )
         yield Footer()
 
+    def show_case(self, case_index: int) -> None:
+        """Show another case of the same evaluation (the screen is reused: no new widgets)."""
+        self.case_index = case_index
+        self._seen = None
+        self._shown_attempt = None
+        self.sub_title = f"case {self.view.progress.case_names[case_index]}"
+        self.query_one("#case-spec", Static).update(self._case_text())
+        table = self.query_one(DataTable)
+        table.clear()
+        self.refresh_from_progress()
+        table.move_cursor(row=0)
+        table.focus()
+
     def on_mount(self) -> None:
         self.sub_title = f"case {self.view.progress.case_names[self.case_index]}"
         table = self.query_one(DataTable)

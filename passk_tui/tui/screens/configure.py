@@ -130,15 +130,18 @@ class ConfigureScreen(Screen[None]):
         if typed := self.query_one("#input-key", Input).value:
             check.hints["key"] = f"set (typed, {len(typed)} characters; never saved)"
         elif self.env_key:
-            check.hints["key"] = "set (from PASSK_KEY)"
+            check.hints["key"] = "set (from --key or PASSK_KEY)"
         else:
             check.hints["key"] = "unset"
         for name in TEXT_FIELDS:
             message = self.query_one(f"#message-{name}", Static)
             error = check.errors.get(name)
-            message.set_class(error is not None, "-error")
+            # An empty field's problem ("required") is said calmly; typed mistakes in red.
+            shout = error is not None and bool(str(values.get(name, "")).strip())
+            message.set_class(shout, "-error")
+            message.set_class(error is not None and not shout, "-needed")
             message.update(error or check.hints.get(name, ""))
-            self.query_one(f"#input-{name}", Input).set_class(error is not None, "-invalid")
+            self.query_one(f"#input-{name}", Input).set_class(shout, "-invalid")
         version_input = self.query_one("#input-version", Input)
         version_input.suggester = (
             SuggestFromList([str(v) for v in check.versions]) if check.versions else None

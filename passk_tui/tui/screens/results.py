@@ -51,11 +51,16 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("enter", "open_case", "Open case", show=False),
-        Binding("n", "sort('name')", "Sort: name"),
-        Binding("p", "sort('pass@k')", "Sort: pass@k"),
-        Binding("e", "sort('errored')", "Sort: errored"),
-        Binding("o", "sort('file')", "File order"),
-        Binding("f", "toggle_filter", "Only wrong/errored"),
+        Binding("n", "sort('name')", "By name", tooltip="Sort the cases by name"),
+        Binding("p", "sort('pass@k')", "By pass@k", tooltip="Sort by pass@k, lowest first"),
+        Binding("e", "sort('errored')", "By errored", tooltip="Sort by errored, most first"),
+        Binding("o", "sort('file')", "File order", tooltip="The cases file's order"),
+        Binding(
+            "f",
+            "toggle_filter",
+            "Problems only",
+            tooltip="Only the cases with wrong or errored attempts (again: all)",
+        ),
     ]
 
     sort_by: reactive[str] = reactive("file")
@@ -191,6 +196,4 @@ class ResultsScreen(Screen[None]):
     def _open(self, row: int) -> None:
         if not 0 <= row < len(self._order):
             return
-        from passk_tui.tui.screens.case import CaseScreen
-
-        self.app.push_screen(CaseScreen(self.view, self._order[row]))
+        self.app.show_case(self.view, self._order[row])

@@ -16,7 +16,7 @@ from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView, gate_text
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
-from passk_tui.tui.widgets.run_summary import summary_text
+from passk_tui.tui.widgets.run_summary import clock, summary_text
 
 if TYPE_CHECKING:
     from passk_tui.tui.app import PasskApp
@@ -99,12 +99,13 @@ class RunScreen(Screen[None]):
         self.query_one("#run-summary", Static).update(
             summary_text(view.progress, status, palette(self.app), elapsed, show_timing=show_timing)
         )
-        self.query_one("#run-status", Static).update(self._status_text(status))
+        self.query_one("#run-status", Static).update(self._status_text(status, elapsed))
 
-    def _status_text(self, status: str) -> Text:
+    def _status_text(self, status: str, elapsed: float) -> Text:
         colours = palette(self.app)
         if status == "running":
-            return Text("Running: c cancels, r shows the results so far", style="dim")
+            took = f" for {clock(elapsed)}" if self.app.show_timing else ""
+            return Text(f"Running{took}: c cancels, r shows the results so far", style="dim")
         if status == "done":
             return Text("Done: r for the results", style=colours.get("success", ""))
         if status == "cancelled":
@@ -118,9 +119,7 @@ class RunScreen(Screen[None]):
 
     @on(AttemptsGrid.CaseChosen)
     def _open_case(self, event: AttemptsGrid.CaseChosen) -> None:
-        from passk_tui.tui.screens.case import CaseScreen
-
-        self.app.push_screen(CaseScreen(self.view, event.case_index))
+        self.app.show_case(self.view, event.case_index)
 
     def action_results(self) -> None:
         from passk_tui.tui.screens.results import ResultsScreen

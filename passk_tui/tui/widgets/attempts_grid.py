@@ -72,6 +72,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
         self._figure_headers = (*_COUNT_HEADERS, "pass@1", f"pass@{progress.k}")
         self._lines: LRUCache[tuple, Strip] = LRUCache(1024)
         self._seen_version = -1
+        self._palettes: dict[bool, dict[str, Style]] = {}
         self.virtual_size = Size(self._line_width(), len(names) + 1)
 
     # -- drawing -----------------------------------------------------------------------
@@ -89,24 +90,42 @@ class AttemptsGrid(ScrollView, can_focus=True):
         return True
 
     def notify_style_update(self) -> None:
-        """A theme or CSS change: the cached lines carry old colours."""
+        """A theme or CSS change: the cached lines and styles carry old colours."""
         super().notify_style_update()
         self._lines.clear()
+        self._palettes.clear()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
+        blank = self._palette(False)[""]
         if y == 0:
             strip = self._header_strip()
         else:
             row = scroll_y + y - 1
             if row >= len(self.progress.case_names):
-                return Strip.blank(width, self.rich_style)
+                return Strip.blank(width, blank)
             strip = self._row_strip(row)
-        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return strip.crop_extend(scroll_x, scroll_x + width, blank)
 
-    def _style(self, name: str) -> Style:
-        return self.rich_style + self.get_component_rich_style(f"attempts-grid--{name}")
+    def _palette(self, is_cursor: bool) -> dict[str, Style]:
+        """Every part's style for a plain or a cursor row, worked out once per theme.
+
+        ``rich_style`` walks the DOM on each call: with 48 lines a frame at 10 frames a
+        second that cost more than drawing the lines, so it is looked up here only.
+        """
+        cached = self._palettes.get(is_cursor)
+        if cached is not None:
+            return cached
+        base = self.rich_style
+        if is_cursor:
+            base += self.get_component_rich_style("attempts-grid--cursor")
+        styles = {"": base}
+        for name in ("header", "name", "figure", *NAMES.values()):
+            component = self.get_component_rich_style(f"attempts-grid--{name}")
+            styles[name] = base + Style(color=component.color, bold=component.bold)
+        self._palettes[is_cursor] = styles
+        return styles
 
     def _header_strip(self) -> Strip:
         key = ("header",)
@@ -115,27 +134,29 @@ class AttemptsGrid(ScrollView, can_focus=True):
             return cached
         text = " " + "case".ljust(self._name_width) + _GAP + "attempts".ljust(self._cells_width)
         text += " " + "".join(f"  {h}" for h in self._figure_headers) + " "
-        strip = Strip([Segment(text, self._style("header"))])
+        strip = Strip([Segment(text, self._palette(False)["header"])])
         self._lines[key] = strip
         return strip
 
     def _row_strip(self, row: int) -> Strip:
         cells = self.progress.cells[row]
         is_cursor = row == self.cursor_row and self.has_focus
-        key = (row, bytes(cells), is_cursor)
+        key = (row, bytes(cells), is_cursor, self.size.width if is_cursor else 0)
         cached = self._lines.get(key)
         if cached is not None:
             return cached
         name = self.progress.case_names[row]
         if len(name) > self._name_width:
             name = name[: self._name_width - 1] + "…"
-        segments = [Segment(" " + name.ljust(self._name_width) + _GAP, self._style("name"))]
-        styles = {cell: self._style(NAMES[cell]) for cell in Cell}
+        palette = self._palette(is_cursor)
+        base = palette[""]
+        segments = [Segment(" " + name.ljust(self._name_width) + _GAP, palette["name"])]
+        styles = {cell: palette[NAMES[cell]] for cell in Cell}
         for index, state in enumerate(cells):
             cell = Cell(state)
             segments.append(Segment(SYMBOLS[cell], styles[cell]))
             if index < len(cells) - 1:
-                segments.append(Segment(" ", self.rich_style))
+                segments.append(Segment(" ", base))
         pad = self._cells_width - (len(cells) * 2 - 1)
         figures = self.progress.figures(row)
         counts = (figures.passed, figures.wrong, figures.errored)
@@ -144,8 +165,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
             texts += [two_decimals(figures.pass_at_1), two_decimals(figures.pass_at_k)]
         else:
             texts += ["–", "–"]
-        figure_style = self._style("figure")
-        segments.append(Segment(" " * (pad + 1), self.rich_style))
+        figure_style = palette["figure"]
+        segments.append(Segment(" " * (pad + 1), base))
         for header, text, cell in zip(
             self._figure_headers,
             texts,
@@ -154,10 +175,10 @@ class AttemptsGrid(ScrollView, can_focus=True):
         ):
             style = styles[cell] if cell is not None and text != "0" else figure_style
             segments.append(Segment("  " + text.rjust(len(header)), style))
-        segments.append(Segment(" ", self.rich_style))
+        segments.append(Segment(" ", base))
         strip = Strip(segments)
-        if is_cursor:
-            strip = strip.apply_style(self.get_component_rich_style("attempts-grid--cursor"))
+        if is_cursor:  # the highlight spans the whole width, not just the text
+            strip = strip.extend_cell_length(max(self.size.width, strip.cell_length), base)
         self._lines[key] = strip
         return strip
 

@@ -6,7 +6,7 @@ from rich.text import Text
 
 from passk_tui.core.progress import Progress
 
-BAR_WIDTH = 24
+BAR_WIDTH = 16
 
 
 def clock(seconds: float) -> str:
@@ -48,7 +48,7 @@ def summary_text(
         text.append("  ·  –/s  ·  – left")
     elif status == "running":
         left = f"~{clock((total - done) / rate)} left" if rate > 0 else "– left"
-        text.append(f"  ·  {rate:.1f}/s  ·  {left}  ·  {clock(elapsed)}")
+        text.append(f"  ·  {rate:.1f}/s  ·  {left}")
     else:
         text.append(f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}")
     return text
