@@ -11,7 +11,7 @@ import httpx
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
-from passk_tui.targets.http import make_client
+from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 
 if TYPE_CHECKING:
@@ -72,8 +72,12 @@ class OpenAITarget:
                 raise InputError(f"{where}: environment variable {api_key_env} is not set")
             self._key = key
             headers["Authorization"] = f"Bearer {key}"
-        self._headers = headers
         self._client = make_client(concurrency)
+        # Built once, not per request as client.post would: the client's default headers
+        # merged with ours (httpx.Headers masks the key in its repr) and the parsed URL.
+        self._url: httpx.URL | None = None
+        self._headers = httpx.Headers(self._client.headers)
+        self._headers.update(headers)
 
     def __repr__(self) -> str:
         key = f", api_key_env={self.api_key_env!r}" if self.api_key_env else ""
@@ -90,6 +94,8 @@ class OpenAITarget:
         messages.append({"role": "user", "content": user_text(attempt.case.input)})
         body = json.dumps({"model": self.model, "messages": messages}).encode("utf-8")
 
+        if self._url is None:
+            self._url = httpx.URL(self.url)  # a bad URL raises here, as client.post did
         loop = asyncio.get_running_loop()
         backoff = Backoff(self.backoff_base, self.backoff_cap)
         while True:
@@ -97,10 +103,15 @@ class OpenAITarget:
             remaining = max(1.0, deadline - loop.time())
             timeout = httpx.Timeout(remaining, connect=min(10.0, remaining))
             wait_hint: float | None = None
+            request = httpx.Request(
+                "POST",
+                self._url,
+                headers=self._headers,
+                content=body,
+                extensions={"timeout": timeout.as_dict()},
+            )
             try:
-                response = await self._client.post(
-                    self.url, content=body, headers=self._headers, timeout=timeout
-                )
+                response = await send(self._client, request)
             except TRANSPORT_ERRORS as exc:
                 reason = self._scrub(_transport_reason(self.url, exc))
             else:
