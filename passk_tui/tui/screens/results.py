@@ -28,6 +28,8 @@ SORTS = {
     "pass@k": "pass@k, lowest first",
     "errored": "errored, most first",
 }
+#: Failing cases named in the gate line; the rest are counted (all are on stderr at exit).
+GATE_NAMES_SHOWN = 8
 #: Clicking these column headers (by position) sorts by them.
 HEADER_SORTS = {0: "name", 5: "pass@k", 3: "errored"}
 
@@ -161,8 +163,13 @@ class ResultsScreen(Screen[None]):
                 gate.append(
                     f"Gate failed: pass@{k} below {shown} for ", style=colours.get("error", "")
                 )
-                names = ", ".join(f"{f.name} ({two_decimals(f.pass_at_k)})" for f in failing)
+                names = ", ".join(
+                    f"{f.name} ({two_decimals(f.pass_at_k)})" for f in failing[:GATE_NAMES_SHOWN]
+                )
                 gate.append(names, style=f"bold {colours.get('error', '')}")
+                if len(failing) > GATE_NAMES_SHOWN:
+                    more = len(failing) - GATE_NAMES_SHOWN
+                    gate.append(f" and {more} more (p sorts them first)")
             else:
                 gate.append(
                     f"Gate held: every case's pass@{k} is at least {shown}",
