@@ -17,7 +17,7 @@ from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
-from tests.app_support import app_env, run_to_end, scripted, wait_for
+from tests.test_app_support import app_env, run_to_end, scripted, wait_for
 
 __all__ = ["app_env"]
 

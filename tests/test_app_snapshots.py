@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
-from tests.app_support import app_env, run_to_end, scripted, wait_for
+from tests.test_app_support import app_env, run_to_end, scripted, wait_for
 
 __all__ = ["app_env"]
 
