@@ -115,13 +115,13 @@ class StackTarget:
         # The key lives only in httpx.Headers, whose repr masks it (tracebacks with locals).
         self._headers = httpx.Headers({"Authorization": f"Bearer {key}"} if key else {})
         self._has_key = bool(key)
-        self._client = client or make_client(concurrency)
+        parts = urlsplit(url)
+        self._client = client or make_client(concurrency, tls=parts.scheme != "http")
         self._owns_client = client is None
         self._agent_id: str | None = None
         self._versions: list[int] | None = None
         self._cleanups: set[asyncio.Task[None]] = set()
         self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
-        parts = urlsplit(url)
         self._bad_url = parts.scheme not in ("http", "https") or not parts.hostname
 
     async def _send(
