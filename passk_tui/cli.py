@@ -44,10 +44,8 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if status is None:
             status = asyncio.run(_run(evaluation, sys.stderr))
     except (InputError, RunError) as exc:
-        code = _fail(exc)
-        if evaluation is not None:
-            _resume_hint(evaluation.evaluation_id)
-        return code
+        # Bad input, or the target refused before any Run started: one line, nothing to resume.
+        return _fail(exc)
     except KeyboardInterrupt:
         sys.stderr.write("\npassk-tui: interrupted\n")
         if evaluation is not None:
@@ -130,6 +128,11 @@ def run_history(argv: list[str]) -> int:
 async def _run(evaluation: Evaluation, err: TextIO) -> str:
     """Run with a progress reporter beside it; Ctrl-C cancels (a second one quits at once)."""
     loop = asyncio.get_running_loop()
+    try:
+        await evaluation.prepare()
+    except BaseException:
+        await evaluation.target.aclose()
+        raise
 
     def on_interrupt() -> None:
         loop.remove_signal_handler(signal.SIGINT)

@@ -88,12 +88,16 @@ class RecordedEvaluation(Evaluation):
         finally:
             self._claim.release()
 
-    async def run(self) -> Status:
+    async def prepare(self) -> None:
         try:
-            return await super().run()
+            await super().prepare()
         except (InputError, RunError) as exc:
             self._ended("failed", str(exc))
             raise
+
+    async def run(self) -> Status:
+        try:
+            return await super().run()
         finally:
             # Cancelled from outside (the app quit): the stored status stays running,
             # reported as interrupted once the claim is gone.

@@ -70,6 +70,7 @@ class Evaluation:
         self._unsaved: list[AttemptRecord] = []
         self._flush_scheduled = False
         self._cancelled = False
+        self._prepared = False
 
     def planned(self) -> list[PlannedAttempt]:
         """The attempts still to run: every (case, attempt) without a record."""
@@ -78,9 +79,19 @@ class Evaluation:
         )
         return plan_attempts(self.evaluation_id, self.cases, self.settings.attempts, done)
 
+    async def prepare(self) -> None:
+        """Check the target (key, agent, version) before any Run; RunError or InputError propagate.
+
+        A face may call it before showing progress, so that a refusal is one line
+        and nothing else; ``run`` calls it when the face did not.
+        """
+        if not self._prepared:
+            await self.target.prepare()
+            self._prepared = True
+
     async def run(self) -> Status:
         """Run what is left; return how it ended. RunError from ``prepare`` propagates."""
-        await self.target.prepare()
+        await self.prepare()
         try:
             await self._pool.run(self.planned(), self._attempt)
         finally:
