@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.checks import Check, compile_check, strict_json_loads, type_name
+from passk_tui.core.checks import Check, compile_check, strict_json_loads
 from passk_tui.core.errors import InputError
 from passk_tui.core.toml_text import parse_toml
+from passk_tui.core.values import type_name
 
 CASE_KEYS = ("name", "input", "check")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import difflib
 import json
 import math
@@ -17,29 +16,17 @@ from typing import Any
 
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.errors import InputError
+from passk_tui.core.json_schema import Schema
+from passk_tui.core.values import SHOWN_CHARS, shorten, strings, type_name
 
-#: Longest answer or expectation quoted in full in a reason; longer ones end in "…".
-SHOWN_CHARS = 200
 #: Seconds a `command` check may run before it fails.
 COMMAND_TIMEOUT = 60.0
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
 KINDS = (*TEXT_KINDS, "number", "json", "command", "all", "any")
 MODIFIERS = ("ignore_case", "tolerance")
-JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
-SCHEMA_KEYS = ("type", "required", "properties", "items", "enum")
 
 _PASS = Verdict(True)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_TYPE_NAMES = {
-    type(None): "null",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    str: "string",
-    list: "array",
-    dict: "table",
-}
 
 
 def answer_text(output: Any) -> str:
@@ -60,21 +47,9 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def type_name(value: Any) -> str:
-    """The name of a loaded value's type for messages: JSON's names, TOML's 'table'."""
-    if isinstance(value, datetime.date | datetime.time):
-        return "date/time"
-    return _TYPE_NAMES.get(type(value), type(value).__name__)
-
-
-def _shorten(text: str) -> str:
-    """Text cut to SHOWN_CHARS: a reason is a line on the case screen, not the answer itself."""
-    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
-
-
 def _quote(text: str) -> str:
     """A short, one-line quotation of text for a reason (repr escapes newlines)."""
-    return repr(_shorten(text))
+    return repr(shorten(text))
 
 
 def _tail(text: str) -> str:
@@ -88,15 +63,6 @@ def _string(spec: dict[str, Any], key: str, where: str) -> str:
     value = spec[key]
     if not isinstance(value, str):
         raise InputError(f"{where}: {key} must be a string, got {type_name(value)}")
-    return value
-
-
-def _strings(spec: dict[str, Any], key: str, where: str, allow_empty: bool = False) -> list[str]:
-    value = spec.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise InputError(f"{where}: {key} must be a list of strings")
-    if not value and not allow_empty:
-        raise InputError(f"{where}: {key} must not be empty")
     return value
 
 
@@ -173,8 +139,8 @@ class _Contains(_TextCheck):
 class _OneOf(_TextCheck):
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
-        options = _strings(spec, "one_of", where)
-        self.shown = _shorten(", ".join(repr(option) for option in options))
+        options = strings(spec, "one_of", where)
+        self.shown = shorten(", ".join(repr(option) for option in options))
         self.options = frozenset(self.fold(option) for option in options)
 
     def judge(self, text: str, compared: str) -> Verdict:
@@ -195,7 +161,7 @@ class _Regex(Check):
     def evaluate(self, output: Any) -> Verdict:
         if self.pattern.search(answer_text(output)):
             return _PASS
-        return Verdict(False, f"no match for /{_shorten(self.pattern.pattern)}/")
+        return Verdict(False, f"no match for /{shorten(self.pattern.pattern)}/")
 
 
 class _Number(Check):
@@ -218,92 +184,8 @@ class _Number(Check):
         # Inclusive boundary despite binary floats: 1.1 is within 0.1 of 1.0.
         if difference <= self.tolerance or math.isclose(difference, self.tolerance):
             return _PASS
-        got = _shorten(text)
+        got = shorten(text)
         return Verdict(False, f"expected {self.expected} ± {self.tolerance}, got {got}")
-
-
-class _Schema:
-    """A compiled JSON schema subset; ``problem`` names the first place a value breaks it."""
-
-    def __init__(self, spec: Any, where: str) -> None:
-        if not isinstance(spec, dict):
-            raise InputError(f"{where}: a schema must be a table, got {type_name(spec)}")
-        for key in spec:
-            if key not in SCHEMA_KEYS:
-                supported = ", ".join(SCHEMA_KEYS)
-                raise InputError(f"{where}: unknown schema key {key!r} (supported: {supported})")
-        self.type: str | None = spec.get("type")
-        if self.type is not None and self.type not in JSON_TYPES:
-            raise InputError(f"{where}.type: {self.type!r} is not one of {', '.join(JSON_TYPES)}")
-        self.required = _strings(spec, "required", where, allow_empty=True)
-        properties = spec.get("properties", {})
-        if not isinstance(properties, dict):
-            raise InputError(f"{where}.properties: must be a table, got {type_name(properties)}")
-        self.properties = {
-            key: _Schema(sub, f"{where}.properties.{key}") for key, sub in properties.items()
-        }
-        self.items = _Schema(spec["items"], f"{where}.items") if "items" in spec else None
-        self.enum: list[Any] | None = spec.get("enum")
-        if self.enum is not None and (not isinstance(self.enum, list) or not self.enum):
-            raise InputError(f"{where}.enum: must be a non-empty list")
-        # required/properties only make sense of an object, items of an array: demand one.
-        if self.type is None and (self.required or self.properties):
-            self.type = "object"
-        elif self.type is None and self.items is not None:
-            self.type = "array"
-
-    def problem(self, value: Any, path: str) -> str | None:
-        if self.type is not None and not _is_type(value, self.type):
-            return f"{path}: expected {self.type}, got {_json_type(value)}"
-        if self.enum is not None and not any(_json_equal(value, e) for e in self.enum):
-            shown = _shorten(", ".join(json.dumps(e, ensure_ascii=False) for e in self.enum))
-            got = _shorten(json.dumps(value, ensure_ascii=False))
-            return f"{path}: expected one of {shown}, got {got}"
-        if isinstance(value, dict):
-            for key in self.required:
-                if key not in value:
-                    return f"missing key {key!r} at {path}"
-            for key, schema in self.properties.items():
-                if key in value and (found := schema.problem(value[key], _child(path, key))):
-                    return found
-        if isinstance(value, list) and self.items is not None:
-            for index, item in enumerate(value):
-                if found := self.items.problem(item, f"{path}[{index}]"):
-                    return found
-        return None
-
-
-def _child(path: str, key: str) -> str:
-    """The JSON path of an object member: $.age, or $["odd key"] when not an identifier."""
-    if _IDENTIFIER.fullmatch(key):
-        return f"{path}.{key}"
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
-
-
-def _json_type(value: Any) -> str:
-    return "object" if isinstance(value, dict) else type_name(value)
-
-
-def _is_type(value: Any, expected: str) -> bool:
-    """JSON Schema types; bool is neither integer nor number, and 3.0 is a number, not integer."""
-    if expected == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if expected == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    return _json_type(value) == expected
-
-
-def _json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON means it: true is not 1, but 1 is 1.0."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(map(_json_equal, a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    return type(a) is type(b) and a == b
 
 
 class _Json(Check):
@@ -312,7 +194,7 @@ class _Json(Check):
         value = spec["json"]
         if value is not True and not isinstance(value, dict):
             raise InputError(f"{where}: json must be true or a schema table, got {value!r}")
-        self.schema = _Schema(value, f"{where}.json") if isinstance(value, dict) else None
+        self.schema = Schema(value, f"{where}.json") if isinstance(value, dict) else None
 
     def evaluate(self, output: Any) -> Verdict:
         value = output
@@ -333,7 +215,7 @@ class _Command(Check):
 
     def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
         super().__init__(spec)
-        self.argv = list(_strings(spec, "command", where))
+        self.argv = list(strings(spec, "command", where))
         self.cwd = base_dir.absolute()
         program = Path(self.argv[0])
         # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.

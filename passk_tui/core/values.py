@@ -1,0 +1,42 @@
+"""Values read from cases files, as messages speak of them: type names, shortened quotes."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from passk_tui.core.errors import InputError
+
+#: Longest answer or expectation quoted in full in a reason; longer ones end in "…".
+SHOWN_CHARS = 200
+
+_TYPE_NAMES = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "table",
+}
+
+
+def type_name(value: Any) -> str:
+    """The name of a loaded value's type for messages: JSON's names, TOML's 'table'."""
+    if isinstance(value, datetime.date | datetime.time):
+        return "date/time"
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def shorten(text: str) -> str:
+    """Text cut to SHOWN_CHARS: a reason is a line on the case screen, not the answer itself."""
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
+def strings(spec: dict[str, Any], key: str, where: str, allow_empty: bool = False) -> list[str]:
+    value = spec.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise InputError(f"{where}: {key} must be a list of strings")
+    if not value and not allow_empty:
+        raise InputError(f"{where}: {key} must not be empty")
+    return value
