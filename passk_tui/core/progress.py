@@ -25,7 +25,7 @@ class Cell(IntEnum):
     ERRORED = 5
 
 
-_CELL_OF_OUTCOME = {
+CELL_OF_OUTCOME = {
     Outcome.PASSED: Cell.PASSED,
     Outcome.WRONG: Cell.WRONG,
     Outcome.ERRORED: Cell.ERRORED,
@@ -68,7 +68,7 @@ class Progress:
             row = self.cells[i]
             if row[record.attempt - 1] in (Cell.RUNNING, Cell.RETRYING):
                 self.in_flight -= 1
-            row[record.attempt - 1] = _CELL_OF_OUTCOME[record.outcome]
+            row[record.attempt - 1] = CELL_OF_OUTCOME[record.outcome]
             if record.outcome is Outcome.PASSED:
                 self.passed[i] += 1
             elif record.outcome is Outcome.WRONG:

@@ -15,8 +15,8 @@ from textual.widgets import DataTable, Footer, Header, Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.figures import two_decimals
-from passk_tui.core.progress import Cell
-from passk_tui.tui.widgets.glyphs import NAMES, OUTCOME_CELL, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 
 if TYPE_CHECKING:
     from passk_tui.tui.app import PasskApp
@@ -119,7 +119,7 @@ class CaseScreen(Screen[None]):
         table.clear()
         for attempt, state in enumerate(cells, start=1):
             record = records.get(attempt)
-            cell = OUTCOME_CELL[record.outcome] if record else Cell(state)
+            cell = CELL_OF_OUTCOME[record.outcome] if record else Cell(state)
             outcome = Text(
                 f"{SYMBOLS[cell]} {NAMES[cell]}", style=colours.get(THEME_COLOUR[cell], "")
             )
@@ -186,7 +186,7 @@ class CaseScreen(Screen[None]):
 
     def _verdict_text(self, record: AttemptRecord) -> Text:
         colours = palette(self.app)
-        cell = OUTCOME_CELL[record.outcome]
+        cell = CELL_OF_OUTCOME[record.outcome]
         text = Text()
         text.append(
             f"{SYMBOLS[cell]} {NAMES[cell]}", style=f"bold {colours.get(THEME_COLOUR[cell], '')}"

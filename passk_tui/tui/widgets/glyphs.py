@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.app import App
 from textual.color import Color
 
-from passk_tui.core.attempt import Outcome
 from passk_tui.core.progress import Cell
 
 #: One narrow symbol per cell state; each is distinct without colour.
@@ -26,12 +25,6 @@ NAMES: dict[Cell, str] = {
     Cell.PASSED: "passed",
     Cell.WRONG: "wrong",
     Cell.ERRORED: "errored",
-}
-
-OUTCOME_CELL = {
-    Outcome.PASSED: Cell.PASSED,
-    Outcome.WRONG: Cell.WRONG,
-    Outcome.ERRORED: Cell.ERRORED,
 }
 
 #: Theme variables per state, for places that colour Rich text rather than CSS (tables).
