@@ -18,12 +18,22 @@ DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "screenshots"
 
 async def take(folder: Path) -> list[Path]:
     """Drive the app through configure, run (mid-way), results and one case; save each screen."""
+    from passk_tui import demo
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.form import blank_form
 
     folder.mkdir(parents=True, exist_ok=True)
     saved: list[Path] = []
-    app = PasskApp(form=blank_form(), offer_demo=True)
+    # The form as a user fills it in for the demo, with paths relative to the demo's folder.
+    os.chdir(demo.HERE)
+    form = blank_form() | {
+        "agent": demo.AGENT,
+        "version": str(demo.VERSION),
+        "cases": demo.CASES.name,
+        "agents": demo.AGENTS.name,
+        "require": "0.8",
+    }
+    app = PasskApp(form=form, offer_demo=True)
 
     def save(name: str) -> None:
         path = folder / f"{name}.svg"

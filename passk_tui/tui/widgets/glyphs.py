@@ -30,8 +30,8 @@ NAMES: dict[Cell, str] = {
 #: Theme variables per state, for places that colour Rich text rather than CSS (tables).
 THEME_COLOUR: dict[Cell, str] = {
     Cell.PENDING: "foreground-muted",
-    Cell.RUNNING: "accent",
-    Cell.RETRYING: "secondary",
+    Cell.RUNNING: "foreground",
+    Cell.RETRYING: "primary-lighten-2",
     Cell.PASSED: "success",
     Cell.WRONG: "warning",
     Cell.ERRORED: "error",
@@ -50,7 +50,9 @@ def palette(app: App) -> dict[str, str]:
         "success",
         "warning",
         "error",
+        "foreground",
         "foreground-muted",
+        "primary-lighten-2",
     ):
         value = variables.get(name)
         if value is None:
