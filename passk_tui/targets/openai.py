@@ -72,7 +72,7 @@ class OpenAITarget:
                 raise InputError(f"{where}: environment variable {api_key_env} is not set")
             self._key = key
             headers["Authorization"] = f"Bearer {key}"
-        self._client = make_client(concurrency)
+        self._client = make_client(concurrency, tls=not self.url.startswith("http://"))
         # Built once, not per request as client.post would: the client's default headers
         # merged with ours (httpx.Headers masks the key in its repr) and the parsed URL.
         self._url: httpx.URL | None = None
