@@ -1,9 +1,10 @@
 """The floor: a bare aiohttp client running the same Runs on the test stack, no passk-tui.
 
-    python bench/floor.py URL CONCURRENCY ATTEMPTS
+    python bench/floor.py URL CONCURRENCY ATTEMPTS [--openai]
 
 One POST /v1/runs?wait=30 per attempt (the Turn ends within the wait), each with its
-own idempotency key, CONCURRENCY workers. Prints the loop's wall time (start-up not
+own idempotency key, CONCURRENCY workers; with --openai, one POST URL/chat/completions
+per attempt instead (the peer harness's fake_openai.py, 500s counted, not retried). Prints the loop's wall time (start-up not
 included), the per-request latency spread and the CPU: what this machine and this stack
 allow any Python client, to read passk-tui's figures against.
 """
@@ -21,7 +22,9 @@ import uuid
 import aiohttp
 
 
-async def run(url: str, concurrency: int, attempts: int) -> tuple[float, list[float]]:
+async def run(
+    url: str, concurrency: int, attempts: int, openai: bool = False
+) -> tuple[float, list[float]]:
     prefix = uuid.uuid4().hex
     latencies: list[float] = []
     connector = aiohttp.TCPConnector(limit=concurrency + 16)
@@ -30,6 +33,17 @@ async def run(url: str, concurrency: int, attempts: int) -> tuple[float, list[fl
 
         async def worker() -> None:
             for i in numbers:
+                if openai:
+                    sent = time.perf_counter()
+                    question = {"role": "user", "content": f"What is {i} + 1?"}
+                    async with session.post(
+                        f"{url}/chat/completions",
+                        data=json.dumps({"model": "fake-model", "messages": [question]}),
+                        headers={"Content-Type": "application/json"},
+                    ) as r:
+                        json.loads(await r.read())
+                    latencies.append(time.perf_counter() - sent)
+                    continue
                 body = json.dumps(
                     {
                         "agent": "demo",
@@ -53,7 +67,7 @@ async def run(url: str, concurrency: int, attempts: int) -> tuple[float, list[fl
 
 def main() -> None:
     url, concurrency, attempts = sys.argv[1].rstrip("/"), int(sys.argv[2]), int(sys.argv[3])
-    wall, latencies = asyncio.run(run(url, concurrency, attempts))
+    wall, latencies = asyncio.run(run(url, concurrency, attempts, "--openai" in sys.argv))
     usage = resource.getrusage(resource.RUSAGE_SELF)
     ms = sorted(x * 1000 for x in latencies)
     print(
