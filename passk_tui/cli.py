@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import signal
 import sys
 from collections.abc import Mapping
@@ -23,6 +24,11 @@ from passk_tui.store.export import check_export_path, export
 from passk_tui.store.history import history_rows, plain_columns
 
 EXIT_CANCELLED = 130
+#: Cyclic-GC thresholds for a run. An evaluation keeps every finished attempt, so with
+#: the defaults (700, 10, 10) the collector rescans an ever larger heap: 4,839
+#: collections and 3.3 s of a 40 s run at 100,000 attempts. The garbage of a run is
+#: almost all freed by reference counting; these leave 7 collections, 0.09 s.
+GC_THRESHOLDS = (50_000, 20, 20)
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
@@ -42,7 +48,12 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             evaluation = new_evaluation(settings_from_args(args, env), key)
             status = None
         if status is None:
-            status = asyncio.run(_run(evaluation, sys.stderr))
+            previous = gc.get_threshold()
+            gc.set_threshold(*GC_THRESHOLDS)
+            try:
+                status = asyncio.run(_run(evaluation, sys.stderr))
+            finally:
+                gc.set_threshold(*previous)
     except (InputError, RunError) as exc:
         # Bad input, or the target refused before any Run started: one line, nothing to resume.
         return _fail(exc)
