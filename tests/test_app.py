@@ -17,6 +17,7 @@ from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
+from passk_tui.tui.widgets.run_summary import LiveLine
 from tests.test_app_support import app_env, run_to_end, scripted, wait_for
 
 __all__ = ["app_env"]
@@ -295,7 +296,7 @@ async def test_an_unreachable_stack_is_reported_with_exit_3(app_env: Path) -> No
         app.start_evaluation(replace(scripted(), stack="http://127.0.0.1:9"), None)
         await run_to_end(pilot)
         assert isinstance(app.screen, RunScreen)
-        status = str(app.screen.query_one("#run-status", Static).render())
+        status = str(app.screen.query_one("#run-status", LiveLine).render())
         assert "Could not run" in status and "unreachable" in status
     assert app.exit_status == 3
     assert "unreachable" in app.exit_messages()[0]

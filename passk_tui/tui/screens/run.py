@@ -16,7 +16,7 @@ from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView, gate_text
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
-from passk_tui.tui.widgets.run_summary import clock, summary_text
+from passk_tui.tui.widgets.run_summary import LiveLine, clock, summary_text
 
 if TYPE_CHECKING:
     from passk_tui.tui.app import PasskApp
@@ -45,8 +45,8 @@ class RunScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(self._settings_line(), id="run-settings")
-        yield Static(id="run-summary")
-        yield Static(id="run-status")
+        yield LiveLine(id="run-summary")
+        yield LiveLine(id="run-status")
         yield AttemptsGrid(self.view.progress, id="attempts-grid")
         yield Static(self._legend(), id="run-legend")
         yield Footer()
@@ -96,10 +96,10 @@ class RunScreen(Screen[None]):
         if key == self._shown:
             return
         self._shown = key
-        self.query_one("#run-summary", Static).update(
+        self.query_one("#run-summary", LiveLine).show(
             summary_text(view.progress, status, palette(self.app), elapsed, show_timing=show_timing)
         )
-        self.query_one("#run-status", Static).update(self._status_text(status, elapsed))
+        self.query_one("#run-status", LiveLine).show(self._status_text(status, elapsed))
 
     def _status_text(self, status: str, elapsed: float) -> Text:
         colours = palette(self.app)
