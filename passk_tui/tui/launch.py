@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.heap import relaxed_gc
 from passk_tui.store.export import check_export_path
 from passk_tui.tui.form import FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
@@ -86,7 +87,8 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         export_path=export_path,
         notices=warnings,
     )
-    app.run()
+    with relaxed_gc():
+        app.run()
     for line in app.exit_messages():
         sys.stderr.write(line + "\n")
     return app.exit_status
