@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -462,16 +462,24 @@ class StackState:
         }
         return web.Response(body=json.dumps(body).encode(), content_type="application/json")
 
-    async def post_run(self, request: web.Request) -> web.Response:
-        route = "POST /v1/runs"
+    async def _counted(
+        self,
+        route: str,
+        handle: Callable[[web.Request, str], Awaitable[web.Response]],
+        request: web.Request,
+    ) -> web.Response:
+        """Count a long-polling route's answer by status, or as ``gone`` when the client left."""
         try:
-            response = await self._post_run(request, route)
+            response = await handle(request, route)
         except asyncio.CancelledError:  # the client went away mid-wait
             self.requests[f"{route} gone"] += 1
             raise
         if response.status != 204:
             self.requests[f"{route} {response.status}"] += 1
         return response
+
+    async def post_run(self, request: web.Request) -> web.Response:
+        return await self._counted("POST /v1/runs", self._post_run, request)
 
     async def _post_run(self, request: web.Request, route: str) -> web.Response:
         auth = self._auth(request)
@@ -527,15 +535,7 @@ class StackState:
         return _ok(status, run, headers)
 
     async def get_run(self, request: web.Request) -> web.Response:
-        route = "GET /v1/runs/{id}"
-        try:
-            response = await self._get_run(request, route)
-        except asyncio.CancelledError:  # the client went away mid-wait
-            self.requests[f"{route} gone"] += 1
-            raise
-        if response.status != 204:
-            self.requests[f"{route} {response.status}"] += 1
-        return response
+        return await self._counted("GET /v1/runs/{id}", self._get_run, request)
 
     async def _get_run(self, request: web.Request, route: str) -> web.Response:
         auth = self._auth(request)
