@@ -376,3 +376,21 @@ async def test_history_resumes_a_cancelled_evaluation(app_env: Path) -> None:
         assert list(resumed.progress.cells[0]) == [P, P, P]
         app.cancel_evaluation()
         await run_to_end(pilot)
+
+
+async def test_configure_asks_the_stack_for_versions(app_env: Path, stack) -> None:
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        run = app.screen.query_one("#run", Button)
+        await fill(
+            pilot, stack=stack.url, key="secret", agent="demo", version="9", cases="cases.toml"
+        )
+        await wait_for(pilot, lambda: "versions: 1, 2, 3" in str(message(app, "version").render()))
+        assert "not on the stack" in str(message(app, "version").render())
+        assert run.disabled
+        await fill(pilot, version="2")
+        assert not run.disabled, app.screen.check.errors
+        await fill(pilot, agent="nobody")
+        await wait_for(pilot, lambda: "not found" in str(message(app, "agent").render()))
+        assert run.disabled
+    assert stack.stats().runs_created == 0
