@@ -22,6 +22,7 @@ from passk_tui.core.settings import (
     parse_require,
     parse_timeout,
     parse_version,
+    parse_whole_number,
 )
 from passk_tui.targets.base import Target
 
@@ -125,7 +126,8 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
     if args.attempts is not None:
         changes["attempts"] = flag("attempts", args.attempts, parse_attempts, DEFAULT_ATTEMPTS)
     if args.k is not None:
-        changes["k"] = flag("k", args.k, parse_version, 0)
+        # Any whole number will do: the session refuses a k that differs from the stored one.
+        changes["k"] = flag("k", args.k, parse_whole_number, 0)
     if args.completion_only is not None:
         changes["completion_only"] = bool(args.completion_only)
     if args.require is not None:

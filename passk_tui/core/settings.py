@@ -40,25 +40,25 @@ def default_k(attempts: int) -> int:
 
 
 def parse_attempts(text: str) -> int:
-    value = _integer(text)
+    value = parse_whole_number(text)
     if value < 1:
         raise InputError(f"must be at least 1, got {value}")
     return value
 
 
 def parse_k(text: str, attempts: int) -> int:
-    value = _integer(text)
+    value = parse_whole_number(text)
     if not 1 <= value <= attempts:
         raise InputError(f"must be between 1 and the attempts ({attempts}), got {value}")
     return value
 
 
 def parse_version(text: str) -> int:
-    return _integer(text)
+    return parse_whole_number(text)
 
 
 def parse_concurrency(text: str) -> int:
-    value = _integer(text)
+    value = parse_whole_number(text)
     if value < 1:
         raise InputError(f"must be at least 1, got {value}")
     return value
@@ -85,7 +85,7 @@ def parse_require(text: str) -> Fraction:
     return value
 
 
-def _integer(text: str) -> int:
+def parse_whole_number(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
