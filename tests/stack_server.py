@@ -31,7 +31,8 @@ from typing import Any
 
 from aiohttp import web
 
-ENDED = frozenset({"completed", "failed", "stopped", "cancelled", "timed_out"})
+from passk_tui.core.attempt import ENDED_STATUSES
+
 ECHO: Any = type("Echo", (), {"__repr__": lambda self: "ECHO"})()
 """TurnScript.output default: the Turn answers with the Run's input."""
 
@@ -192,7 +193,7 @@ class Run:
         body = json.dumps(
             {"id": self.id, "agent": self.agent.id, "version": self.version, "turn": turn}
         ).encode()
-        if self.status in ENDED:
+        if self.status in ENDED_STATUSES:
             self.cached = body
         return body
 
@@ -247,7 +248,9 @@ class StackState:
         self.requests: Counter[str] = Counter()
         self.cancels = 0
         self.cancelled = 0
-        self.in_flight_peak = sum(1 for run in self.runs.values() if run.status not in ENDED)
+        self.in_flight_peak = sum(
+            1 for run in self.runs.values() if run.status not in ENDED_STATUSES
+        )
         self.lost = 0
         self.turns_ended: Counter[str] = Counter()
         self.keys_by_attempt: dict[str, set[str]] = {}
@@ -396,7 +399,7 @@ class StackState:
         self._end(run, script.status)
 
     def _end(self, run: Run, status: str) -> None:
-        if run.status in ENDED:
+        if run.status in ENDED_STATUSES:
             return
         if run.timer is not None:
             run.timer.cancel()
@@ -411,7 +414,7 @@ class StackState:
 
     async def _hold(self, run: Run, wait: float) -> None:
         """Return when the Turn has ended or ``wait`` seconds have passed (long poll)."""
-        if wait <= 0 or run.status in ENDED:
+        if wait <= 0 or run.status in ENDED_STATUSES:
             return
         loop = asyncio.get_running_loop()
         waiter = loop.create_future()
@@ -519,7 +522,9 @@ class StackState:
             cap = self.config.max_in_flight
             if cap is not None:
                 mine = sum(
-                    1 for r in self.runs.values() if r.api_key == auth[0] and r.status not in ENDED
+                    1
+                    for r in self.runs.values()
+                    if r.api_key == auth[0] and r.status not in ENDED_STATUSES
                 )
                 if mine >= cap:
                     return self._fault_response("429", 0.0)
@@ -575,7 +580,7 @@ class StackState:
         if auth[1] is not None and run.agent.name not in auth[1]:
             return _error(403, "forbidden", "this key has no access to the agent")
         self.cancels += 1
-        if run.status not in ENDED:
+        if run.status not in ENDED_STATUSES:
             run.output, run.error = None, {"code": "cancelled", "message": "cancelled by a client"}
             self._end(run, "cancelled")
             self.cancelled += 1
