@@ -542,7 +542,8 @@ class StackState:
     async def get_run(self, request: web.Request) -> web.Response:
         return await self._counted("GET /v1/runs/{id}", self._get_run, request)
 
-    async def _get_run(self, request: web.Request, route: str) -> web.Response:
+    def _visible_run(self, request: web.Request) -> Run | web.Response:
+        """The Run named in the path, or the 401, 404 or 403 that this key gets instead."""
         auth = self._auth(request)
         if auth is None:
             return _error(401, "unauthorized", "missing or bad key")
@@ -551,6 +552,12 @@ class StackState:
             return _error(404, "run_not_found", "no such run")
         if auth[1] is not None and run.agent.name not in auth[1]:
             return _error(403, "forbidden", "this key has no access to the agent")
+        return run
+
+    async def _get_run(self, request: web.Request, route: str) -> web.Response:
+        run = self._visible_run(request)
+        if not isinstance(run, Run):
+            return run
         wait = _parse_wait(request)
         if wait is None:
             return _error(422, "invalid_request", "wait: a number from 0 to 30")
@@ -571,14 +578,9 @@ class StackState:
         return response
 
     def _cancel_run(self, request: web.Request) -> web.Response:
-        auth = self._auth(request)
-        if auth is None:
-            return _error(401, "unauthorized", "missing or bad key")
-        run = self.runs.get(request.match_info["run_id"])
-        if run is None:
-            return _error(404, "run_not_found", "no such run")
-        if auth[1] is not None and run.agent.name not in auth[1]:
-            return _error(403, "forbidden", "this key has no access to the agent")
+        run = self._visible_run(request)
+        if not isinstance(run, Run):
+            return run
         self.cancels += 1
         if run.status not in ENDED_STATUSES:
             run.output, run.error = None, {"code": "cancelled", "message": "cancelled by a client"}
