@@ -13,11 +13,11 @@ from typing import TextIO
 from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.figures import CaseFigures, two_decimals
+from passk_tui.core.figures import CaseFigures
 from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.progress import Progress
 from passk_tui.core.settings import Settings
-from passk_tui.core.table import below_gate, plain_table
+from passk_tui.core.table import below_gate, gate_lines, gate_text, plain_table
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.export import check_export_path, export
@@ -88,13 +88,9 @@ def _report_end(
 def _gate(figures: list[CaseFigures], settings: Settings, given: str | None) -> int:
     if settings.require is None:
         return 0
-    shown = given or f"{float(settings.require):g}"
     failing = below_gate(figures, settings.require)
-    for f in failing:
-        sys.stderr.write(
-            f"passk-tui: gate: {f.name}: pass@{settings.k} {two_decimals(f.pass_at_k)} "
-            f"is below --require {shown}\n"
-        )
+    for line in gate_lines(failing, settings.k, given or gate_text(settings.require)):
+        sys.stderr.write(f"passk-tui: {line}\n")
     return 1 if failing else 0
 
 

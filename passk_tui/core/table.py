@@ -44,3 +44,16 @@ def plain_table(figures: Sequence[CaseFigures], k: int) -> str:
 def below_gate(figures: Sequence[CaseFigures], require: Fraction) -> list[CaseFigures]:
     """The cases whose exact pass@k is under the gate (0.899 fails 0.9)."""
     return [f for f in figures if f.pass_at_k < require]
+
+
+def gate_text(require: Fraction) -> str:
+    """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
+    return f"{float(require):g}"
+
+
+def gate_lines(failing: Sequence[CaseFigures], k: int, shown: str) -> list[str]:
+    """One line per case under the gate, with its figure, for stderr (both faces say the same)."""
+    return [
+        f"gate: {f.name}: pass@{k} {two_decimals(f.pass_at_k)} is below --require {shown}"
+        for f in failing
+    ]
