@@ -56,7 +56,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         r.turn_id,
         r.started,
         r.ended,
-        r.ended - r.started,
+        r.duration,
         None if r.usage is None else to_json(r.usage),
     )
 
