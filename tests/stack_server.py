@@ -439,10 +439,7 @@ class StackState:
     # -- handlers ------------------------------------------------------------------------
 
     async def get_agent(self, request: web.Request) -> web.Response:
-        route = "GET /v1/agents"
-        response = await self._get_agent(request, route)
-        self.requests[f"{route} {response.status}"] += 1
-        return response
+        return await self._counted("GET /v1/agents", self._get_agent, request)
 
     async def _get_agent(self, request: web.Request, route: str) -> web.Response:
         auth = self._auth(request)
@@ -471,7 +468,7 @@ class StackState:
         handle: Callable[[web.Request, str], Awaitable[web.Response]],
         request: web.Request,
     ) -> web.Response:
-        """Count a long-polling route's answer by status, or as ``gone`` when the client left."""
+        """Count a route's answer by status, or as ``gone`` when the client left mid-wait."""
         try:
             response = await handle(request, route)
         except asyncio.CancelledError:  # the client went away mid-wait
@@ -572,12 +569,9 @@ class StackState:
         return _ok(200, run)
 
     async def cancel_run(self, request: web.Request) -> web.Response:
-        route = "POST /v1/runs/{id}/cancel"
-        response = self._cancel_run(request)
-        self.requests[f"{route} {response.status}"] += 1
-        return response
+        return await self._counted("POST /v1/runs/{id}/cancel", self._cancel_run, request)
 
-    def _cancel_run(self, request: web.Request) -> web.Response:
+    async def _cancel_run(self, request: web.Request, route: str) -> web.Response:
         run = self._visible_run(request)
         if not isinstance(run, Run):
             return run
