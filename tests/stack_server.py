@@ -248,9 +248,7 @@ class StackState:
         self.requests: Counter[str] = Counter()
         self.cancels = 0
         self.cancelled = 0
-        self.in_flight_peak = sum(
-            1 for run in self.runs.values() if run.status not in ENDED_STATUSES
-        )
+        self.in_flight_peak = self._in_flight
         self.lost = 0
         self.turns_ended: Counter[str] = Counter()
         self.keys_by_attempt: dict[str, set[str]] = {}
