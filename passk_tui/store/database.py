@@ -207,16 +207,10 @@ class Store:
         """A resume starts: status back to running, with the running settings given anew."""
         with self._writing("the resumed evaluation") as db:
             db.execute(
-                "UPDATE evaluations SET status = 'running', error = NULL, stack = ?,"
-                " agents_path = ?, require = ?, concurrency = ?, timeout = ? WHERE id = ?",
-                (
-                    settings.stack,
-                    settings.agents_path,
-                    layout.fraction_text(settings.require),
-                    settings.concurrency,
-                    settings.timeout,
-                    evaluation_id,
-                ),
+                "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
+                " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
+                " timeout = :timeout WHERE id = :id",
+                {**layout.settings_row(settings), "id": evaluation_id},
             )
 
     def claim(self, evaluation_id: str) -> Claim:
@@ -319,19 +313,6 @@ class Store:
         if not rows:
             raise UnknownEvaluation(f"no evaluation {evaluation_id!r} in the store ({self.path})")
         row = rows[0]
-        settings = Settings(
-            agent=row["agent"],
-            version=row["version"],
-            cases_path=row["cases_path"],
-            attempts=row["attempts"],
-            k=row["k"],
-            completion_only=bool(row["completion_only"]),
-            require=None if row["require"] is None else Fraction(row["require"]),
-            concurrency=row["concurrency"],
-            timeout=row["timeout"],
-            stack=row["stack"],
-            agents_path=row["agents_path"],
-        )
         base_dir = Path(row["cases_path"]).parent
         cases = [
             layout.case_from_row(
@@ -354,7 +335,7 @@ class Store:
             finished=row["finished"],
             status=self._status(row["id"], row["status"]),
             error=row["error"],
-            settings=settings,
+            settings=layout.settings_from_row(row),
             cases=cases,
             cases_sha256=row["cases_sha256"],
             records=records,

@@ -20,10 +20,6 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def fraction_text(value: Fraction | None) -> str | None:
-    return None if value is None else str(value)
-
-
 def settings_row(settings: Settings) -> dict[str, Any]:
     return {
         "stack": settings.stack,
@@ -32,12 +28,29 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "version": settings.version,
         "attempts": settings.attempts,
         "k": settings.k,
-        "require": fraction_text(settings.require),
+        "require": None if settings.require is None else str(settings.require),  # exact: '9/10'
         "completion_only": int(settings.completion_only),
         "concurrency": settings.concurrency,
         "timeout": settings.timeout,
         "cases_path": settings.cases_path,
     }
+
+
+def settings_from_row(row: sqlite3.Row) -> Settings:
+    """The settings ``settings_row`` laid out, read back from an ``evaluations`` row."""
+    return Settings(
+        agent=row["agent"],
+        version=row["version"],
+        cases_path=row["cases_path"],
+        attempts=row["attempts"],
+        k=row["k"],
+        completion_only=bool(row["completion_only"]),
+        require=None if row["require"] is None else Fraction(row["require"]),
+        concurrency=row["concurrency"],
+        timeout=row["timeout"],
+        stack=row["stack"],
+        agents_path=row["agents_path"],
+    )
 
 
 def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
