@@ -358,10 +358,10 @@ class StackTarget:
                     url = self._post_url("0")
                     response = await self._send("POST", url, headers, timeout, body)
                     if response.status_code in (200, 201):
-                        run = json.loads(response.content)
-                        run_id = run["id"]
-                        if run["turn"]["status"] in ENDED_STATUSES:
-                            return
+                        turn = _ended_turn(response)
+                        if not isinstance(turn, str):
+                            return  # ended (nothing to cancel) or malformed
+                        run_id = turn
                         continue
                 else:
                     url = f"{self._base}/v1/runs/{run_id}/cancel"
