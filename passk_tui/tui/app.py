@@ -15,14 +15,14 @@ from textual.worker import Worker, WorkerState
 from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.figures import two_decimals
 from passk_tui.core.settings import Settings
+from passk_tui.core.table import gate_lines, gate_text
 from passk_tui.tui.form import FormValues
 from passk_tui.tui.last_used import save_last_used
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.run import RunScreen
-from passk_tui.tui.view import EvaluationView, gate_text
+from passk_tui.tui.view import EvaluationView
 
 #: Exit status when the user cancelled (or quit during) the evaluation, as headless uses.
 EXIT_CANCELLED = 130
@@ -253,12 +253,11 @@ class PasskApp(App[None]):
         if view.status in ("running", "cancelled"):
             left = view.progress.total - view.progress.finished
             return [f"passk-tui: cancelled: {left} attempts not run"]
-        require = view.settings.require
-        return [
-            f"passk-tui: gate: {f.name}: pass@{view.progress.k} {two_decimals(f.pass_at_k)} "
-            f"is below --require {gate_text(require)}"
-            for f in view.failing()
-        ]
+        failing = view.failing()
+        if not failing:
+            return []
+        shown = gate_text(view.settings.require)
+        return [f"passk-tui: {line}" for line in gate_lines(failing, view.progress.k, shown)]
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,

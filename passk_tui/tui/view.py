@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
@@ -65,8 +64,3 @@ class EvaluationView:
         if self.settings.require is None:
             return []
         return below_gate(self.progress.all_figures(), self.settings.require)
-
-
-def gate_text(require: Fraction) -> str:
-    """The gate as the user wrote it (0.9), not as a fraction (9/10)."""
-    return f"{float(require):g}"

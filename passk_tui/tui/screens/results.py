@@ -13,8 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.figures import CaseFigures, two_decimals
-from passk_tui.core.table import table_rows
-from passk_tui.tui.view import gate_text
+from passk_tui.core.table import gate_text, table_rows
 from passk_tui.tui.widgets.glyphs import palette
 
 if TYPE_CHECKING:

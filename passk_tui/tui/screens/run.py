@@ -12,8 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from passk_tui.core.progress import Cell
+from passk_tui.core.table import gate_text
 from passk_tui.tui.screens.confirm import ConfirmScreen
-from passk_tui.tui.view import EvaluationView, gate_text
+from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 from passk_tui.tui.widgets.run_summary import LiveLine, clock, summary_text
