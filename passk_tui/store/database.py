@@ -260,33 +260,26 @@ class Store:
 
     def list_evaluations(self) -> list[EvaluationSummary]:
         """Every evaluation, newest first, with its counts and how many cases miss the gate."""
-        evaluations = self._query(
-            "SELECT e.*, (SELECT COUNT(*) FROM attempts a WHERE a.evaluation_id = e.id) AS recorded"
-            " FROM evaluations e ORDER BY created DESC, id DESC"
-        )
-        gated = [r["id"] for r in evaluations if r["require"] is not None]
+        evaluations = self._query("SELECT * FROM evaluations ORDER BY created DESC, id DESC")
+        # One pass over the attempts gives both the recorded count and each case's figures.
         counts: dict[str, dict[int, tuple[int, int]]] = {}
-        if gated:
-            marks = ",".join("?" * len(gated))
-            for row in self._query(
-                "SELECT evaluation_id, case_index, COUNT(*) AS n,"
-                " SUM(outcome = 'passed') AS passed FROM attempts"
-                f" WHERE evaluation_id IN ({marks}) GROUP BY evaluation_id, case_index",
-                gated,
-            ):
-                counts.setdefault(row["evaluation_id"], {})[row["case_index"]] = (
-                    row["n"],
-                    row["passed"],
-                )
+        for row in self._query(
+            "SELECT evaluation_id, case_index, COUNT(*) AS n, SUM(outcome = 'passed') AS passed"
+            " FROM attempts GROUP BY evaluation_id, case_index"
+        ):
+            counts.setdefault(row["evaluation_id"], {})[row["case_index"]] = (
+                row["n"],
+                row["passed"],
+            )
         return [self._summary(row, counts.get(row["id"], {})) for row in evaluations]
 
     def _summary(self, row: sqlite3.Row, counts: dict[int, tuple[int, int]]) -> EvaluationSummary:
         under: int | None = None
         if row["require"] is not None:
-            figures = [
-                CaseFigures(str(i), n, passed, 0, n - passed, row["k"])
-                for i, (n, passed) in ((i, counts.get(i, (0, 0))) for i in range(row["case_count"]))
-            ]
+            figures = []
+            for i in range(row["case_count"]):
+                n, passed = counts.get(i, (0, 0))
+                figures.append(CaseFigures(str(i), n, passed, 0, n - passed, row["k"]))
             under = len(below_gate(figures, Fraction(row["require"])))
         return EvaluationSummary(
             id=row["id"],
@@ -297,7 +290,7 @@ class Store:
             stack=row["stack"],
             cases=row["case_count"],
             attempts=row["attempts"],
-            recorded=row["recorded"],
+            recorded=sum(n for n, _ in counts.values()),
             status=self._status(row["id"], row["status"]),
             under_gate=under,
         )
