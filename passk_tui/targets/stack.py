@@ -160,6 +160,12 @@ class StackTarget:
     def _fail(self, problem: str) -> RunError:
         return RunError(f"stack at {self.url}: {problem}")
 
+    def _key_refused(self, status: int) -> RunError:
+        """The RunError for a 401 or a 403, wherever the stack answers one."""
+        if status == 401:
+            return self._fail("key refused (401 unauthorized)")
+        return self._fail(f"key has no access to agent {self.agent!r} (403 forbidden)")
+
     async def _fetch_agent(self) -> dict[str, Any]:
         """GET the agent, retrying transient failures briefly; RunError when it cannot be had."""
         if self._bad_url:
@@ -186,10 +192,8 @@ class StackTarget:
                 except (ValueError, KeyError, TypeError):
                     raise self._fail(f"agent {self.agent!r}: malformed answer") from None
                 return answer
-            if status == 401:
-                raise self._fail("key refused (401 unauthorized)")
-            if status == 403:
-                raise self._fail(f"key has no access to agent {self.agent!r} (403 forbidden)")
+            if status in (401, 403):
+                raise self._key_refused(status)
             if status == 404:
                 raise self._fail(f"agent {self.agent!r} not found")
             if (status == 429 or status >= 500) and loop.time() < give_up:
@@ -311,10 +315,8 @@ class StackTarget:
             return Turn("failed", error="idempotency key reused with a different body (409)")
         if status == 422:
             return Turn("failed", error=f"{code}: {message}" if message else code, run_id=run_id)
-        if status == 401:
-            raise self._fail("key refused (401 unauthorized)")
-        if status == 403:
-            raise self._fail(f"key has no access to agent {self.agent!r} (403 forbidden)")
+        if status in (401, 403):
+            raise self._key_refused(status)
         if status == 404 and run_id is None:
             if code == "version_not_found":
                 raise self._fail(f"agent {self.agent!r} has no version {self.version}")
