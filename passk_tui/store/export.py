@@ -19,14 +19,13 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError
 from passk_tui.core.figures import CaseFigures, two_decimals
-from passk_tui.core.table import below_gate, table_rows
+from passk_tui.core.table import below_gate, gate_text, table_rows
 from passk_tui.store.models import StoredEvaluation
 
 SUFFIXES = (".json", ".csv", ".md", ".xml")
@@ -89,11 +88,6 @@ def _time(seconds: float | None) -> str | None:
     return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
 
 
-def _decimal(value: Fraction) -> str:
-    """A gate as it would be typed: 9/10 -> 0.9."""
-    return f"{float(value):g}"
-
-
 def _figures_json(f: CaseFigures) -> dict[str, Any]:
     return {
         "attempts": f.n,
@@ -129,7 +123,7 @@ def render_json(stored: StoredEvaluation) -> str:
             "stack": s.stack,
             "attempts": s.attempts,
             "k": s.k,
-            "require": None if s.require is None else _decimal(s.require),
+            "require": None if s.require is None else gate_text(s.require),
             "completion_only": s.completion_only,
             "concurrency": s.concurrency,
             "timeout": s.timeout,
@@ -138,7 +132,7 @@ def render_json(stored: StoredEvaluation) -> str:
         },
         "gate": None
         if s.require is None
-        else {"require": _decimal(s.require), "held": not under, "under": [f.name for f in under]},
+        else {"require": gate_text(s.require), "held": not under, "under": [f.name for f in under]},
         "cases": [
             {"name": c.name, "input": c.input, "check": c.spec, "figures": _figures_json(f)}
             for c, f in zip(stored.cases, figures, strict=True)
@@ -214,11 +208,11 @@ def render_md(stored: StoredEvaluation) -> str:
         if under:
             names = ", ".join(f"`{_md_cell(f.name)}` ({two_decimals(f.pass_at_k)})" for f in under)
             lines.append(
-                f"**Gate failed**: pass@{s.k} below `--require {_decimal(s.require)}` for {names}."
+                f"**Gate failed**: pass@{s.k} below `--require {gate_text(s.require)}` for {names}."
             )
         else:
             lines.append(
-                f"**Gate held**: every case's pass@{s.k} is at least {_decimal(s.require)}."
+                f"**Gate held**: every case's pass@{s.k} is at least {gate_text(s.require)}."
             )
     recorded = len(stored.records)
     lines += [
@@ -249,7 +243,7 @@ def render_junit(stored: StoredEvaluation) -> str:
         ("version", str(s.version)),
         ("attempts", str(s.attempts)),
         ("k", str(s.k)),
-        ("require", "" if s.require is None else _decimal(s.require)),
+        ("require", "" if s.require is None else gate_text(s.require)),
         ("status", stored.status),
     ):
         ET.SubElement(properties, "property", name=name, value=value)
@@ -271,7 +265,7 @@ def render_junit(stored: StoredEvaluation) -> str:
             failures += 1
             message = (
                 f"pass@{s.k} {two_decimals(f.pass_at_k)} is below --require "
-                f"{_decimal(s.require)}: {counts}"
+                f"{gate_text(s.require)}: {counts}"
             )
             ET.SubElement(case, "failure", message=message, type="below-gate").text = shown
         elif s.require is None and not f.all_passed:
