@@ -215,6 +215,14 @@ def headless_argv(url: str, cases: Path, attempts: int, concurrency: int) -> lis
     ]  # fmt: skip
 
 
+def face_argv(face: str, url: str, cases: Path, attempts: int, concurrency: int) -> list[str]:
+    """``headless_argv``, or the same flags given to the app via bench/app_run.py (face "app")."""
+    argv = headless_argv(url, cases, attempts, concurrency)
+    if face == "app":
+        return [PYTHON, str(ROOT / "bench" / "app_run.py"), *argv[2:]]  # drop passk-tui --headless
+    return argv
+
+
 def fresh_env(data_dir: Path) -> dict[str, str]:
     """The environment for a child passk-tui: its own empty store, no user config."""
     env = dict(os.environ)

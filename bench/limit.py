@@ -22,8 +22,8 @@ from pathlib import Path
 from harness import (
     PYTHON,
     ROOT,
+    face_argv,
     fresh_env,
-    headless_argv,
     machine,
     run_measured,
     spread,
@@ -38,9 +38,7 @@ GRID = [(10, 0.2), (50, 0.05), (200, 0.05), (50, 0.0)]
 
 
 def one_run(face: str, url: str, cases: Path, concurrency: int, folder: Path) -> dict:
-    argv = headless_argv(url, cases, ATTEMPTS, concurrency)
-    if face == "app":
-        argv = [PYTHON, str(ROOT / "bench" / "app_run.py"), *argv[2:]]  # drop passk-tui --headless
+    argv = face_argv(face, url, cases, ATTEMPTS, concurrency)
     result = run_measured(argv, env=fresh_env(folder), cwd=ROOT)
     if result.rc != 0:
         raise SystemExit(f"{face} failed ({result.rc}): {result.stderr[-800:]}")

@@ -17,10 +17,9 @@ import tempfile
 from pathlib import Path
 
 from harness import (
-    PYTHON,
     ROOT,
+    face_argv,
     fresh_env,
-    headless_argv,
     machine,
     run_measured,
     spread,
@@ -58,9 +57,7 @@ def main() -> None:
                 runs = []
                 for i in range(args.repeat):
                     data = folder / f"{face}-{cases}-{i}"
-                    argv = headless_argv(server.url, path, ATTEMPTS, CONCURRENCY)
-                    if face == "app":
-                        argv = [PYTHON, str(ROOT / "bench" / "app_run.py"), *argv[2:]]
+                    argv = face_argv(face, server.url, path, ATTEMPTS, CONCURRENCY)
                     result = run_measured(argv, env=fresh_env(data), cwd=ROOT, timeout=1800)
                     if result.rc != 0:
                         raise SystemExit(f"{face} failed ({result.rc}): {result.stderr[-800:]}")
