@@ -11,13 +11,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from passk_tui.core.clock import clock
 from passk_tui.core.progress import Cell
 from passk_tui.core.table import gate_text
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
-from passk_tui.tui.widgets.run_summary import LiveLine, clock, summary_text
+from passk_tui.tui.widgets.run_summary import LiveLine, summary_text
 
 if TYPE_CHECKING:
     from passk_tui.tui.app import PasskApp

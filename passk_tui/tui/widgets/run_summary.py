@@ -5,15 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from passk_tui.core.clock import clock
 from passk_tui.core.progress import Progress
 
 BAR_WIDTH = 16
-
-
-def clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def summary_text(
