@@ -16,7 +16,7 @@ import os
 import re
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -188,6 +188,10 @@ def _md_cell(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
 
 
+def _md_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(_md_cell(c) for c in cells) + " |"
+
+
 def render_md(stored: StoredEvaluation) -> str:
     """The plain table as a Markdown table, then the gate verdict: for a PR comment or CI summary."""
     s = stored.settings
@@ -196,9 +200,7 @@ def render_md(stored: StoredEvaluation) -> str:
     lines = [
         f"### passk-tui: {_md_cell(s.agent)} version {s.version}",
         "",
-        "| " + " | ".join(_md_cell(c) for c in rows[0]) + " |",
-        "| " + " | ".join("---" for _ in rows[0]) + " |",
-        *("| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows[1:]),
+        *(_md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]),
         "",
     ]
     if s.require is None:
