@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sqlite3
@@ -174,8 +175,6 @@ def test_every_finished_attempt_is_stored_before_its_event(
 
     evaluation = new_evaluation(settings, "secret", on_event)
     assert evaluation.store.path == Path(os.environ["PASSK_DATA_DIR"]) / DB_NAME
-    import asyncio
-
     assert asyncio.run(evaluation.run()) == "done"
     assert sorted(seen) == [(c, a) for c in (0, 1) for a in range(1, 11)]
     assert ends == ["done"]
@@ -185,8 +184,6 @@ def test_every_finished_attempt_is_stored_before_its_event(
 def test_a_refused_key_is_stored_as_failed_with_no_key(stack: StackServer, cases_file) -> None:
     settings = settings_for(cases_file, stack=stack.url)
     evaluation = new_evaluation(settings, "sk-WRONG-KEY-1234")
-    import asyncio
-
     with pytest.raises(RunError, match="401"):
         asyncio.run(evaluation.run())
     stored = evaluation.store.load(evaluation.evaluation_id)
