@@ -58,11 +58,8 @@ class HistoryScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         try:
-            store = Store.open()
-            try:
+            with Store.open() as store:
                 self._summaries = store.list_evaluations()
-            finally:
-                store.close()
         except (InputError, RunError) as exc:
             note.update(Text(str(exc), style=palette(self.app).get("error", "")))
             return
@@ -109,11 +106,8 @@ class HistoryScreen(Screen[None]):
         if chosen is None:
             return
         try:
-            store = Store.open()
-            try:
+            with Store.open() as store:
                 stored = store.load(chosen.id)
-            finally:
-                store.close()
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot open", severity="error")
             return
