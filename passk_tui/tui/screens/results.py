@@ -126,7 +126,7 @@ class ResultsScreen(Screen[None]):
                 cells[3], style=f"bold {colours.get('error', '')}" if f.errored else "dim"
             )
             all_passed = Text(cells[6], style=colours.get("success", "") if f.all_passed else "")
-            hat = two_decimals(f.pass_hat_k) if f.n else "0.00"
+            hat = two_decimals(f.pass_hat_k)
             table.add_row(name, cells[1], wrong, errored, cells[4], cells[5], hat, all_passed)
             self._order.append(index)
         if cursor_case is not None and cursor_case in self._order:
