@@ -11,22 +11,12 @@ from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.heap import relaxed_gc
 from passk_tui.store.export import check_export_path
-from passk_tui.tui.form import FormValues, blank_form
+from passk_tui.tui.form import TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
 
-#: Flags that fill a configure field of the same meaning.
-_FLAG_FIELDS = {
-    "agent": "agent",
-    "version": "version",
-    "cases": "cases",
-    "attempts": "attempts",
-    "k": "k",
-    "require": "require",
-    "concurrency": "concurrency",
-    "timeout": "timeout",
-    "stack": "stack",
-    "agents": "agents",
-}
+#: Flags that fill the configure field of the same name: every text field but the key,
+#: which reaches the screen as ``env_key`` and is never put in a field.
+_FLAG_FIELDS = tuple(name for name in TEXT_FIELDS if name != "key")
 
 
 def starts_at_once(args: argparse.Namespace) -> bool:
@@ -43,8 +33,8 @@ def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormV
     saved = load_last_used()
     values.update(saved)
     given = False
-    for flag, name in _FLAG_FIELDS.items():
-        value = getattr(args, flag, None)
+    for name in _FLAG_FIELDS:
+        value = getattr(args, name, None)
         if value is not None:
             values[name] = value
             given = True
