@@ -17,11 +17,11 @@ from passk_tui.core.figures import CaseFigures
 from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.progress import Progress
 from passk_tui.core.settings import Settings
-from passk_tui.core.table import below_gate, gate_lines, gate_text, plain_table
+from passk_tui.core.table import below_gate, gate_lines, gate_text, plain_columns, plain_table
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.export import check_export_path, export
-from passk_tui.store.history import history_rows, plain_columns
+from passk_tui.store.history import history_rows
 
 EXIT_CANCELLED = 130
 

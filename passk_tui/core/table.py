@@ -30,10 +30,14 @@ def table_rows(figures: Sequence[CaseFigures], k: int) -> list[tuple[str, ...]]:
 
 
 def plain_table(figures: Sequence[CaseFigures], k: int) -> str:
+    """The results table as PRODUCT.md shows it."""
+    return plain_columns(table_rows(figures, k))
+
+
+def plain_columns(rows: Sequence[Sequence[str]]) -> str:
     """Left-aligned columns padded to their widest cell, two spaces apart, a dash rule under each header."""
-    rows = table_rows(figures, k)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
-    rule = tuple("-" * w for w in widths)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    rule = ["-" * w for w in widths]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in [rows[0], rule, *rows[1:]]

@@ -31,14 +31,3 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
             )
         )
     return rows
-
-
-def plain_columns(rows: Sequence[Sequence[str]]) -> str:
-    """Left-aligned columns, two spaces apart, a dash rule under the header (as the results table)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    rule = ["-" * w for w in widths]
-    lines = [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in [rows[0], rule, *rows[1:]]
-    ]
-    return "\n".join(lines) + "\n"
