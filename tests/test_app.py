@@ -18,7 +18,14 @@ from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.run_summary import LiveLine
-from tests.test_app_support import app_env, run_to_end, scripted, wait_for
+from tests.test_app_support import (
+    app_env,
+    blocking,
+    run_to_end,
+    scripted,
+    start_mid_run,
+    wait_for,
+)
 
 __all__ = ["app_env"]
 
@@ -228,9 +235,7 @@ async def test_enter_opens_a_case_from_the_grid_and_from_the_results(app_env: Pa
 async def test_case_screen_is_live_while_the_run_goes_on(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
-        progress = app.view.progress
-        await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
+        await start_mid_run(pilot)
         await pilot.press("enter")
         assert isinstance(app.screen, CaseScreen)
         rows = table_text(app.screen.query_one(DataTable))
@@ -249,9 +254,7 @@ async def test_case_screen_is_live_while_the_run_goes_on(app_env: Path) -> None:
 async def test_cancel_asks_then_cancels_the_runs_in_flight(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
-        progress = app.view.progress
-        await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
+        progress = await start_mid_run(pilot)
         await pilot.press("c")
         await pilot.pause()
         await pilot.press("n")  # keep running
@@ -277,7 +280,7 @@ async def test_cancel_asks_then_cancels_the_runs_in_flight(app_env: Path) -> Non
 async def test_quit_mid_run_cancels_first(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
+        app.start_evaluation(blocking(), None)
         progress = app.view.progress
         await wait_for(pilot, lambda: progress.in_flight == 2)
         await pilot.press("ctrl+q")
@@ -317,7 +320,7 @@ async def test_the_grid_draws_only_what_is_visible(app_env: Path) -> None:
 async def test_the_command_palette_lists_the_screen_actions(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
+        app.start_evaluation(blocking(), None)
         await pilot.pause()
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"Cancel run", "Results", "Open case"} <= titles
@@ -358,11 +361,8 @@ async def test_history_resumes_a_cancelled_evaluation(app_env: Path) -> None:
 
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
+        await start_mid_run(pilot)
         first = app.view
-        await wait_for(
-            pilot, lambda: first.progress.finished == 2 and first.progress.in_flight == 2
-        )
         app.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.press("f2")

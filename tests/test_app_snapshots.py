@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
-from tests.test_app_support import app_env, run_to_end, scripted, wait_for
+from tests.test_app_support import app_env, run_to_end, scripted, start_mid_run
 
 __all__ = ["app_env"]
 
@@ -44,9 +44,7 @@ class TestRun:
         app = PasskApp(show_timing=False)
 
         async def run_before(pilot: Pilot) -> None:
-            app.start_evaluation(scripted("blocking.toml", attempts=3, concurrency=2), None)
-            progress = app.view.progress
-            await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
+            await start_mid_run(pilot)
             await pilot.pause(0.3)
 
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

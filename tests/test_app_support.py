@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from passk_tui.core.progress import Progress
 from passk_tui.core.settings import Settings
 
 AGENTS_DIR = Path(__file__).parent / "app_agents"
@@ -47,6 +48,19 @@ def scripted(
         require=require,
         agents_path="agents.toml",
     )
+
+
+def blocking() -> Settings:
+    """blocking.toml, 3 attempts 2 at a time: "quick" answers; "stuck" never does and soon holds both."""
+    return scripted("blocking.toml", attempts=3, concurrency=2)
+
+
+async def start_mid_run(pilot: Pilot) -> Progress:
+    """Start ``blocking()`` and wait until it stops mid-way: two attempts done, two in flight."""
+    pilot.app.start_evaluation(blocking(), None)
+    progress = pilot.app.view.progress
+    await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
+    return progress
 
 
 async def wait_for(pilot: Pilot, condition, timeout: float = 15.0) -> None:
