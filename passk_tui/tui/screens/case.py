@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TextArea
 
-from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
@@ -192,9 +192,9 @@ class CaseScreen(Screen[None]):
             f"{SYMBOLS[cell]} {NAMES[cell]}", style=f"bold {colours.get(THEME_COLOUR[cell], '')}"
         )
         text.append(f"   Turn {record.status}")
-        if record.outcome.value == "passed":
+        if record.outcome is Outcome.PASSED:
             text.append("   the check passed")
-        elif record.outcome.value == "wrong":
+        elif record.outcome is Outcome.WRONG:
             text.append("\ncheck failed: ", style="bold")
             text.append(record.reason or "the answer did not pass the check")
         else:
