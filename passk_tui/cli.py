@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from passk_tui.config import resume_changes, settings_from_args, stack_key
+from passk_tui.core.clock import clock
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.figures import CaseFigures
@@ -167,15 +168,9 @@ def progress_line(progress: Progress) -> str:
     elapsed = progress.elapsed()
     rate = progress.finished / elapsed if elapsed > 0 else 0.0
     left = progress.total - progress.finished
-    eta = f"~{_clock(left / rate)} left" if rate > 0 and left else ""
+    eta = f"~{clock(left / rate)} left" if rate > 0 and left else ""
     return (
         f"{progress.finished}/{progress.total} attempts  {progress.in_flight} in flight  "
         f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
-        f"errored {sum(progress.errored)}  {_clock(elapsed)}  {eta}"
+        f"errored {sum(progress.errored)}  {clock(elapsed)}  {eta}"
     ).rstrip()
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
