@@ -183,10 +183,12 @@ async def test_cancel_past_the_deadline_cancels_the_run(make_stack, monkeypatch,
     elapsed = time.monotonic() - started
     assert [t.status for t in turns] == ["timed_out", "completed"]
     assert elapsed < 0.8  # the deadline plus one round trip, not a long poll
+    # The cancel may still be on its way (shielded, finishing in the background): aclose
+    # waits for it, as the engine's faces do before they report.
+    await target.aclose()
     stats = server.stats()
     assert (stats.cancelled, stats.in_flight, stats.runs_created) == (1, 0, 2)
     assert server.run_for("hang", 1)["turn"]["status"] == "cancelled"
-    await target.aclose()
 
 
 async def test_deadline_while_retrying_gives_a_timed_out_turn(make_stack, monkeypatch) -> None:
