@@ -58,8 +58,8 @@ class ClopperPearson:
     label = "exact (Clopper-Pearson)"
 
     def rate(self, passed: int, n: int, confidence: float) -> Interval:
-        _check_counts(passed, n)
-        _check_level(confidence)
+        check_counts(passed, n)
+        check_level(confidence)
         if n == 0:
             return Interval(0.0, 1.0)
         tail = (1.0 - confidence) / 2.0
@@ -149,12 +149,14 @@ def parse_confidence(text: str) -> float:
     return value
 
 
-def _check_counts(passed: int, n: int) -> None:
+def check_counts(passed: int, n: int) -> None:
+    """Every interval method refuses impossible counts the same way."""
     if not 0 <= passed <= n:
         raise ValueError(f"need 0 <= passed <= n, got passed={passed}, n={n}")
 
 
-def _check_level(confidence: float) -> None:
+def check_level(confidence: float) -> None:
+    """Every interval method refuses a level outside (0, 1) the same way."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"need 0 < confidence < 1, got {confidence}")
 
