@@ -77,11 +77,15 @@ def log_mixture_ratio(p: float, passed: int, n: int) -> float:
     Infinite where p makes the attempts impossible (p = 0 with a pass, p = 1
     with a failure).
     """
-    failed = n - passed
-    if (passed and p <= 0.0) or (failed and p >= 1.0):
+    if (passed and p <= 0.0) or (passed < n and p >= 1.0):
         return float("inf")
-    log_likelihood = (passed * log(p) if passed else 0.0) + (failed * log1p(-p) if failed else 0.0)
-    return _log_marginal(passed, n) - log_likelihood
+    return _log_marginal(passed, n) - _log_likelihood(p, passed, n)
+
+
+def _log_likelihood(p: float, passed: int, n: int) -> float:
+    """log(p^c (1-p)^(n-c)), with 0 log 0 = 0 at the ends."""
+    failed = n - passed
+    return (passed * log(p) if passed else 0.0) + (failed * log1p(-p) if failed else 0.0)
 
 
 def _log_marginal(passed: int, n: int) -> float:
@@ -97,20 +101,23 @@ def _log_beta(x: float, y: float) -> float:
 def _mixture_interval(passed: int, n: int, threshold: float) -> Interval:
     """{p : log M_n(p) <= threshold}, its end points by bisection on each convex branch.
 
-    Sixty-four halvings take each bracket below 1e-19. Cached: the stop rule and
-    the live app ask for the same (c, n) again and again.
+    log M_n(p) <= threshold is log-likelihood(p) >= log-marginal - threshold,
+    so the marginal is computed once. Sixty-four halvings take each bracket
+    below 1e-19. Cached: the stop rule and the live app ask for the same (c, n)
+    again and again.
     """
+    floor = _log_marginal(passed, n) - threshold
     centre = passed / n
-    low = 0.0 if passed == 0 else _crossing(passed, n, threshold, 0.0, centre)
-    high = 1.0 if passed == n else _crossing(passed, n, threshold, 1.0, centre)
+    low = 0.0 if passed == 0 else _crossing(passed, n, floor, 0.0, centre)
+    high = 1.0 if passed == n else _crossing(passed, n, floor, 1.0, centre)
     return Interval(low, high)
 
 
-def _crossing(passed: int, n: int, threshold: float, outside: float, inside: float) -> float:
-    """The p between ``outside`` (above the threshold) and ``inside`` (below) where log M_n(p) crosses it."""
+def _crossing(passed: int, n: int, floor: float, outside: float, inside: float) -> float:
+    """The p between ``outside`` and ``inside`` where the log-likelihood rises through ``floor``."""
     for _ in range(64):
         mid = (outside + inside) / 2.0
-        if log_mixture_ratio(mid, passed, n) > threshold:
+        if _log_likelihood(mid, passed, n) < floor:
             outside = mid
         else:
             inside = mid
