@@ -9,6 +9,14 @@ valid one (``core.sequences``), so stopping the moment a case is decided
 keeps its chance of a wrong verdict under 1-C. A case that reaches the cap
 undecided is the policy's to report, in the same words (``capped_reason``).
 
+The promise assumes the counts at each look are of attempts chosen without
+regard to their outcomes. With attempts in flight, count the longest run of
+attempt numbers 1..m that have all finished, not whichever finished first:
+if failures are slower than passes, the first to finish over-represent passes.
+Attempts still in flight when a case is decided finish and count; the interval
+at the larger n is as valid (it holds at every n), though its verdict may
+differ from the reason recorded at the stop.
+
 A reason is stored and shown as text (``decided pass at 14``, ``decided fail
 at 9``, ``precise at 23``, ``capped at 40 undecided``) and read back by
 ``StopReason.parse``.
