@@ -14,10 +14,10 @@ from passk_tui.config import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.heap import relaxed_gc
-from passk_tui.core.progress import Progress
 from passk_tui.core.gate import gate_lines, read
+from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.intervals import parse_confidence
+from passk_tui.core.progress import Progress
 from passk_tui.core.table import plain_columns, plain_table
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals
-from passk_tui.core.table import gate_text
 from passk_tui.core.intervals import (
     CLOPPER_PEARSON,
     DEFAULT_CONFIDENCE,
@@ -25,6 +24,7 @@ from passk_tui.core.intervals import (
     interval_text,
     level_text,
 )
+from passk_tui.core.table import gate_text
 
 #: The exit status of a gate that held, failed, or (confident gate only) could not decide.
 EXIT_HELD, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 4

@@ -32,7 +32,6 @@ from passk_tui.core.settings import Settings
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
 from passk_tui.store.claims import claim as take_claim
-from passk_tui.store.history import gate_counts
 from passk_tui.store.errors import (
     StoreBusy,
     StoreUnusable,
@@ -40,6 +39,7 @@ from passk_tui.store.errors import (
     opening_error,
     writing_error,
 )
+from passk_tui.store.history import gate_counts
 from passk_tui.store.models import EvaluationSummary, StoredEvaluation
 from passk_tui.store.schema import NewerSchema, migrate
 
