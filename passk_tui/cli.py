@@ -106,6 +106,9 @@ def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None
     except (ExportError, InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: export failed: {exc}\n")
         return code or EXIT_EXPORT_FAILED
+    except RecursionError:
+        sys.stderr.write(f"passk-tui: export failed: --export {path}: an answer nests too deep\n")
+        return code or EXIT_EXPORT_FAILED
     sys.stderr.write(f"passk-tui: wrote {written}\n")
     return code
 

@@ -28,6 +28,7 @@ from passk_tui.core.figures import FigureIntervals, two_decimals, yes_no
 from passk_tui.core.intervals import Interval, interval_text, level_text
 from passk_tui.core.table import gate_text, table_rows
 from passk_tui.store.export_junit import render_junit
+from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import CaseReport, Report, build_report, iso_time
 
@@ -158,8 +159,9 @@ def _gate_json(report: Report) -> dict[str, Any] | None:
 def render_json(report: Report) -> str:
     """The evaluation, its cases with figures, intervals and verdicts, the gate, and every attempt.
 
-    Values from outside (inputs, checks, answers, usage) are written compactly
-    by the C encoder, so an answer nested hundreds deep exports like any other.
+    Values from outside (inputs, checks, answers, usage) are written compactly,
+    one line each, by an encoder that does not recurse: an answer nested
+    hundreds deep exports like any other.
     """
     stored, reading = report.stored, report.reading
     s = stored.settings
@@ -167,7 +169,7 @@ def render_json(report: Report) -> str:
     kept: list[str] = []
 
     def verbatim(value: Any) -> str:
-        kept.append(json.dumps(value, ensure_ascii=False, default=str))
+        kept.append(compact_json(value))
         return f"\x00{token}:{len(kept) - 1}\x00"
 
     document = {

@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
-from passk_tui.core.checks import answer_text
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.gate import CaseReading, Reading, read
 from passk_tui.core.intervals import CLOPPER_PEARSON, IntervalMethod
+from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 
 #: The most of one answer or error an export quotes (answers can be megabytes).
@@ -107,10 +107,9 @@ def failure_text(record: AttemptRecord) -> str:
 
 
 def _answer(record: AttemptRecord) -> str:
-    try:
-        return answer_text(record.output)
-    except (RecursionError, ValueError):
-        return f"<a {type(record.output).__name__} too deeply nested to show>"
+    """The answer exactly as given; JSON text (however deep) for a non-string."""
+    output = record.output
+    return output if isinstance(output, str) else compact_json(output)
 
 
 def quote(text: str) -> str:
