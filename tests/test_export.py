@@ -261,7 +261,7 @@ def test_junit_under_the_confident_gate_agrees_with_exit_4(agents: Path, tmp_pat
     assert set(got) == {"arithmetic", "json-shape"}  # undecided; summary passes
     assert got["arithmetic"] == (
         "failure",
-        "pass@3 95% CI 0.38-1.00 includes (undecided) --require 0.5: "
+        "pass@3 95% CI 0.38-1.00 includes --require 0.5 (undecided): "
         "3 passed, 2 wrong, 0 errored of 5 attempts",
     )
     props = {p.get("name"): p.get("value") for p in suite.find("properties")}

@@ -73,8 +73,10 @@ def _problem(c: CaseReport, report: Report) -> tuple[str, str, str] | None:
     counts = f"{f.passed} passed, {f.wrong} wrong, {f.errored} errored of {f.n} attempts"
     if reading.confident:
         ci = f"pass@{k} {level_text(reading.level)} CI {_interval(c.reading.intervals.pass_at_k)}"
-        how = "is below" if verdict == "fail" else "includes (undecided)"
-        message = f"{ci} {how} --require {shown}: {counts}"
+        if verdict == "fail":
+            message = f"{ci} is below --require {shown}: {counts}"
+        else:
+            message = f"{ci} includes --require {shown} (undecided): {counts}"
     else:
         message = f"pass@{k} {two_decimals(f.pass_at_k)} is below --require {shown}: {counts}"
     tag = "error" if f.errored > f.wrong else "failure"
@@ -126,7 +128,7 @@ def render_junit(report: Report) -> str:
         for name, value in _case_properties(c, k, level):
             _sub(case_properties, "property", name=name, value=value)
         problem = _problem(c, report)
-        first = failure_text(c.first_failure) if c.first_failure else "every attempt passed"
+        first = failure_text(c.first_failure) if c.first_failure else "none"
         if f.n == 0:
             counted["skipped"] += 1
             _sub(case, "skipped", message="no attempt recorded")
