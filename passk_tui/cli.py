@@ -21,7 +21,7 @@ from passk_tui.core.progress import Progress
 from passk_tui.core.table import plain_columns, plain_table
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store
-from passk_tui.store.export import EXIT_EXPORT_FAILED, ExportError, check_export_path, export
+from passk_tui.store.export import EXIT_EXPORT_FAILED, check_export_path, export
 from passk_tui.store.history import history_rows
 
 EXIT_CANCELLED = 130
@@ -103,7 +103,7 @@ def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None
     """Write the export; a failure is one line and exit 5 unless the status already says more."""
     try:
         written = export(evaluation.store.load(evaluation.evaluation_id), path, confidence)
-    except (ExportError, InputError, RunError) as exc:
+    except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: export failed: {exc}\n")
         return code or EXIT_EXPORT_FAILED
     except RecursionError:

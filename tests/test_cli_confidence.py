@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from tests.test_cli import SEED_TABLE, agents, scripted  # noqa: F401 (agents is a fixture)
+import pytest
+
+from tests.test_cli import AGENTS, SEED_TABLE, scripted
 
 CONFIDENT_TABLE = """\
 case        passed  wrong  errored  pass@1  pass@3  all passed  pass@3 95% CI  gate
@@ -13,6 +16,14 @@ arithmetic  3/5     2      0        0.60    1.00    no          0.38-1.00      u
 json-shape  0/5     4      1        0.00    0.00    no          0.00-0.89      fail
 summary     5/5     0      0        1.00    1.00    yes         0.86-1.00      undecided
 """
+
+
+@pytest.fixture
+def agents(tmp_path: Path) -> Path:
+    """A private copy of the scripted agent, so its scripts start over."""
+    folder = tmp_path / "agents"
+    shutil.copytree(AGENTS, folder)
+    return folder
 
 
 def gate_lines(stderr: str) -> list[str]:

@@ -37,8 +37,12 @@ SUFFIXES = (".json", ".csv", ".md", ".xml")
 EXIT_EXPORT_FAILED = 5
 
 
-class ExportError(Exception):
-    """The export could not be made or written (exit 5 unless the gate already says otherwise)."""
+class ExportError(InputError):
+    """The export could not be made or written: exit 5, unless the gate already says otherwise.
+
+    An InputError (the path the user gave cannot take the results), so every face
+    that reports those reports this too, with its own exit status.
+    """
 
     exit_code = EXIT_EXPORT_FAILED
 
