@@ -377,11 +377,12 @@ def test_a_partial_evaluation_exports_undefined_figures_as_null_and_dash() -> No
 
 
 def test_an_answer_nested_950_deep_exports_in_every_format(tmp_path: Path) -> None:
+    """Through the store and every format: no RecursionError, the answer comes back whole."""
     deep: object = "bottom"
     for _ in range(950):
         deep = [deep]
     settings = Settings("bot", 1, "/tmp/c.toml", attempts=2, k=1)
-    stored = StoredEvaluation(**_deep_stored(settings, deep))
+    stored = stored_with({"deep": "WP"}, settings, output=deep)
     for suffix in ("json", "csv", "md", "xml"):
         export(stored, tmp_path / f"deep.{suffix}")
     document = json.loads((tmp_path / "deep.json").read_text())
@@ -390,24 +391,6 @@ def test_an_answer_nested_950_deep_exports_in_every_format(tmp_path: Path) -> No
         [got] = got
     assert got == "bottom"
     assert "bottom" in (tmp_path / "deep.xml").read_text()
-
-
-def _deep_stored(settings: Settings, output: object) -> dict[str, object]:
-    """A stored evaluation's fields with one wrong attempt whose answer is ``output``."""
-    record = AttemptRecord(
-        0, "deep", 1, "k", Outcome.WRONG, "completed", output, None, None, None, None, 1.0, 2.0
-    )
-    return {
-        "id": "ev_deep",
-        "created": 0.0,
-        "finished": 1.0,
-        "status": "done",
-        "error": None,
-        "settings": settings,
-        "cases": [Case("deep", "q", None)],
-        "cases_sha256": "h",
-        "records": [record],
-    }
 
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
