@@ -7,6 +7,7 @@ import sys
 from typing import NoReturn
 
 from passk_tui import __version__
+from passk_tui.core.gate import CONFIDENT_GATE_MEANING
 
 
 class _Parser(argparse.ArgumentParser):
@@ -58,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--confidence",
         metavar="C",
-        help="level of every interval, 0 < C < 1 (default 0.95 where shown); with --require "
-        "the gate reads the pass@k interval: pass, fail, or undecided (exit 4)",
+        help=f"level of every interval, 0 < C < 1 (default 0.95 where shown); "
+        f"{CONFIDENT_GATE_MEANING}",
     )
     how.add_argument("--concurrency", metavar="N", help="most Runs in flight at once (default 4)")
     how.add_argument("--timeout", metavar="S", help="per-attempt deadline in seconds (default 300)")

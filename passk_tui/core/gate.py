@@ -26,6 +26,12 @@ from passk_tui.core.intervals import (
 )
 from passk_tui.core.table import gate_text
 
+#: The confident gate in one line, for --help and the Configure screen's confidence field.
+CONFIDENT_GATE_MEANING = (
+    "with --require X the gate reads the pass@k interval: pass when it lies wholly at or above X, "
+    "fail when wholly below, else undecided (exit 4: more attempts would settle it)"
+)
+
 #: The exit status of a gate that held, failed, or (confident gate only) could not decide.
 EXIT_HELD, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 4
 
