@@ -121,6 +121,7 @@ def figures_of_csv(text: str, k: int, planned: int) -> list[CaseFigures]:
             assert row[f"{column} high"] == two_decimals(interval.high if interval else None)
         assert row["all_passed"] == yes_no(figures.all_passed)
         assert row["method"] == "clopper-pearson"
+        assert row["gate_kind"] in ("point", "confident", "none")
         out.append(figures)
     return out
 

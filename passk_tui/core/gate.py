@@ -84,6 +84,13 @@ class Reading:
         return EXIT_HELD
 
     @property
+    def gate_kind(self) -> str:
+        """Which gate gave the verdicts: ``point``, ``confident``, or ``none``."""
+        if self.require is None:
+            return "none"
+        return "confident" if self.confident else "point"
+
+    @property
     def ci_header(self) -> str:
         """The interval column's header: ``pass@3 95% CI``."""
         return f"pass@{self.k} {level_text(self.level)} CI"

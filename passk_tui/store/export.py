@@ -151,7 +151,7 @@ def _gate_json(report: Report) -> dict[str, Any] | None:
         return None
     return {
         "require": gate_text(reading.require),
-        "kind": "confident" if reading.confident else "point",
+        "kind": reading.gate_kind,
         "confidence": reading.level if reading.confident else None,
         "held": reading.exit_code == 0,
         "under": [c.figures.name for c in reading.failing],
@@ -239,6 +239,7 @@ def csv_header(k: int) -> list[str]:
         *figures,
         "all_passed",
         "gate",
+        "gate_kind",
         "level",
         "method",
     ]
@@ -253,7 +254,7 @@ def _bounds(interval: Interval | None) -> list[str]:
 
 
 def render_csv(report: Report) -> str:
-    """A row per case: counts, each figure with its interval's ends, all passed and the verdict."""
+    """A row per case: counts, each figure with its interval's ends, all passed, the verdict and its gate."""
     reading = report.reading
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -275,6 +276,7 @@ def render_csv(report: Report) -> str:
                 *_bounds(intervals.pass_hat_k),
                 yes_no(f.all_passed),
                 c.reading.verdict or "-",
+                reading.gate_kind,
                 f"{reading.level:g}",
                 reading.method.name,
             ]

@@ -99,7 +99,6 @@ def render_junit(report: Report) -> str:
         time=total_time,
     )
     properties = _sub(suite, "properties")
-    gate = "none" if s.require is None else ("confident" if reading.confident else "point")
     for name, value in (
         ("evaluation", stored.id),
         ("agent", s.agent),
@@ -107,7 +106,7 @@ def render_junit(report: Report) -> str:
         ("attempts", str(s.attempts)),
         ("k", str(k)),
         ("require", "" if s.require is None else gate_text(s.require)),
-        ("gate", gate),
+        ("gate", reading.gate_kind),
         ("exit status", str(reading.exit_code)),
         ("confidence", f"{reading.level:g}"),
         ("interval method", reading.method.name),
