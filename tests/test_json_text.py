@@ -14,7 +14,7 @@ VALUES = [
     0,
     -1.5,
     float("inf"),
-    "quote \" backslash \\ newline \n ünï \ud83d",
+    'quote " backslash \\ newline \n ünï \ud83d',
     [],
     {},
     [[], {}],
