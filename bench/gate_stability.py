@@ -28,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import machine, warn_if_busy  # noqa: E402
+from harness import machine, warn_if_busy  # noqa: E402
+
 from passk_tui.core.attempt import Turn  # noqa: E402
 from passk_tui.core.cases import Case  # noqa: E402
 from passk_tui.core.checks import compile_check  # noqa: E402
