@@ -7,6 +7,7 @@ import sys
 from typing import NoReturn
 
 from passk_tui import __version__
+from passk_tui.core.gate import CONFIDENT_GATE_MEANING
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,7 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "exit status: 0 done (and the gate held), 1 the --require gate failed, "
-            "2 bad flags or input files, 3 the evaluation could not run"
+            "2 bad flags or input files, 3 the evaluation could not run, "
+            "4 the confident gate could not decide some case (none failed), "
+            "5 only the --export could not be written, 130 cancelled"
         ),
     )
     what = parser.add_argument_group("what to measure")
@@ -52,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     how = parser.add_argument_group("how to run")
     how.add_argument(
         "--require", metavar="X", help="exit 1 when any case's pass@k is below X (0..1)"
+    )
+    how.add_argument(
+        "--confidence",
+        metavar="C",
+        help=f"level of every interval, 0 < C < 1 (default 0.95 where shown); "
+        f"{CONFIDENT_GATE_MEANING}",
     )
     how.add_argument("--concurrency", metavar="N", help="most Runs in flight at once (default 4)")
     how.add_argument("--timeout", metavar="S", help="per-attempt deadline in seconds (default 300)")

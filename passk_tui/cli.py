@@ -10,18 +10,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from passk_tui.config import resume_changes, settings_from_args, stack_key
+from passk_tui.config import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.figures import CaseFigures
+from passk_tui.core.gate import gate_lines, read
 from passk_tui.core.heap import relaxed_gc
+from passk_tui.core.intervals import parse_confidence
 from passk_tui.core.progress import Progress
-from passk_tui.core.settings import Settings
-from passk_tui.core.table import below_gate, gate_lines, gate_text, plain_columns, plain_table
+from passk_tui.core.table import plain_columns, plain_table
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store
-from passk_tui.store.export import check_export_path, export
+from passk_tui.store.export import EXIT_EXPORT_FAILED, check_export_path, export
 from passk_tui.store.history import history_rows
 
 EXIT_CANCELLED = 130
@@ -32,6 +32,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     evaluation: RecordedEvaluation | None = None
     try:
         export_path = check_export_path(args.export) if args.export else None
+        confidence = flag("confidence", args.confidence, parse_confidence, None)
         key = stack_key(args, env)
         if args.resume:
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
@@ -54,45 +55,62 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if evaluation is not None:
             _resume_hint(evaluation.evaluation_id)
         return EXIT_CANCELLED
-    return _report_end(evaluation, status, args, export_path)
+    return _report_end(evaluation, status, args, export_path, confidence)
 
 
 def _report_end(
-    evaluation: RecordedEvaluation, status: str, args: argparse.Namespace, export_path: Path | None
+    evaluation: RecordedEvaluation,
+    status: str,
+    args: argparse.Namespace,
+    export_path: Path | None,
+    confidence: float | None,
 ) -> int:
-    """The table, the export, the gate, and how to resume when the evaluation did not finish."""
+    """The table and the gate, then the export, and how to resume when the evaluation did not finish.
+
+    The export comes last so that a failed one (a full disk) costs only itself:
+    the results are on the screen, the failure is one line, and the exit status
+    is the gate's, or 5 when only the export failed.
+    """
     settings = evaluation.settings
     figures = evaluation.progress.all_figures()
     if evaluation.store_error:
         sys.stderr.write(f"passk-tui: warning: {evaluation.store_error}\n")
-    if export_path is not None:
-        try:
-            export(evaluation.store.load(evaluation.evaluation_id), export_path)
-        except (InputError, RunError) as exc:
-            return _fail(exc)
     if status == "failed":
         code = _fail(RunError(evaluation.error or "the evaluation failed"))
         _resume_hint(evaluation.evaluation_id)
-        return code
-    sys.stdout.write(plain_table(figures, settings.k))
-    sys.stdout.flush()
-    if status == "cancelled":
-        sys.stderr.write(
-            f"passk-tui: cancelled: {evaluation.progress.total - evaluation.progress.finished} "
-            "attempts not run\n"
-        )
-        _resume_hint(evaluation.evaluation_id)
-        return EXIT_CANCELLED
-    return _gate(figures, settings, args.require)
+    else:
+        reading = read(figures, settings.require, confidence)
+        shown = reading if confidence is not None else None
+        sys.stdout.write(plain_table(figures, settings.k, shown))
+        sys.stdout.flush()
+        if status == "cancelled":
+            sys.stderr.write(
+                f"passk-tui: cancelled: {evaluation.progress.total - evaluation.progress.finished} "
+                "attempts not run\n"
+            )
+            _resume_hint(evaluation.evaluation_id)
+            code = EXIT_CANCELLED
+        else:
+            for line in gate_lines(reading, args.require):
+                sys.stderr.write(f"passk-tui: {line}\n")
+            code = reading.exit_code
+    if export_path is not None:
+        code = _export(evaluation, export_path, confidence, code)
+    return code
 
 
-def _gate(figures: list[CaseFigures], settings: Settings, given: str | None) -> int:
-    if settings.require is None:
-        return 0
-    failing = below_gate(figures, settings.require)
-    for line in gate_lines(failing, settings.k, given or gate_text(settings.require)):
-        sys.stderr.write(f"passk-tui: {line}\n")
-    return 1 if failing else 0
+def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None, code: int) -> int:
+    """Write the export; a failure is one line and exit 5 unless the status already says more."""
+    try:
+        written = export(evaluation.store.load(evaluation.evaluation_id), path, confidence)
+    except (InputError, RunError) as exc:
+        sys.stderr.write(f"passk-tui: export failed: {exc}\n")
+        return code or EXIT_EXPORT_FAILED
+    except RecursionError:
+        sys.stderr.write(f"passk-tui: export failed: --export {path}: an answer nests too deep\n")
+        return code or EXIT_EXPORT_FAILED
+    sys.stderr.write(f"passk-tui: wrote {written}\n")
+    return code
 
 
 def _resume_hint(evaluation_id: str) -> None:

@@ -8,13 +8,14 @@ from pathlib import Path
 from textual.widgets import Button, DataTable, Input, Static
 
 from passk_tui.args import parse
+from passk_tui.core.figures import CaseFigures
 from passk_tui.core.progress import Cell
 from passk_tui.tui.app import EXIT_CANCELLED, PasskApp
 from passk_tui.tui.last_used import load_last_used, settings_file
 from passk_tui.tui.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.configure import ConfigureScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results import ResultsScreen, sort_figures
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.run_summary import LiveLine
@@ -394,3 +395,14 @@ async def test_configure_asks_the_stack_for_versions(app_env: Path, stack) -> No
         await wait_for(pilot, lambda: "not found" in str(message(app, "agent").render()))
         assert run.disabled
     assert stack.stats().runs_created == 0
+
+
+def test_results_sort_by_pass_at_k_takes_undefined_figures() -> None:
+    """A cancelled evaluation in Results: sorting by pass@k must not compare None with a number."""
+    figures = [
+        CaseFigures("full", 5, 5, 0, 0, 3, planned=5),
+        CaseFigures("cut", 1, 1, 0, 0, 3, planned=5),
+        CaseFigures("low", 5, 0, 5, 0, 3, planned=5),
+    ]
+    order = sort_figures(list(enumerate(figures)), "pass@k")
+    assert [f.name for _, f in order] == ["cut", "low", "full"]

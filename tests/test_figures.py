@@ -45,10 +45,31 @@ def test_rejects_impossible_counts(n: int, c: int, k: int) -> None:
         pass_at_k(n, c, k)
 
 
-def test_case_figures_live_and_all_passed() -> None:
-    f = CaseFigures("a", n=2, passed=1, wrong=1, errored=0, k=3)
-    assert f.pass_at_k == pass_at_k(2, 1, 2)  # fewer than k attempts in: over those made
-    assert not f.all_passed
-    assert CaseFigures("b", 5, 5, 0, 0, 3).all_passed
-    assert not CaseFigures("c", 0, 0, 0, 0, 3).all_passed
-    assert CaseFigures("c", 0, 0, 0, 0, 3).pass_at_k == 0
+def test_fewer_than_k_attempts_define_no_pass_at_k() -> None:
+    """The issue's live case: 1 of 1 passed is not pass@3 1.00, pass^3 1.00, all passed yes."""
+    live = CaseFigures("a", n=1, passed=1, wrong=0, errored=0, k=3, planned=5)
+    assert live.pass_at_k is None and live.pass_hat_k is None
+    assert live.all_passed is None  # unfinished: 1 of 5 planned
+    assert live.pass_at_1 == 1
+    assert CaseFigures("b", 2, 1, 1, 0, 3).pass_at_k is None
+    empty = CaseFigures("c", 0, 0, 0, 0, 3, planned=5)
+    assert (empty.pass_at_1, empty.pass_at_k, empty.all_passed) == (None, None, None)
+    assert [two_decimals(x) for x in (live.pass_at_1, live.pass_at_k)] == ["1.00", "-"]
+
+
+def test_all_passed_needs_a_finished_case() -> None:
+    assert CaseFigures("a", 5, 5, 0, 0, 3, planned=5).all_passed is True
+    assert CaseFigures("a", 5, 5, 0, 0, 3).all_passed is True  # no plan: n is all there is
+    assert CaseFigures("a", 4, 4, 0, 0, 3, planned=5).all_passed is None
+    assert CaseFigures("a", 4, 4, 0, 0, 3, planned=5).pass_at_k == 1  # defined from k on
+    assert CaseFigures("a", 5, 4, 1, 0, 3, planned=5).all_passed is False
+
+
+def test_intervals_follow_what_is_defined() -> None:
+    two = CaseFigures("a", 2, 2, 0, 0, 3, planned=5).intervals(0.9)
+    assert two.pass_at_1 is not None and two.pass_at_k is None and two.pass_hat_k is None
+    assert two.confidence == 0.9 and two.method == "clopper-pearson"
+    none = CaseFigures("a", 0, 0, 0, 0, 3, planned=5).intervals()
+    assert none.pass_at_1 is None
+    five = CaseFigures("a", 5, 4, 1, 0, 3).intervals()
+    assert five.pass_at_k is not None and five.pass_at_k.low < 0.8 < five.pass_at_k.high

@@ -48,7 +48,10 @@ def test_history_lists_every_evaluation_newest_first() -> None:
     with Store.open() as store:
         gated = Settings("support-bot", 3, "/x/cases.toml", attempts=2, k=2, require=Fraction(1))
         store.create_evaluation("ev_old", gated, cases, "h", created=1_700_000_000.0)
-        store.write("ev_old", [passed(0, 1), passed(0, 2), passed(1, 1, Outcome.WRONG)])
+        store.write(
+            "ev_old",
+            [passed(0, 1), passed(0, 2), passed(1, 1, Outcome.WRONG), passed(1, 2, Outcome.WRONG)],
+        )
         store.finish("ev_old", "done")
         plain = Settings("calc", 12, "/x/cases.toml", attempts=5, k=3)
         store.create_evaluation("ev_new", plain, cases, "h", created=1_700_086_400.0)
@@ -62,7 +65,7 @@ def test_history_lists_every_evaluation_newest_first() -> None:
         "id      when              agent        version  cases  attempts  status       under gate\n"
         "------  ----------------  -----------  -------  -----  --------  -----------  ----------\n"
         f"ev_new  {when[0]}  calc         12       2      1/10      interrupted  -\n"
-        f"ev_old  {when[1]}  support-bot  3        2      3/4       done         1\n"
+        f"ev_old  {when[1]}  support-bot  3        2      4/4       done         1\n"
     )
 
 
@@ -84,3 +87,16 @@ def test_history_needs_no_textual(tmp_path: Path) -> None:
         "assert main(['history']) == 0 and 'textual' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=30, capture_output=True)
+
+
+def test_under_gate_is_undefined_while_a_case_has_fewer_than_k_attempts() -> None:
+    """1 wrong of 1 attempt is no pass@2 of 0.00: the count would look final, so it is `-`."""
+    cases = [Case("c0", "a", None), Case("c1", "b", None)]
+    gated = Settings("bot", 1, "/x/cases.toml", attempts=2, k=2, require=Fraction(1))
+    with Store.open() as store:
+        store.create_evaluation("ev_cut", gated, cases, "h", created=1_700_000_000.0)
+        store.write("ev_cut", [passed(0, 1), passed(0, 2), passed(1, 1, Outcome.WRONG)])
+        store.finish("ev_cut", "cancelled")
+        [summary] = store.list_evaluations()
+    assert summary.under_gate is None and summary.decided == 0
+    assert history().stdout.splitlines()[-1].endswith("cancelled  -")

@@ -9,6 +9,7 @@ import pytest
 from scipy.special import betainc
 from scipy.stats import binomtest
 
+from passk_tui.core.errors import InputError
 from passk_tui.core.intervals import (
     CLOPPER_PEARSON,
     Interval,
@@ -88,7 +89,7 @@ def test_texts() -> None:
     assert level_text(0.999) == "99.9%"
     assert parse_confidence(" 0.9 ") == 0.9
     for bad in ("0", "1", "1.5", "x", "-0.1", "nan"):
-        with pytest.raises(ValueError):
+        with pytest.raises(InputError):
             parse_confidence(bad)
 
 

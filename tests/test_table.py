@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.gate import read
 from passk_tui.core.table import below_gate, plain_table
 
 SEED = """\
@@ -42,3 +43,43 @@ def test_gate_compares_exact_figures() -> None:
     close = CaseFigures("close", 1000, 899, 101, 0, 1)
     exact = CaseFigures("exact", 10, 9, 1, 0, 1)
     assert [f.name for f in below_gate([close, exact], Fraction("0.9"))] == ["close"]
+
+
+def test_a_partial_run_shows_undefined_figures_as_dashes() -> None:
+    """Mid-run or cancelled: 1 of 1 passed is not 1.00, and an unfinished case is not "yes"."""
+    figures = [
+        CaseFigures("one-in", 1, 1, 0, 0, 3, planned=5),
+        CaseFigures("none-in", 0, 0, 0, 0, 3, planned=5),
+        CaseFigures("four-in", 4, 4, 0, 0, 3, planned=5),
+        CaseFigures("done", 5, 5, 0, 0, 3, planned=5),
+    ]
+    assert plain_table(figures, 3).splitlines() == [
+        "case     passed  wrong  errored  pass@1  pass@3  all passed",
+        "-------  ------  -----  -------  ------  ------  ----------",
+        "one-in   1/1     0      0        1.00    -       -",
+        "none-in  0/0     0      0        -       -       -",
+        "four-in  4/4     0      0        1.00    1.00    -",
+        "done     5/5     0      0        1.00    1.00    yes",
+    ]
+
+
+def test_confidence_adds_the_interval_and_gate_columns_exactly() -> None:
+    reading = read(seed_figures(), Fraction("0.9"), 0.95)
+    assert plain_table(seed_figures(), 3, reading) == (
+        "case        passed  wrong  errored  pass@1  pass@3  all passed  pass@3 95% CI  gate\n"
+        "----------  ------  -----  -------  ------  ------  ----------  -------------  ---------\n"
+        "arithmetic  3/5     2      0        0.60    1.00    no          0.38-1.00      undecided\n"
+        "json-shape  0/5     4      1        0.00    0.00    no          0.00-0.89      fail\n"
+        "summary     5/5     0      0        1.00    1.00    yes         0.86-1.00      undecided\n"
+    )
+
+
+def test_confidence_without_require_adds_only_the_interval() -> None:
+    reading = read(seed_figures(), None, 0.9)
+    header = plain_table(seed_figures(), 3, reading).splitlines()[0]
+    assert header.endswith("all passed  pass@3 90% CI")
+
+
+def test_point_gate_leaves_undefined_cases_alone() -> None:
+    partial = CaseFigures("p", 2, 0, 2, 0, 3, planned=5)
+    assert below_gate([partial], Fraction(1, 2)) == []

@@ -1,4 +1,4 @@
-"""The per-case figures, computed exactly: pass@1, pass@k, pass^k, all passed.
+"""The per-case figures, computed exactly: pass@1, pass@k, pass^k, all passed, and their intervals.
 
 Everything is a ``Fraction`` so the gate compares exact values (0.899 fails a
 0.9 gate even though it shows as 0.90); only display rounds.
@@ -9,6 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+
+from passk_tui.core.intervals import (
+    CLOPPER_PEARSON,
+    DEFAULT_CONFIDENCE,
+    Interval,
+    IntervalMethod,
+    case_intervals,
+)
 
 
 def pass_at_1(n: int, c: int) -> Fraction:
@@ -39,14 +47,35 @@ def _check(n: int, c: int, k: int) -> None:
         raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
 
 
-def two_decimals(value: Fraction) -> str:
-    """How every figure is shown."""
-    return f"{float(value):.2f}"
+def two_decimals(value: Fraction | float | None) -> str:
+    """How every figure is shown; an undefined one (None) is ``-``, never a number."""
+    return UNDEFINED if value is None else f"{float(value):.2f}"
+
+
+#: How an undefined figure is written everywhere outside the app.
+UNDEFINED = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class FigureIntervals:
+    """A case's intervals for the figures it defines; None where the figure itself is undefined."""
+
+    pass_at_1: Interval | None
+    pass_at_k: Interval | None
+    pass_hat_k: Interval | None
+    confidence: float
+    method: str
 
 
 @dataclass(frozen=True, slots=True)
 class CaseFigures:
-    """One case's counts and figures once its attempts are in."""
+    """One case's counts and figures; a figure its attempts cannot define yet is None.
+
+    ``planned`` is the attempts the case is meant to get (None: the ``n`` made
+    are all there will be). pass@k and pass^k need at least k attempts, pass@1
+    at least one, and "all passed" a finished case: a case with 1 of 1 passed
+    mid-run has no pass@3, and is not "all passed" yet.
+    """
 
     name: str
     n: int
@@ -54,20 +83,53 @@ class CaseFigures:
     wrong: int
     errored: int
     k: int
+    planned: int | None = None
 
     @property
-    def pass_at_1(self) -> Fraction:
-        return pass_at_1(self.n, self.passed)
+    def defined(self) -> bool:
+        """Whether pass@k and pass^k exist: at least k attempts are in."""
+        return self.n >= self.k
 
     @property
-    def pass_at_k(self) -> Fraction:
-        """pass@k; with fewer than k attempts in (a live or cut-short case), over the attempts made."""
-        return pass_at_k(self.n, self.passed, min(self.k, self.n)) if self.n else Fraction(0)
+    def finished(self) -> bool:
+        """Whether every planned attempt is in."""
+        return self.planned is None or self.n >= self.planned
 
     @property
-    def pass_hat_k(self) -> Fraction:
-        return pass_hat_k(self.n, self.passed, min(self.k, self.n)) if self.n else Fraction(0)
+    def pass_at_1(self) -> Fraction | None:
+        return pass_at_1(self.n, self.passed) if self.n else None
 
     @property
-    def all_passed(self) -> bool:
-        return self.n > 0 and self.passed == self.n
+    def pass_at_k(self) -> Fraction | None:
+        """pass@k over the n attempts made; None with fewer than k."""
+        return pass_at_k(self.n, self.passed, self.k) if self.defined else None
+
+    @property
+    def pass_hat_k(self) -> Fraction | None:
+        """pass^k over the n attempts made; None with fewer than k."""
+        return pass_hat_k(self.n, self.passed, self.k) if self.defined else None
+
+    @property
+    def all_passed(self) -> bool | None:
+        """c == n once the case is finished; None before (or with no attempt at all)."""
+        if not self.finished or self.n == 0:
+            return None
+        return self.passed == self.n
+
+    def intervals(
+        self, confidence: float = DEFAULT_CONFIDENCE, method: IntervalMethod = CLOPPER_PEARSON
+    ) -> FigureIntervals:
+        """The figures' intervals at ``confidence`` by ``method``; undefined figures get none."""
+        whole = case_intervals(self.passed, self.n, self.k, confidence, method)
+        return FigureIntervals(
+            whole.pass_at_1 if self.n else None,
+            whole.pass_at_k if self.defined else None,
+            whole.pass_hat_k if self.defined else None,
+            confidence,
+            method.name,
+        )
+
+
+def yes_no(value: bool | None) -> str:
+    """How "all passed" is shown: yes, no, or ``-`` for an unfinished case."""
+    return UNDEFINED if value is None else ("yes" if value else "no")

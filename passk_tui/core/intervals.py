@@ -21,6 +21,8 @@ from functools import lru_cache
 from math import exp, lgamma, log, log1p
 from typing import Literal, Protocol
 
+from passk_tui.core.errors import InputError
+
 DEFAULT_CONFIDENCE = 0.95
 
 GateVerdict = Literal["pass", "fail", "undecided"]
@@ -139,13 +141,13 @@ def level_text(confidence: float) -> str:
 
 
 def parse_confidence(text: str) -> float:
-    """A level strictly between 0 and 1; raises ValueError with a message for the user."""
+    """A level strictly between 0 and 1; raises InputError with a message for the user."""
     try:
         value = float(text.strip())
     except ValueError:
-        raise ValueError(f"must be a number between 0 and 1, got {text!r}") from None
+        raise InputError(f"must be a number between 0 and 1, got {text!r}") from None
     if not 0.0 < value < 1.0:
-        raise ValueError(f"must be strictly between 0 and 1, got {text.strip()}")
+        raise InputError(f"must be strictly between 0 and 1, got {text.strip()}")
     return value
 
 

@@ -86,7 +86,7 @@ class Progress:
     def figures(self, case_index: int) -> CaseFigures:
         """The case's figures over the attempts finished so far."""
         p, w, e = self.passed[case_index], self.wrong[case_index], self.errored[case_index]
-        return CaseFigures(self.case_names[case_index], p + w + e, p, w, e, self.k)
+        return CaseFigures(self.case_names[case_index], p + w + e, p, w, e, self.k, self.attempts)
 
     def all_figures(self) -> list[CaseFigures]:
         return [self.figures(i) for i in range(len(self.case_names))]

@@ -1,37 +1,69 @@
-"""The plain results table, exactly as PRODUCT.md shows it, and the gate."""
+"""The plain results table, exactly as PRODUCT.md shows it, with the interval and gate columns on demand."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from passk_tui.core.figures import CaseFigures, two_decimals
+from passk_tui.core.figures import UNDEFINED, CaseFigures, two_decimals, yes_no
+from passk_tui.core.intervals import interval_text
+
+if TYPE_CHECKING:
+    from passk_tui.core.gate import Reading
 
 HEADERS = ("case", "passed", "wrong", "errored", "pass@1", "pass@{k}", "all passed")
 
 
-def table_rows(figures: Sequence[CaseFigures], k: int) -> list[tuple[str, ...]]:
-    """Header then one row per case, every cell as text."""
-    header = tuple(h.format(k=k) for h in HEADERS)
-    rows = [header]
-    for f in figures:
-        rows.append(
-            (
-                f.name,
-                f"{f.passed}/{f.n}",
-                str(f.wrong),
-                str(f.errored),
-                two_decimals(f.pass_at_1),
-                two_decimals(f.pass_at_k),
-                "yes" if f.all_passed else "no",
-            )
-        )
+def table_rows(
+    figures: Sequence[CaseFigures],
+    k: int,
+    reading: Reading | None = None,
+    *,
+    pass_hat: bool = False,
+) -> list[tuple[str, ...]]:
+    """Header then one row per case, every cell as text; undefined figures are ``-``.
+
+    With a ``reading``, the pass@k interval column follows ``all passed``, and
+    the gate column after it when the reading has a gate; ``pass_hat`` adds
+    pass^k after pass@k (the exports and the app show it, the plain table not).
+    """
+    header = [h.format(k=k) for h in HEADERS]
+    if pass_hat:
+        header.insert(6, f"pass^{k}")
+    header += _reading_header(reading)
+    rows = [tuple(header)]
+    for index, f in enumerate(figures):
+        row = [
+            f.name,
+            f"{f.passed}/{f.n}",
+            str(f.wrong),
+            str(f.errored),
+            two_decimals(f.pass_at_1),
+            two_decimals(f.pass_at_k),
+            yes_no(f.all_passed),
+        ]
+        if pass_hat:
+            row.insert(6, two_decimals(f.pass_hat_k))
+        if reading is not None:
+            case = reading.cases[index]
+            interval = case.intervals.pass_at_k
+            row.append(interval_text(interval) if interval else UNDEFINED)
+            if reading.require is not None:
+                row.append(case.verdict or UNDEFINED)
+        rows.append(tuple(row))
     return rows
 
 
-def plain_table(figures: Sequence[CaseFigures], k: int) -> str:
-    """The results table as PRODUCT.md shows it."""
-    return plain_columns(table_rows(figures, k))
+def _reading_header(reading: Reading | None) -> list[str]:
+    if reading is None:
+        return []
+    return [reading.ci_header] + (["gate"] if reading.require is not None else [])
+
+
+def plain_table(figures: Sequence[CaseFigures], k: int, reading: Reading | None = None) -> str:
+    """The results table as PRODUCT.md shows it (with ``--confidence``, its two added columns)."""
+    return plain_columns(table_rows(figures, k, reading))
 
 
 def plain_columns(rows: Sequence[Sequence[str]]) -> str:
@@ -46,18 +78,10 @@ def plain_columns(rows: Sequence[Sequence[str]]) -> str:
 
 
 def below_gate(figures: Sequence[CaseFigures], require: Fraction) -> list[CaseFigures]:
-    """The cases whose exact pass@k is under the gate (0.899 fails 0.9)."""
-    return [f for f in figures if f.pass_at_k < require]
+    """The cases whose exact pass@k is under the point gate (0.899 fails 0.9); undefined ones are not."""
+    return [f for f in figures if f.pass_at_k is not None and f.pass_at_k < require]
 
 
 def gate_text(require: Fraction) -> str:
     """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
     return f"{float(require):g}"
-
-
-def gate_lines(failing: Sequence[CaseFigures], k: int, shown: str) -> list[str]:
-    """One line per case under the gate, with its figure, for stderr (both faces say the same)."""
-    return [
-        f"gate: {f.name}: pass@{k} {two_decimals(f.pass_at_k)} is below --require {shown}"
-        for f in failing
-    ]

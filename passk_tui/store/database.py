@@ -29,7 +29,6 @@ from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.settings import Settings
-from passk_tui.core.table import below_gate
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
 from passk_tui.store.claims import claim as take_claim
@@ -40,6 +39,7 @@ from passk_tui.store.errors import (
     opening_error,
     writing_error,
 )
+from passk_tui.store.history import gate_counts
 from passk_tui.store.models import EvaluationSummary, StoredEvaluation
 from passk_tui.store.schema import NewerSchema, migrate
 
@@ -275,12 +275,15 @@ class Store:
 
     def _summary(self, row: sqlite3.Row, counts: dict[int, tuple[int, int]]) -> EvaluationSummary:
         under: int | None = None
+        decided: int | None = None
         if row["require"] is not None:
             figures = []
             for i in range(row["case_count"]):
                 n, passed = counts.get(i, (0, 0))
-                figures.append(CaseFigures(str(i), n, passed, 0, n - passed, row["k"]))
-            under = len(below_gate(figures, Fraction(row["require"])))
+                figures.append(
+                    CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
+                )
+            under, decided = gate_counts(figures, Fraction(row["require"]))
         return EvaluationSummary(
             id=row["id"],
             created=row["created"],
@@ -293,6 +296,7 @@ class Store:
             recorded=sum(n for n, _ in counts.values()),
             status=self._status(row["id"], row["status"]),
             under_gate=under,
+            decided=decided,
         )
 
     def _status(self, evaluation_id: str, stored: str) -> str:

@@ -1,10 +1,12 @@
 """Exports of an evaluation, the format following the file's suffix: .json .csv .md .xml (JUnit).
 
-``export(evaluation, path)`` takes a ``StoredEvaluation`` (``Store.load``) or a
-live ``Evaluation``. Figures are written so they parse back to the exact same
-floats (``repr``) in .json and .csv, with the exact fraction beside them in
-.json; .md shows the plain table's two decimals. The stack key is never part of
-either input, so it cannot reach a file.
+``export(source, path, confidence)`` reads the evaluation once (``report.py``)
+and lays it out. .json carries exact-enough floats (``repr``), the exact
+fractions beside them and every interval's ends; .csv and .md show the same
+two-decimal text as the plain table; an undefined figure is null in .json and
+``-`` elsewhere. The stack key is never part of the input, so it cannot reach a
+file. A file is written to a temporary name beside the target and renamed into
+place, created with the user's umask; a failure removes the temporary file.
 """
 
 from __future__ import annotations
@@ -14,21 +16,35 @@ import io
 import json
 import os
 import re
-import tempfile
-import xml.etree.ElementTree as ET
+import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
-from datetime import UTC, datetime
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError
-from passk_tui.core.figures import CaseFigures, two_decimals
-from passk_tui.core.table import below_gate, gate_text, table_rows
+from passk_tui.core.figures import FigureIntervals, two_decimals, yes_no
+from passk_tui.core.intervals import Interval, interval_text, level_text
+from passk_tui.core.table import gate_text, table_rows
+from passk_tui.store.export_junit import render_junit
+from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
+from passk_tui.store.report import CaseReport, Report, build_report, iso_time
 
 SUFFIXES = (".json", ".csv", ".md", ".xml")
+#: The exit status when the evaluation ran (and its gate held) but its export could not be written.
+EXIT_EXPORT_FAILED = 5
+
+
+class ExportError(InputError):
+    """The export could not be made or written: exit 5, unless the gate already says otherwise.
+
+    An InputError (the path the user gave cannot take the results), so every face
+    that reports those reports this too, with its own exit status.
+    """
+
+    exit_code = EXIT_EXPORT_FAILED
 
 
 def check_export_path(text: str) -> Path:
@@ -45,77 +61,126 @@ def check_export_path(text: str) -> Path:
     return path
 
 
-def export(source: StoredEvaluation | Evaluation, path: str | Path) -> Path:
-    """Write the evaluation to ``path`` in the format its suffix names; atomic (temp + rename)."""
-    path = check_export_path(str(path))
-    stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
-    text = RENDERERS[path.suffix.lower()](stored)
+def export(
+    source: StoredEvaluation | Evaluation | Report,
+    path: str | Path,
+    confidence: float | None = None,
+) -> Path:
+    """Write the evaluation to ``path`` in the format its suffix names; ExportError in one line."""
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except OSError as exc:
-        raise InputError(f"--export {path}: cannot write: {exc.strerror or exc}") from None
+        path = check_export_path(str(path))
+    except InputError as exc:
+        raise ExportError(str(exc)) from None
+    report = source if isinstance(source, Report) else build_report(source, confidence)
+    try:
+        text = RENDERERS[path.suffix.lower()](report)
+    except (RecursionError, ValueError) as exc:
+        raise ExportError(f"--export {path}: cannot lay the results out: {exc}") from None
+    write_file(path, text)
     return path
 
 
-def snapshot(evaluation: Evaluation) -> StoredEvaluation:
-    """A live Evaluation in the stored shape, for exporting one that has no store behind it."""
-    progress = evaluation.progress
-    records = sorted(
-        (r for rows in progress.records for r in rows), key=lambda r: (r.case_index, r.attempt)
-    )
-    return StoredEvaluation(
-        id=evaluation.evaluation_id,
-        created=datetime.now(UTC).timestamp() - progress.elapsed(),
-        finished=None,
-        status=evaluation.status or "running",
-        error=evaluation.error,
-        settings=evaluation.settings,
-        cases=evaluation.cases,
-        cases_sha256="",
-        records=records,
-    )
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` to a new temporary file beside ``path`` (mode 0666 less the umask), then rename."""
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+            os.replace(temp, path)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise ExportError(f"--export {path}: cannot write: {exc.strerror or exc}") from None
 
 
-# -- the formats ---------------------------------------------------------------------------
+# -- .json ---------------------------------------------------------------------------------
 
 
-def _time(seconds: float | None) -> str | None:
-    if seconds is None:
-        return None
-    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
+def _interval_json(interval: Interval | None) -> dict[str, float] | None:
+    return None if interval is None else {"low": interval.low, "high": interval.high}
 
 
-def _figures_json(f: CaseFigures) -> dict[str, Any]:
+def _intervals_json(intervals: FigureIntervals) -> dict[str, Any]:
     return {
-        "attempts": f.n,
-        "passed": f.passed,
-        "wrong": f.wrong,
-        "errored": f.errored,
-        "pass_at_1": float(f.pass_at_1),
-        "pass_at_k": float(f.pass_at_k),
-        "pass_hat_k": float(f.pass_hat_k),
-        "all_passed": f.all_passed,
-        "exact": {
-            "pass_at_1": str(f.pass_at_1),
-            "pass_at_k": str(f.pass_at_k),
-            "pass_hat_k": str(f.pass_hat_k),
-        },
+        "pass_at_1": _interval_json(intervals.pass_at_1),
+        "pass_at_k": _interval_json(intervals.pass_at_k),
+        "pass_hat_k": _interval_json(intervals.pass_hat_k),
     }
 
 
-def render_json(stored: StoredEvaluation) -> str:
-    """The evaluation, its cases with their figures, the gate, and every attempt."""
+def _exact(value: object | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _number(value: object | None) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
+def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
+    f = c.figures
+    return {
+        "name": f.name,
+        "input": verbatim(c.case.input),
+        "check": verbatim(c.case.spec),
+        "figures": {
+            "attempts": f.n,
+            "passed": f.passed,
+            "wrong": f.wrong,
+            "errored": f.errored,
+            "pass_at_1": _number(f.pass_at_1),
+            "pass_at_k": _number(f.pass_at_k),
+            "pass_hat_k": _number(f.pass_hat_k),
+            "all_passed": f.all_passed,
+            "exact": {
+                "pass_at_1": _exact(f.pass_at_1),
+                "pass_at_k": _exact(f.pass_at_k),
+                "pass_hat_k": _exact(f.pass_hat_k),
+            },
+        },
+        "intervals": _intervals_json(c.reading.intervals),
+        "gate": c.reading.verdict,
+    }
+
+
+def _gate_json(report: Report) -> dict[str, Any] | None:
+    reading = report.reading
+    if reading.require is None:
+        return None
+    return {
+        "require": gate_text(reading.require),
+        "kind": reading.gate_kind,
+        "confidence": reading.level if reading.confident else None,
+        "held": reading.exit_code == 0,
+        "under": [c.figures.name for c in reading.failing],
+        "undecided": [c.figures.name for c in reading.undecided] if reading.confident else [],
+        "exit_status": reading.exit_code,
+    }
+
+
+def render_json(report: Report) -> str:
+    """The evaluation, its cases with figures, intervals and verdicts, the gate, and every attempt.
+
+    Values from outside (inputs, checks, answers, usage) are written compactly,
+    one line each, by an encoder that does not recurse: an answer nested
+    hundreds deep exports like any other.
+    """
+    stored, reading = report.stored, report.reading
     s = stored.settings
-    figures = stored.figures()
-    under = below_gate(figures, s.require) if s.require is not None else []
+    token = secrets.token_hex(8)
+    kept: list[str] = []
+
+    def verbatim(value: Any) -> str:
+        kept.append(compact_json(value))
+        return f"\x00{token}:{len(kept) - 1}\x00"
+
     document = {
         "evaluation": {
             "id": stored.id,
-            "created": _time(stored.created),
-            "finished": _time(stored.finished),
+            "created": iso_time(stored.created),
+            "finished": iso_time(stored.finished),
             "status": stored.status,
             "error": stored.error,
             "agent": s.agent,
@@ -130,40 +195,72 @@ def render_json(stored: StoredEvaluation) -> str:
             "cases_path": s.cases_path,
             "cases_sha256": stored.cases_sha256,
         },
-        "gate": None
-        if s.require is None
-        else {"require": gate_text(s.require), "held": not under, "under": [f.name for f in under]},
-        "cases": [
-            {"name": c.name, "input": c.input, "check": c.spec, "figures": _figures_json(f)}
-            for c, f in zip(stored.cases, figures, strict=True)
-        ],
+        "intervals": {
+            "level": reading.level,
+            "method": reading.method.name,
+            "label": reading.method.label,
+        },
+        "gate": _gate_json(report),
+        "cases": [_case_json(c, verbatim) for c in report.cases],
         "attempts": [
-            {**asdict(r), "outcome": str(r.outcome), "duration": r.duration} for r in stored.records
+            {
+                # Not dataclasses.asdict: it deep-copies the answer, recursing as deep as it nests.
+                **{field.name: getattr(r, field.name) for field in fields(r)},
+                "outcome": str(r.outcome),
+                "output": verbatim(r.output),
+                "usage": verbatim(r.usage),
+                "started": iso_time(r.started),
+                "ended": iso_time(r.ended),
+                "duration": r.duration,
+            }
+            for r in stored.records
         ],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"
+    text = json.dumps(document, ensure_ascii=False, indent=2, default=str)
+    marker = re.compile(rf'"\\u0000{token}:(\d+)\\u0000"')
+    return marker.sub(lambda m: kept[int(m.group(1))], text) + "\n"
+
+
+# -- .csv ----------------------------------------------------------------------------------
 
 
 def csv_header(k: int) -> list[str]:
+    figures = [
+        f"{name}{part}"
+        for name in ("pass@1", f"pass@{k}", f"pass^{k}")
+        for part in ("", " low", " high")
+    ]
     return [
         "case",
         "attempts",
         "passed",
         "wrong",
         "errored",
-        "pass@1",
-        f"pass@{k}",
-        f"pass^{k}",
+        *figures,
         "all_passed",
+        "gate",
+        "gate_kind",
+        "level",
+        "method",
     ]
 
 
-def render_csv(stored: StoredEvaluation) -> str:
-    """A row per case with every figure (floats that parse back exactly)."""
+def _bounds(interval: Interval | None) -> list[str]:
+    return (
+        ["-", "-"]
+        if interval is None
+        else [two_decimals(interval.low), two_decimals(interval.high)]
+    )
+
+
+def render_csv(report: Report) -> str:
+    """A row per case: counts, each figure with its interval's ends, all passed, the verdict and its gate."""
+    reading = report.reading
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(csv_header(stored.settings.k))
-    for f in stored.figures():
+    writer.writerow(csv_header(reading.k))
+    for c in report.cases:
+        f, intervals = c.figures, c.reading.intervals
         writer.writerow(
             [
                 f.name,
@@ -171,14 +268,23 @@ def render_csv(stored: StoredEvaluation) -> str:
                 f.passed,
                 f.wrong,
                 f.errored,
-                repr(float(f.pass_at_1)),
-                repr(float(f.pass_at_k)),
-                repr(float(f.pass_hat_k)),
-                "yes" if f.all_passed else "no",
+                two_decimals(f.pass_at_1),
+                *_bounds(intervals.pass_at_1),
+                two_decimals(f.pass_at_k),
+                *_bounds(intervals.pass_at_k),
+                two_decimals(f.pass_hat_k),
+                *_bounds(intervals.pass_hat_k),
+                yes_no(f.all_passed),
+                c.reading.verdict or "-",
+                reading.gate_kind,
+                f"{reading.level:g}",
+                reading.method.name,
             ]
         )
     return out.getvalue()
 
+
+# -- .md -----------------------------------------------------------------------------------
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 
@@ -192,99 +298,63 @@ def _md_row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(_md_cell(c) for c in cells) + " |"
 
 
-def render_md(stored: StoredEvaluation) -> str:
-    """The plain table as a Markdown table, then the gate verdict: for a PR comment or CI summary."""
+def _md_gate(report: Report) -> list[str]:
+    reading = report.reading
+    if reading.require is None:
+        return ["No gate (`--require`) was set."]
+    k, shown = reading.k, gate_text(reading.require)
+
+    def names(cases: Sequence[Any], confident: bool) -> str:
+        return ", ".join(
+            f"`{_md_cell(c.figures.name)}` ("
+            + (
+                interval_text(c.intervals.pass_at_k)
+                if confident and c.intervals.pass_at_k
+                else two_decimals(c.figures.pass_at_k)
+            )
+            + ")"
+            for c in cases
+        )
+
+    how = f"the {level_text(reading.level)} interval of " if reading.confident else ""
+    lines = []
+    if reading.failing:
+        lines.append(
+            f"**Gate failed**: {how}pass@{k} below `--require {shown}` for "
+            f"{names(reading.failing, reading.confident)}."
+        )
+    if reading.confident and reading.undecided:
+        lines.append(
+            f"**Gate undecided**: {how}pass@{k} includes `--require {shown}` for "
+            f"{names(reading.undecided, True)}; more attempts would settle it."
+        )
+    if not lines:
+        lines.append(f"**Gate held**: {how}every case's pass@{k} is at least {shown}.")
+    return lines
+
+
+def render_md(report: Report) -> str:
+    """The table with pass^k and the pass@k interval, then the gate: for a PR comment or CI summary."""
+    stored, reading = report.stored, report.reading
     s = stored.settings
-    figures = stored.figures()
-    rows = table_rows(figures, s.k)
+    rows = table_rows([c.figures for c in report.cases], s.k, reading, pass_hat=True)
     lines = [
         f"### passk-tui: {_md_cell(s.agent)} version {s.version}",
         "",
         *(_md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]),
         "",
-    ]
-    if s.require is None:
-        lines.append("No gate (`--require`) was set.")
-    else:
-        under = below_gate(figures, s.require)
-        if under:
-            names = ", ".join(f"`{_md_cell(f.name)}` ({two_decimals(f.pass_at_k)})" for f in under)
-            lines.append(
-                f"**Gate failed**: pass@{s.k} below `--require {gate_text(s.require)}` for {names}."
-            )
-        else:
-            lines.append(
-                f"**Gate held**: every case's pass@{s.k} is at least {gate_text(s.require)}."
-            )
-    recorded = len(stored.records)
-    lines += [
+        *_md_gate(report),
         "",
-        f"Evaluation `{stored.id}`, {stored.status}: {recorded}/{len(stored.cases) * s.attempts}"
-        f" attempts, k = {s.k}.",
+        f"Intervals: {level_text(reading.level)} {reading.method.label}, for the per-attempt pass "
+        f"rate, mapped through pass@{s.k}; `-` is a figure fewer than k attempts cannot define.",
+        "",
+        f"Evaluation `{stored.id}`, {stored.status}: {len(stored.records)}/"
+        f"{len(stored.cases) * s.attempts} attempts, k = {s.k}.",
     ]
     return "\n".join(lines) + "\n"
 
 
-def render_junit(stored: StoredEvaluation) -> str:
-    """JUnit XML: a testcase per case, failing under the gate (or, with no gate, unless all passed)."""
-    s = stored.settings
-    figures = stored.figures()
-    by_case: dict[int, float] = {}
-    for r in stored.records:
-        by_case[r.case_index] = by_case.get(r.case_index, 0.0) + r.duration
-    total_time = f"{sum(by_case.values()):.3f}"
-    suite_name = f"{s.agent} version {s.version}"
-    suites = ET.Element("testsuites", name="passk-tui", time=total_time)
-    suite = ET.SubElement(
-        suites, "testsuite", name=suite_name, timestamp=_time(stored.created) or "", time=total_time
-    )
-    properties = ET.SubElement(suite, "properties")
-    for name, value in (
-        ("evaluation", stored.id),
-        ("agent", s.agent),
-        ("version", str(s.version)),
-        ("attempts", str(s.attempts)),
-        ("k", str(s.k)),
-        ("require", "" if s.require is None else gate_text(s.require)),
-        ("status", stored.status),
-    ):
-        ET.SubElement(properties, "property", name=name, value=value)
-    failures = skipped = 0
-    for index, f in enumerate(figures):
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            classname=f"passk.{s.agent}.v{s.version}",
-            name=f.name,
-            time=f"{by_case.get(index, 0.0):.3f}",
-        )
-        counts = f"{f.passed} passed, {f.wrong} wrong, {f.errored} errored of {f.n} attempts"
-        shown = f"pass@1 {two_decimals(f.pass_at_1)}, pass@{s.k} {two_decimals(f.pass_at_k)}"
-        if f.n == 0:
-            skipped += 1
-            ET.SubElement(case, "skipped", message="no attempt recorded")
-        elif s.require is not None and f.pass_at_k < s.require:
-            failures += 1
-            message = (
-                f"pass@{s.k} {two_decimals(f.pass_at_k)} is below --require "
-                f"{gate_text(s.require)}: {counts}"
-            )
-            ET.SubElement(case, "failure", message=message, type="below-gate").text = shown
-        elif s.require is None and not f.all_passed:
-            failures += 1
-            message = f"not every attempt passed: {counts}"
-            ET.SubElement(case, "failure", message=message, type="not-all-passed").text = shown
-        ET.SubElement(case, "system-out").text = f"{shown}; {counts}"
-    for element in (suites, suite):
-        element.set("tests", str(len(figures)))
-        element.set("failures", str(failures))
-        element.set("errors", "0")
-        element.set("skipped", str(skipped))
-    ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
-
-
-RENDERERS: dict[str, Callable[[StoredEvaluation], str]] = {
+RENDERERS: dict[str, Callable[[Report], str]] = {
     ".json": render_json,
     ".csv": render_csv,
     ".md": render_md,

@@ -4,17 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from fractions import Fraction
 
+from passk_tui.core.figures import UNDEFINED, CaseFigures
+from passk_tui.core.gate import read
+from passk_tui.core.intervals import DEFAULT_CONFIDENCE
+from passk_tui.core.table import below_gate
 from passk_tui.store.models import EvaluationSummary
 
 HEADERS = ("id", "when", "agent", "version", "cases", "attempts", "status", "under gate")
+
+
+def gate_counts(figures: Sequence[CaseFigures], require: Fraction) -> tuple[int | None, int]:
+    """(cases under the point gate, cases the confident gate decides at the default level).
+
+    The first is None while any case's pass@k is undefined (fewer than k
+    attempts): a count over the cases that happen to be defined would look final.
+    """
+    under = None if any(not f.defined for f in figures) else len(below_gate(figures, require))
+    return under, read(figures, require, DEFAULT_CONFIDENCE).decided
 
 
 def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]]:
     """Header then one row per evaluation (newest first, as given), every cell as text.
 
     ``attempts`` is recorded/planned; ``under gate`` is the count of cases whose
-    pass@k is under the stored --require, ``-`` when no gate was set.
+    pass@k is under the stored --require, ``-`` when no gate was set or while
+    some case's pass@k is undefined.
     """
     rows = [HEADERS]
     for s in summaries:
@@ -27,7 +43,7 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
                 str(s.cases),
                 f"{s.recorded}/{s.total}",
                 s.status,
-                "-" if s.under_gate is None else str(s.under_gate),
+                UNDEFINED if s.under_gate is None else str(s.under_gate),
             )
         )
     return rows

@@ -27,7 +27,10 @@ class EvaluationSummary:
     status: str
     """done, interrupted (the process died), cancelled, failed, or running (in another process)."""
     under_gate: int | None
-    """Cases whose pass@k is under the stored --require; None when no gate was set."""
+    """Cases whose pass@k is under the stored --require; None with no gate, or while some
+    case has fewer than k attempts (its pass@k is undefined, so the count is too)."""
+    decided: int | None = None
+    """Cases the confident gate (at the default 0.95) decides, pass or fail; None with no gate."""
 
     @property
     def total(self) -> int:

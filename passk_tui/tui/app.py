@@ -15,8 +15,8 @@ from textual.worker import Worker, WorkerState
 from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.gate import gate_lines, read
 from passk_tui.core.settings import Settings
-from passk_tui.core.table import gate_lines, gate_text
 from passk_tui.tui.form import FormValues
 from passk_tui.tui.last_used import save_last_used
 from passk_tui.tui.screens.configure import ConfigureScreen
@@ -253,11 +253,8 @@ class PasskApp(App[None]):
         if view.status in ("running", "cancelled"):
             left = view.progress.total - view.progress.finished
             return [f"passk-tui: cancelled: {left} attempts not run"]
-        failing = view.failing()
-        if not failing:
-            return []
-        shown = gate_text(view.settings.require)
-        return [f"passk-tui: {line}" for line in gate_lines(failing, view.progress.k, shown)]
+        reading = read(view.progress.all_figures(), view.settings.require)
+        return [f"passk-tui: {line}" for line in gate_lines(reading)]
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,

@@ -38,7 +38,10 @@ def sort_figures(indexed: list[tuple[int, CaseFigures]], by: str) -> list[tuple[
     if by == "name":
         return sorted(indexed, key=lambda item: item[1].name)
     if by == "pass@k":
-        return sorted(indexed, key=lambda item: item[1].pass_at_k)
+        # An undefined pass@k (fewer than k attempts) sorts first, with the worst.
+        return sorted(
+            indexed, key=lambda item: (item[1].pass_at_k is not None, item[1].pass_at_k or 0)
+        )
     if by == "errored":
         return sorted(indexed, key=lambda item: -item[1].errored)
     return list(indexed)
