@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from passk_tui.core.figures import CaseFigures, two_decimals
+from passk_tui.core.terminal_text import terminal_safe
 
 HEADERS = ("case", "passed", "wrong", "errored", "pass@1", "pass@{k}", "all passed")
 
@@ -35,7 +36,11 @@ def plain_table(figures: Sequence[CaseFigures], k: int) -> str:
 
 
 def plain_columns(rows: Sequence[Sequence[str]]) -> str:
-    """Left-aligned columns padded to their widest cell, two spaces apart, a dash rule under each header."""
+    """Left-aligned columns padded to their widest cell, two spaces apart, a dash rule under each header.
+
+    Cells are made terminal-safe first: a newline in a name must not split a row.
+    """
+    rows = [[terminal_safe(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     rule = ["-" * w for w in widths]
     lines = [
