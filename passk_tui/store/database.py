@@ -132,7 +132,9 @@ class Store:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                     raise
-            except sqlite3.Error as exc:
+            # A value that cannot be laid out or bound (too deep, an integer past 64 bits)
+            # is a failed write like any other: the sink must say so, never drop a batch.
+            except (sqlite3.Error, ValueError, OverflowError, RecursionError) as exc:
                 raise writing_error(self.path, what, exc) from None
 
     # -- writing ------------------------------------------------------------------------
@@ -182,8 +184,8 @@ class Store:
         """Keep a batch of finished attempts in one transaction, or raise StoreWriteError."""
         if not records:
             return
-        rows = [layout.record_row(evaluation_id, r) for r in records]
         with self._writing("finished attempts") as db:
+            rows = [layout.record_row(evaluation_id, r) for r in records]
             db.executemany(
                 "INSERT INTO attempts (evaluation_id, case_index, attempt, case_name, key, outcome,"
                 " status, output, reason, error, run_id, turn_id, started, ended, duration, usage)"
