@@ -54,7 +54,8 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
     first_seen: dict[str, tuple[str, str]] = {}
     for place, row in rows:
         case = _case(row, f"{label}: {place}", base_dir, completion_only)
-        seen = first_seen.get(name_key(case.name))
+        key = name_key(case.name)
+        seen = first_seen.get(key)
         if seen is not None:
             first_place, first_name = seen
             if first_name == case.name:
@@ -65,13 +66,15 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
                     "after Unicode NFC normalisation, ignoring zero-width characters)"
                 )
             raise InputError(f"{label}: {place}: case {case.name!r}: {problem}")
-        first_seen[name_key(case.name)] = (place, case.name)
+        first_seen[key] = (place, case.name)
         cases.append(case)
     return cases
 
 
 def name_key(name: str) -> str:
     """What makes two case names the same: equal under NFC once invisible characters are gone."""
+    if name.isascii():
+        return name  # NFC leaves ASCII alone and it holds no invisible characters
     normal = unicodedata.normalize("NFC", name)
     return "".join(ch for ch in normal if unicodedata.category(ch) != "Cf")
 
