@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -203,3 +204,35 @@ def test_a_cut_answer_reads_back_as_its_prefix_and_full_size(output: object) -> 
 @pytest.mark.parametrize("output", ["short", {"a": [1, "two"]}, None, 3.5, '"quoted" 12'])
 def test_an_answer_within_the_limit_reads_back_as_it_was(output: object) -> None:
     assert layout.output_from_column(layout.output_column(output, None)) == (output, None)
+
+
+def test_a_failed_start_keeps_its_row_but_no_copy_of_the_cases(
+    stack: StackServer, tmp_path: Path
+) -> None:
+    cases = tmp_path / "cases.jsonl"
+    row = {"input": "x" * 500, "check": {"equals": "x"}}
+    cases.write_text("".join(json.dumps({"name": f"c{i}", **row}) + "\n" for i in range(1000)))
+    flags = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
+    flags += ["--attempts", "1", "--k", "1", "--concurrency", "50"]
+    for _ in range(2):
+        refused = passk(tmp_path, *flags, key="sk-WRONG-KEY-1234")
+        assert refused.returncode == 3, refused.stderr
+    with Store.open(tmp_path / "data" / DB_NAME) as store:
+        summaries = store.list_evaluations()
+        assert [s.status for s in summaries] == ["failed", "failed"]
+        assert [s.cases for s in summaries] == [1000, 1000]
+    with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
+        assert db.execute("SELECT COUNT(*) FROM cases").fetchone() == (0,)
+    resumed = passk(tmp_path, "--resume", "last", key="secret")  # the file is unchanged
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(resumed.stdout.splitlines()) == 2 + 1000
+    with Store.open(tmp_path / "data" / DB_NAME) as store:
+        again = store.load(store.resolve("last"))
+        assert len(again.cases) == len(again.records) == 1000
+    cases.write_text(cases.read_text().replace("c999", "changed"))
+    refused = passk(tmp_path, "--resume", summaries[1].id)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"passk-tui: --resume {summaries[1].id}: it failed before any attempt ran, so its "
+        f"cases were not kept, and {cases} is gone or changed; start a new evaluation\n"
+    )

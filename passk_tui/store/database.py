@@ -165,20 +165,7 @@ class Store:
                 " :cases_sha256, :case_count)",
                 values,
             )
-            db.executemany(
-                "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [
-                    (
-                        evaluation_id,
-                        index,
-                        case.name,
-                        layout.to_json(case.input),
-                        None if case.spec is None else layout.to_json(case.spec),
-                    )
-                    for index, case in enumerate(cases)
-                ],
-            )
+            _insert_cases(db, evaluation_id, cases)
 
     def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
         """Keep a batch of finished attempts in one transaction, or raise StoreWriteError."""
@@ -204,6 +191,21 @@ class Store:
                 "UPDATE evaluations SET status = ?, error = ?, finished = ? WHERE id = ?",
                 (status, error, time.time(), evaluation_id),
             )
+
+    def forget_cases(self, evaluation_id: str) -> None:
+        """Drop the stored cases of an evaluation that failed before any attempt ran.
+
+        Its row (settings, status, error, the cases file's hash) stays for history
+        and resume, which reads the unchanged file again (``keep_cases``); a copy of
+        the cases (58 MB for 100,000) would only pile up with every refused start.
+        """
+        with self._writing("the failed start") as db:
+            db.execute("DELETE FROM cases WHERE evaluation_id = ?", (evaluation_id,))
+
+    def keep_cases(self, evaluation_id: str, cases: Sequence[Case]) -> None:
+        """Store the cases again of an evaluation whose cases were forgotten, as it resumes."""
+        with self._writing("the resumed evaluation's cases") as db:
+            _insert_cases(db, evaluation_id, cases)
 
     def reopen(self, evaluation_id: str, settings: Settings) -> None:
         """A resume starts: status back to running, with the running settings given anew."""
@@ -335,6 +337,23 @@ class Store:
             cases_sha256=row["cases_sha256"],
             records=records,
         )
+
+
+def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
+    db.executemany(
+        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [
+            (
+                evaluation_id,
+                index,
+                layout.text(case.name),
+                layout.to_json(case.input),
+                None if case.spec is None else layout.to_json(case.spec),
+            )
+            for index, case in enumerate(cases)
+        ],
+    )
 
 
 class EvaluationSink:
