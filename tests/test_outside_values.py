@@ -236,3 +236,14 @@ def test_a_failed_start_keeps_its_row_but_no_copy_of_the_cases(
         f"passk-tui: --resume {summaries[1].id}: it failed before any attempt ran, so its "
         f"cases were not kept, and {cases} is gone or changed; start a new evaluation\n"
     )
+
+
+def test_an_evaluations_end_error_with_a_lone_surrogate_is_stored(
+    stack: StackServer, tmp_path: Path
+) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text('[[cases]]\nname = "echo"\ninput = "e"\ncheck = { equals = "e" }\n')
+    evaluation = new_evaluation(Settings("demo", 1, str(cases), stack=stack.url), "secret")
+    evaluation.store.finish(evaluation.evaluation_id, "failed", "the stack said \ud83d")
+    assert evaluation.store.load(evaluation.evaluation_id).error == "the stack said \\ud83d"
+    asyncio.run(evaluation.target.aclose())

@@ -189,7 +189,7 @@ class Store:
         with self._writing("the evaluation's end") as db:
             db.execute(
                 "UPDATE evaluations SET status = ?, error = ?, finished = ? WHERE id = ?",
-                (status, error, time.time(), evaluation_id),
+                (status, layout.text(error), time.time(), evaluation_id),
             )
 
     def forget_cases(self, evaluation_id: str) -> None:
