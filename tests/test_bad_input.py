@@ -117,6 +117,7 @@ BAD_INPUTS = {
     "100k-character-agent": BadInput(local(seed, agent="a" * 100_000)),
     "key-with-a-newline": BadInput(on_stack(), env={"PASSK_KEY": "sk-abc\ndef-123456"}),
     "key-not-ascii": BadInput(on_stack("--key", "sk-abcé-123456")),
+    "unknown-flag-with-a-newline-and-esc": BadInput(lambda f: ["--agnet\x1b[2J\nx"]),
     "fifo-as-cases": BadInput(local(fifo)),
     "dev-zero-as-cases": BadInput(local(endless)),
     "stdout-on-dev-full": BadInput(local(seed), code=3, stdout="/dev/full"),
@@ -153,6 +154,7 @@ def test_bad_input_is_one_line_and_its_exit_code(name: str, tmp_path: Path) -> N
     lines = [line for line in result.stderr.splitlines() if not _PROGRESS.match(line)]
     assert len(lines) == 1, result.stderr[-2000:]
     assert lines[0].startswith("passk-tui: ") and len(lines[0]) < 400, lines[0][:400]
+    assert "\x1b" not in result.stderr
     assert result.returncode == bad.code, lines
     history = _history(tmp_path)
     assert "interrupted" not in history and "running" not in history, history
