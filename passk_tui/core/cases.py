@@ -62,8 +62,9 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
                 problem = f"duplicate name (first at {first_place})"
             else:
                 problem = (
-                    f"the same name as {first_name!r} at {first_place} (names are compared "
-                    "after Unicode NFC normalisation, ignoring zero-width characters)"
+                    f"the same name as {first_name!r} at {first_place}, written differently "
+                    f"({ascii(first_name)} and {ascii(case.name)}; names are compared after "
+                    "Unicode NFC normalisation, ignoring zero-width characters)"
                 )
             raise InputError(f"{label}: {place}: case {case.name!r}: {problem}")
         first_seen[key] = (place, case.name)
