@@ -63,7 +63,7 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
             else:
                 problem = (
                     f"the same name as {first_name!r} at {first_place}, written differently "
-                    f"({ascii(first_name)} and {ascii(case.name)}; names are compared after "
+                    f"({first_name!a} and {case.name!a}; names are compared after "
                     "Unicode NFC normalisation, ignoring zero-width characters)"
                 )
             raise InputError(f"{label}: {place}: case {case.name!r}: {problem}")
