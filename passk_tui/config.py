@@ -25,7 +25,7 @@ from passk_tui.core.settings import (
     parse_version,
     parse_whole_number,
 )
-from passk_tui.core.terminal_text import escape, first_unsafe, terminal_safe
+from passk_tui.core.terminal_text import escape, first_unsafe
 from passk_tui.targets.base import Target
 
 T = TypeVar("T")
@@ -101,10 +101,8 @@ def parse_stack_url(text: str, source: str = "--stack") -> str:
     mistake, and keeping them quietly would store and show a secret while dropping
     them quietly would send requests the user did not ask for.
     """
-    if text != text.strip() or any(ch.isspace() for ch in text) or first_unsafe(text):
-        raise InputError(
-            f"{source}: {terminal_safe(repr(text))} holds spaces or control characters"
-        )
+    if any(ch.isspace() for ch in text) or first_unsafe(text):
+        raise InputError(f"{source}: {text!r} holds spaces or control characters")
     try:
         parts = urlsplit(text)
         port = parts.port
