@@ -42,8 +42,11 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             evaluation = resumed.evaluation
             for warning in resumed.warnings:
                 say(f"warning: {warning}")
-            # A done evaluation is only shown; one with every attempt in is marked done by running it.
-            status = "done" if resumed.stored.status == "done" else None
+            # A done evaluation is only shown; one with every attempt in is marked done by
+            # running it, and so is a "done" one with attempts missing (batches an older
+            # passk-tui dropped when a value could not be stored): resume repairs it.
+            shown_only = resumed.stored.status == "done" and resumed.finished
+            status = "done" if shown_only else None
         else:
             evaluation = new_evaluation(settings_from_args(args, env), key)
             status = None

@@ -247,3 +247,19 @@ def test_an_evaluations_end_error_with_a_lone_surrogate_is_stored(
     evaluation.store.finish(evaluation.evaluation_id, "failed", "the stack said \ud83d")
     assert evaluation.store.load(evaluation.evaluation_id).error == "the stack said \\ud83d"
     asyncio.run(evaluation.target.aclose())
+
+
+def test_resume_repairs_a_done_evaluation_with_attempts_missing(make_stack, tmp_path: Path) -> None:
+    stack = make_stack(keys={KEY: None}, script=StackScript(turns=surrogate_turn))
+    cases = tmp_path / "cases.toml"
+    cases.write_text(CASES)
+    flags = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
+    assert passk(tmp_path, *flags, "--attempts", "2", "--k", "1").returncode == 0
+    # What an older passk-tui left: the batches it could not store dropped, yet "done".
+    with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
+        db.execute("DELETE FROM attempts WHERE case_name != 'broken'")
+    resumed = passk(tmp_path, "--resume", "last")
+    assert resumed.returncode == 0, resumed.stderr
+    table = rows_of(resumed.stdout)
+    assert table["greet"][:3] == ["2/2", "0", "0"] and table["odd-id"][:3] == ["2/2", "0", "0"]
+    assert len(stored(tmp_path).records) == 6
