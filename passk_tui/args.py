@@ -8,13 +8,15 @@ from typing import NoReturn
 
 from passk_tui import __version__
 from passk_tui.core.gate import CONFIDENT_GATE_MEANING
+from passk_tui.core.terminal_text import terminal_safe
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that answers a bad flag with one line and exit 2, not a usage block."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"passk-tui: {message}\n")
+        # The message quotes what was typed, which may hold a newline or an ESC.
+        sys.stderr.write(f"passk-tui: {terminal_safe(message)}\n")
         raise SystemExit(2)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import Mapping
@@ -19,12 +20,15 @@ from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.intervals import parse_confidence
 from passk_tui.core.progress import Progress
 from passk_tui.core.table import plain_columns, plain_table
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.export import EXIT_EXPORT_FAILED, check_export_path, export
 from passk_tui.store.history import history_rows
 
 EXIT_CANCELLED = 130
+#: The environment failed us (stdout on a full disk): as for an evaluation that could not run.
+EXIT_ENVIRONMENT = RunError.exit_code
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
@@ -38,9 +42,12 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
             evaluation = resumed.evaluation
             for warning in resumed.warnings:
-                sys.stderr.write(f"passk-tui: warning: {warning}\n")
-            # A done evaluation is only shown; one with every attempt in is marked done by running it.
-            status = "done" if resumed.stored.status == "done" else None
+                say(f"warning: {warning}")
+            # A done evaluation is only shown; one with every attempt in is marked done by
+            # running it, and so is a "done" one with attempts missing (batches an older
+            # passk-tui dropped when a value could not be stored): resume repairs it.
+            shown_only = resumed.stored.status == "done" and resumed.finished
+            status = "done" if shown_only else None
         else:
             evaluation = new_evaluation(settings_from_args(args, env), key)
             status = None
@@ -51,7 +58,8 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         # Bad input, or the target refused before any Run started: one line, nothing to resume.
         return _fail(exc)
     except KeyboardInterrupt:
-        sys.stderr.write("\npassk-tui: interrupted\n")
+        sys.stderr.write("\n")
+        say("interrupted")
         if evaluation is not None:
             _resume_hint(evaluation.evaluation_id)
         return EXIT_CANCELLED
@@ -74,25 +82,23 @@ def _report_end(
     settings = evaluation.settings
     figures = evaluation.progress.all_figures()
     if evaluation.store_error:
-        sys.stderr.write(f"passk-tui: warning: {evaluation.store_error}\n")
+        say(f"warning: {evaluation.store_error}")
     if status == "failed":
         code = _fail(RunError(evaluation.error or "the evaluation failed"))
         _resume_hint(evaluation.evaluation_id)
     else:
         reading = read(figures, settings.require, confidence)
         shown = reading if confidence is not None else None
-        sys.stdout.write(plain_table(figures, settings.k, shown))
-        sys.stdout.flush()
+        if not _print(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
+            return EXIT_ENVIRONMENT
         if status == "cancelled":
-            sys.stderr.write(
-                f"passk-tui: cancelled: {evaluation.progress.total - evaluation.progress.finished} "
-                "attempts not run\n"
-            )
+            not_run = evaluation.progress.total - evaluation.progress.finished
+            say(f"cancelled: {not_run} attempts not run")
             _resume_hint(evaluation.evaluation_id)
             code = EXIT_CANCELLED
         else:
             for line in gate_lines(reading, args.require):
-                sys.stderr.write(f"passk-tui: {line}\n")
+                say(line)
             code = reading.exit_code
     if export_path is not None:
         code = _export(evaluation, export_path, confidence, code)
@@ -104,23 +110,46 @@ def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None
     try:
         written = export(evaluation.store.load(evaluation.evaluation_id), path, confidence)
     except (InputError, RunError) as exc:
-        sys.stderr.write(f"passk-tui: export failed: {exc}\n")
+        say(f"export failed: {exc}")
         return code or EXIT_EXPORT_FAILED
     except RecursionError:
-        sys.stderr.write(f"passk-tui: export failed: --export {path}: an answer nests too deep\n")
+        say(f"export failed: --export {path}: an answer nests too deep")
         return code or EXIT_EXPORT_FAILED
-    sys.stderr.write(f"passk-tui: wrote {written}\n")
+    say(f"wrote {written}")
     return code
 
 
 def _resume_hint(evaluation_id: str) -> None:
-    sys.stderr.write(
-        f"passk-tui: what finished is stored; to continue: passk-tui --resume {evaluation_id}\n"
-    )
+    say(f"what finished is stored; to continue: passk-tui --resume {evaluation_id}")
+
+
+def say(line: str) -> None:
+    """One line on stderr, outside text made terminal-safe (so it stays one line)."""
+    sys.stderr.write(f"passk-tui: {terminal_safe(line)}\n")
+    sys.stderr.flush()
+
+
+def _print(text: str, evaluation_id: str | None = None) -> bool:
+    """Write ``text`` to stdout; False (said in one line) when stdout cannot take it."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        # Nothing more can reach stdout: point it at /dev/null so that the interpreter's
+        # own flush at exit does not fail a second time with a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        problem = f"cannot write the results to stdout: {exc.strerror or exc}"
+        if evaluation_id is not None:
+            problem += f"; they are stored (passk-tui --resume {evaluation_id} shows them)"
+        say(problem)
+        return False
+    return True
 
 
 def _fail(exc: InputError | RunError) -> int:
-    sys.stderr.write(f"passk-tui: {exc}\n")
+    say(str(exc))
     return exc.exit_code
 
 
@@ -136,10 +165,9 @@ def run_history(argv: list[str]) -> int:
     except (InputError, RunError) as exc:
         return _fail(exc)
     if not summaries:
-        sys.stderr.write(f"passk-tui: no evaluations stored yet ({where})\n")
+        say(f"no evaluations stored yet ({where})")
         return 0
-    sys.stdout.write(plain_columns(history_rows(summaries)))
-    return 0
+    return 0 if _print(plain_columns(history_rows(summaries))) else EXIT_ENVIRONMENT
 
 
 async def _run(evaluation: Evaluation, err: TextIO) -> str:

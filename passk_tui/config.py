@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from passk_tui import demo
 from passk_tui.core.cases import Case, load_cases
@@ -24,6 +25,7 @@ from passk_tui.core.settings import (
     parse_version,
     parse_whole_number,
 )
+from passk_tui.core.terminal_text import escape, first_unsafe
 from passk_tui.targets.base import Target
 
 T = TypeVar("T")
@@ -46,9 +48,9 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
     require = flag("require", args.require, parse_require, None)
     concurrency = flag("concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY)
     timeout = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
-    stack = args.stack or env.get("PASSK_STACK") or None
+    stack = stack_address(args, env)
     if args.demo:
-        agent = args.agent or demo.AGENT
+        agent = parse_agent(args.agent) if args.agent else demo.AGENT
         version = flag("version", args.version, parse_version, demo.VERSION)
         cases_path = args.cases or str(demo.CASES)
         agents_path = args.agents or (None if stack else str(demo.AGENTS))
@@ -56,7 +58,7 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
         missing = [f"--{n}" for n in ("agent", "version", "cases") if getattr(args, n) is None]
         if missing:
             raise InputError(f"missing {', '.join(missing)} (or use --demo)")
-        agent = args.agent
+        agent = parse_agent(args.agent)
         version = flag("version", args.version, parse_version, 0)
         cases_path = args.cases
         agents_path = args.agents
@@ -75,13 +77,76 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
     )
 
 
+#: Longest agent id or name taken from --agent.
+MAX_AGENT_CHARS = 200
+
+
+def parse_agent(text: str) -> str:
+    """An agent id or name: one line of text, not absurdly long; InputError names --agent."""
+    if not text.strip():
+        raise InputError("--agent: must not be empty")
+    if len(text) > MAX_AGENT_CHARS:
+        raise InputError(f"--agent: at most {MAX_AGENT_CHARS} characters, got {len(text):,}")
+    unsafe = first_unsafe(text)
+    if unsafe is not None:
+        raise InputError(f"--agent: holds a control character ({escape(unsafe)})")
+    return text
+
+
+def parse_stack_url(text: str, source: str = "--stack") -> str:
+    """The stack address, checked before anything is stored or sent; InputError names ``source``.
+
+    An address with a user and password in it is refused, not cleaned: the stack is
+    reached with a bearer key (runs-api.md), so credentials in the address are a
+    mistake, and keeping them quietly would store and show a secret while dropping
+    them quietly would send requests the user did not ask for.
+    """
+    if any(ch.isspace() for ch in text) or first_unsafe(text):
+        raise InputError(f"{source}: {text!r} holds spaces or control characters")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise InputError(f"{source}: {text!r} is not a valid address ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(f"{source}: {text!r} is not an http:// or https:// address")
+    if parts.username is not None or parts.password is not None:
+        raise InputError(
+            f"{source}: put no user or password in the stack address; "
+            "give the key with PASSK_KEY (or --key)"
+        )
+    if port == 0:
+        raise InputError(f"{source}: {text!r}: port 0 is not a port")
+    return text
+
+
+def stack_address(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
+    """The validated --stack, else PASSK_STACK, else None."""
+    if args.stack:
+        return parse_stack_url(args.stack)
+    if env.get("PASSK_STACK"):
+        return parse_stack_url(env["PASSK_STACK"], "PASSK_STACK")
+    return None
+
+
 def load_suite(settings: Settings) -> list[Case]:
     return load_cases(Path(settings.cases_path), completion_only=settings.completion_only)
 
 
 def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
-    """The stack key: the flag if given, else PASSK_KEY (preferred: it stays out of `ps`)."""
-    return args.key or env.get("PASSK_KEY") or None
+    """The stack key: the flag if given, else PASSK_KEY (preferred: it stays out of `ps`).
+
+    It goes into an HTTP header, so it must be visible ASCII: a newline or a non-ASCII
+    character (a paste gone wrong) is bad input, said without echoing the key.
+    """
+    source = "--key" if args.key else "PASSK_KEY"
+    key = args.key or env.get("PASSK_KEY") or None
+    if key is not None and not all(0x21 <= ord(ch) <= 0x7E for ch in key):
+        raise InputError(
+            f"{source}: the key must be visible ASCII characters only (no spaces, newlines "
+            "or accented letters); check how it was copied"
+        )
+    return key
 
 
 def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Target:
@@ -118,7 +183,7 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
     if args.demo:
         changes["demo"] = True
     if args.agent is not None:
-        changes["agent"] = args.agent
+        changes["agent"] = parse_agent(args.agent)
     if args.version is not None:
         changes["version"] = flag("version", args.version, parse_version, 0)
     if args.cases is not None:
@@ -139,7 +204,7 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
     if args.timeout is not None:
         changes["timeout"] = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
     if args.stack is not None:
-        changes["stack"] = args.stack
+        changes["stack"] = parse_stack_url(args.stack)
     if args.agents is not None:
         changes["agents_path"] = args.agents
     return changes

@@ -80,9 +80,11 @@ class RecordedEvaluation(Evaluation):
         if self._front is not None:
             self._front(event)
 
-    def _ended(self, status: str, error: str | None) -> None:
+    def _ended(self, status: str, error: str | None, before_any_attempt: bool = False) -> None:
         try:
             self.store.finish(self.evaluation_id, status, error)
+            if before_any_attempt and not self.progress.finished:
+                self.store.forget_cases(self.evaluation_id)
         except (InputError, RunError) as exc:
             self.store_error = str(exc)
         finally:
@@ -92,7 +94,7 @@ class RecordedEvaluation(Evaluation):
         try:
             await super().prepare()
         except (InputError, RunError) as exc:
-            self._ended("failed", str(exc))
+            self._ended("failed", str(exc), before_any_attempt=True)
             raise
 
     async def run(self) -> Status:
@@ -167,6 +169,9 @@ def resume_evaluation(
     """
     store = store if store is not None else Store.open()
     stored = store.load(store.resolve(ref))
+    forgotten = not stored.cases
+    if forgotten:
+        stored = replace(stored, cases=_cases_again(stored))
     settings = _resumed_settings(stored, dict(changes or {}))
     finished = stored.missing == 0
     warnings = [] if finished else _warnings(stored)
@@ -177,6 +182,8 @@ def resume_evaluation(
         else:
             target = make_target(settings, key, stored.id)
             store.reopen(stored.id, _stored_settings(settings))
+            if forgotten:
+                store.keep_cases(stored.id, stored.cases)
     except BaseException:
         claim.release()
         raise
@@ -191,6 +198,22 @@ def resume_evaluation(
         on_event=on_event,
     )
     return Resumed(evaluation, stored, finished, warnings)
+
+
+def _cases_again(stored: StoredEvaluation) -> list[Case]:
+    """The cases of an evaluation that failed to start (its copy was not kept), from its
+    file, which must be unchanged: what is measured must stay what it was."""
+    path = stored.settings.cases_path
+    try:
+        unchanged = file_sha256(path) == stored.cases_sha256
+    except InputError:
+        unchanged = False
+    if not unchanged:
+        raise InputError(
+            f"--resume {stored.id}: it failed before any attempt ran, so its cases were not "
+            f"kept, and {path} is gone or changed; start a new evaluation"
+        )
+    return load_suite(stored.settings)
 
 
 def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Settings:

@@ -48,6 +48,11 @@ class TurnScript:
     error: str | dict[str, str] | None = None
     latency: float | None = 0.05
     usage: dict[str, int] | None = None
+    run_id: str | None = None
+    """The Run's id as the stack reports it (default: a fresh one), e.g. a lone surrogate."""
+    echo_authorization: bool = False
+    """A misbehaving stack or proxy: the Turn fails with the request's Authorization header
+    quoted in its error."""
 
 
 ScriptFn = Callable[[str, int], "TurnScript | None"]
@@ -365,7 +370,7 @@ class StackState:
             elif u < config.rate_hang + config.rate_slow:
                 latency = config.slow_latency
         run = Run()
-        run.id = self._new_id("run_")
+        run.id = script.run_id or self._new_id("run_")
         run.turn_id = self._new_id("turn_")
         run.agent, run.version, run.input = agent, body["version"], body["input"]
         run.metadata, run.key, run.api_key = metadata, key, api_key
@@ -384,6 +389,8 @@ class StackState:
     def _finish(self, run: Run, script: TurnScript) -> None:
         output = run.input if script.output is ECHO else script.output
         error = script.error
+        if script.echo_authorization:
+            error = f"upstream refused the request (Authorization: Bearer {run.api_key})"
         if isinstance(error, str):
             error = {"code": "agent_error", "message": error}
         elif error is None and script.status == "failed":

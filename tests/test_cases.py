@@ -235,3 +235,50 @@ def test_ten_thousand_cases_load_well_under_a_second(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - started
     assert len(cases) == 10_000
     assert elapsed < 1.0, f"took {elapsed:.2f} s"
+
+
+# -- names: one line of plain text, unique as a reader sees them ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("a\nb", "\\n"), ("red\x1b[31m", "\\x1b"), ("nul\x00", "\\x00"), ("abc\u202edef", "\\u202e")],
+)
+def test_a_control_character_in_a_name_is_refused_naming_the_line(
+    tmp_path: Path, name: str, shown: str
+) -> None:
+    path = jsonl(tmp_path, {"name": "fine", "input": "x", "check": {"equals": "x"}})
+    with path.open("a") as out:
+        out.write(json.dumps({"name": name, "input": "x", "check": {"equals": "x"}}) + "\n")
+    message = load_error(path)
+    assert message.startswith(f"{path}: line 2: case ")
+    assert f"holds a control character ({shown})" in message
+    assert "\n" not in message and "\x1b" not in message and "\u202e" not in message
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("caf\u00e9", "cafe\u0301"), ("ab", "a\u200bb"), ("flag", "fl\u200dag\ufeff")],
+    ids=["nfc", "zero-width-space", "zero-width-joiner-and-bom"],
+)
+def test_names_equal_under_nfc_or_but_for_zero_width_characters_are_duplicates(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    row = {"input": "x", "check": {"equals": "x"}}
+    path = jsonl(tmp_path, {"name": first, **row}, {"name": second, **row})
+    message = load_error(path)
+    assert message.startswith(
+        f"{path}: line 2: case {second!r}: the same name as {first!r} at line 1"
+    )
+
+
+def test_distinct_names_with_accents_and_emoji_still_load(tmp_path: Path) -> None:
+    row = {"input": "x", "check": {"equals": "x"}}
+    names = [
+        "caf\u00e9",
+        "cafe",
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+        "\u00c5ngstr\u00f6m",
+    ]
+    path = jsonl(tmp_path, *({"name": n, **row} for n in names))
+    assert [c.name for c in load_cases(path)] == names

@@ -61,6 +61,9 @@ class AttemptRecord:
     started: float
     ended: float
     usage: dict[str, Any] | None = None
+    output_size: int | None = None
+    """The answer's full length in characters when ``output`` keeps only its start
+    (``core.values.OUTPUT_LIMIT``); None when the whole answer is kept."""
 
     @property
     def duration(self) -> float:

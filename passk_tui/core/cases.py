@@ -5,14 +5,17 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from passk_tui.core.checks import Check, compile_check, strict_json_loads
 from passk_tui.core.errors import InputError
+from passk_tui.core.terminal_text import escape, first_unsafe
 from passk_tui.core.toml_text import parse_toml
-from passk_tui.core.values import type_name
+from passk_tui.core.values import lone_surrogate, type_name
 
 CASE_KEYS = ("name", "input", "check")
 
@@ -48,22 +51,43 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
         raise InputError(f"{label}: no cases")
     base_dir = path.parent
     cases: list[Case] = []
-    first_seen: dict[str, str] = {}
+    first_seen: dict[str, tuple[str, str]] = {}
     for place, row in rows:
         case = _case(row, f"{label}: {place}", base_dir, completion_only)
-        if case.name in first_seen:
-            raise InputError(
-                f"{label}: {place}: case {case.name!r}: duplicate name "
-                f"(first at {first_seen[case.name]})"
-            )
-        first_seen[case.name] = place
+        key = name_key(case.name)
+        seen = first_seen.get(key)
+        if seen is not None:
+            first_place, first_name = seen
+            if first_name == case.name:
+                problem = f"duplicate name (first at {first_place})"
+            else:
+                problem = (
+                    f"the same name as {first_name!r} at {first_place}, written differently "
+                    f"({first_name!a} and {case.name!a}; names are compared after "
+                    "Unicode NFC normalisation, ignoring zero-width characters)"
+                )
+            raise InputError(f"{label}: {place}: case {case.name!r}: {problem}")
+        first_seen[key] = (place, case.name)
         cases.append(case)
     return cases
 
 
+def name_key(name: str) -> str:
+    """What makes two case names the same: equal under NFC once invisible characters are gone."""
+    if name.isascii():
+        return name  # NFC leaves ASCII alone and it holds no invisible characters
+    normal = unicodedata.normalize("NFC", name)
+    return "".join(ch for ch in normal if unicodedata.category(ch) != "Cf")
+
+
 def _read(path: Path, label: str) -> str:
-    """The file's text; 'utf-8-sig' so that a byte-order mark from an editor does no harm."""
+    """The file's text; 'utf-8-sig' so that a byte-order mark from an editor does no harm.
+
+    Only a regular file is read: a FIFO would block forever and /dev/zero never ends.
+    """
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise InputError(f"{label}: not a regular file")
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{label}: no such file") from None
@@ -112,6 +136,14 @@ def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
             raise InputError(f"{label}: line {number}: not valid JSON: {problem}") from None
         except ValueError as error:
             raise InputError(f"{label}: line {number}: not valid JSON: {error}") from None
+        except RecursionError:
+            raise InputError(f"{label}: line {number}: nested too deeply") from None
+        surrogate = lone_surrogate(row)
+        if surrogate is not None:
+            raise InputError(
+                f"{label}: line {number}: holds a lone UTF-16 surrogate ({escape(surrogate)}), "
+                "which is not text (half of a character cut in two?)"
+            )
         rows.append((f"line {number}", row))
     return rows
 
@@ -134,11 +166,19 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
         raise InputError(f"{where}: case has no name")
     if not named:
         raise InputError(f"{where}: name must be a non-empty string, got {name!r}")
+    unsafe = first_unsafe(name)
+    if unsafe is not None:
+        raise InputError(
+            f"{where}: case {name!r}: the name holds a control character ({escape(unsafe)}); "
+            "a case name is one line of plain text"
+        )
     if row.get("input") is None:
         raise InputError(f"{in_case}: no input")
     try:
         # TOML dates and times have no JSON form, and an agent gets its input as JSON.
         json.dumps(row["input"], allow_nan=False)
+    except RecursionError:
+        raise InputError(f"{in_case}: input is nested too deeply") from None
     except (TypeError, ValueError):
         raise InputError(
             f"{in_case}: input must be a JSON value (quote dates, no nan/inf)"

@@ -68,8 +68,15 @@ def _string(spec: dict[str, Any], key: str, where: str) -> str:
 
 def _finite(spec: dict[str, Any], key: str, where: str) -> float:
     value = spec[key]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InputError(f"{where}: {key} must be a finite number, got {value!r}")
+    try:
+        # An integer past float's range (a 401-digit number) overflows here: not finite either.
+        finite = (
+            not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+        )
+    except OverflowError:
+        finite = False
+    if not finite:
+        raise InputError(f"{where}: {key} must be a finite number, got {shorten(repr(value))}")
     return value
 
 

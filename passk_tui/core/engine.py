@@ -24,6 +24,7 @@ from passk_tui.core.plan import PlannedAttempt, plan_attempts
 from passk_tui.core.pool import Pool
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.settings import Settings
+from passk_tui.core.values import bounded_output
 from passk_tui.targets.base import Target
 
 Status = Literal["done", "cancelled", "failed"]
@@ -185,6 +186,8 @@ class Evaluation:
             outcome = Outcome.ERRORED
         else:
             outcome = Outcome.PASSED if verdict.passed else Outcome.WRONG
+        # The check judged the whole answer; what is kept (and shown) is bounded.
+        output, output_size = bounded_output(turn.output)
         return AttemptRecord(
             case_index=planned.case_index,
             case=planned.case.name,
@@ -192,7 +195,7 @@ class Evaluation:
             key=planned.key,
             outcome=outcome,
             status=turn.status,
-            output=turn.output,
+            output=output,
             reason=verdict.reason if verdict else None,
             error=turn.error,
             run_id=turn.run_id,
@@ -200,6 +203,7 @@ class Evaluation:
             started=started,
             ended=time.time(),
             usage=turn.usage,
+            output_size=output_size,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

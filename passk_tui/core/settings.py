@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.values import shorten
 
 DEFAULT_ATTEMPTS = 5
 DEFAULT_K = 3
@@ -85,8 +86,17 @@ def parse_require(text: str) -> Fraction:
     return value
 
 
+#: The largest whole number a flag takes: what the store's 64-bit integers hold.
+MAX_WHOLE_NUMBER = 2**63 - 1
+
+
 def parse_whole_number(text: str) -> int:
     try:
-        return int(text.strip())
+        value = int(text.strip())
     except ValueError:
-        raise InputError(f"must be a whole number, got {text!r}") from None
+        raise InputError(f"must be a whole number, got {shorten(text)!r}") from None
+    if abs(value) > MAX_WHOLE_NUMBER:
+        raise InputError(
+            f"must be at most {MAX_WHOLE_NUMBER}, got a {len(text.strip())}-digit number"
+        )
+    return value

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from passk_tui.core.figures import UNDEFINED, CaseFigures, two_decimals, yes_no
 from passk_tui.core.intervals import interval_text
+from passk_tui.core.terminal_text import terminal_safe
 
 if TYPE_CHECKING:
     from passk_tui.core.gate import Reading
@@ -67,7 +68,11 @@ def plain_table(figures: Sequence[CaseFigures], k: int, reading: Reading | None 
 
 
 def plain_columns(rows: Sequence[Sequence[str]]) -> str:
-    """Left-aligned columns padded to their widest cell, two spaces apart, a dash rule under each header."""
+    """Left-aligned columns padded to their widest cell, two spaces apart, a dash rule under each header.
+
+    Cells are made terminal-safe first: a newline in a name must not split a row.
+    """
+    rows = [[terminal_safe(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     rule = ["-" * w for w in widths]
     lines = [

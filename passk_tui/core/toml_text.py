@@ -25,6 +25,9 @@ def parse_toml(text: str, label: str) -> dict[str, Any]:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as error:
         raise InputError(f"{label}: {_problem(str(error), text)}") from None
+    except RecursionError as error:
+        # tomli keeps no position here: "nested more than the allowed 400 levels".
+        raise InputError(f"{label}: invalid TOML: {error}") from None
 
 
 def _problem(message: str, text: str) -> str:

@@ -132,7 +132,9 @@ class Store:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                     raise
-            except sqlite3.Error as exc:
+            # A value that cannot be laid out or bound (too deep, an integer past 64 bits)
+            # is a failed write like any other: the sink must say so, never drop a batch.
+            except (sqlite3.Error, ValueError, OverflowError, RecursionError) as exc:
                 raise writing_error(self.path, what, exc) from None
 
     # -- writing ------------------------------------------------------------------------
@@ -163,27 +165,14 @@ class Store:
                 " :cases_sha256, :case_count)",
                 values,
             )
-            db.executemany(
-                "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [
-                    (
-                        evaluation_id,
-                        index,
-                        case.name,
-                        layout.to_json(case.input),
-                        None if case.spec is None else layout.to_json(case.spec),
-                    )
-                    for index, case in enumerate(cases)
-                ],
-            )
+            _insert_cases(db, evaluation_id, cases)
 
     def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
         """Keep a batch of finished attempts in one transaction, or raise StoreWriteError."""
         if not records:
             return
-        rows = [layout.record_row(evaluation_id, r) for r in records]
         with self._writing("finished attempts") as db:
+            rows = [layout.record_row(evaluation_id, r) for r in records]
             db.executemany(
                 "INSERT INTO attempts (evaluation_id, case_index, attempt, case_name, key, outcome,"
                 " status, output, reason, error, run_id, turn_id, started, ended, duration, usage)"
@@ -200,8 +189,23 @@ class Store:
         with self._writing("the evaluation's end") as db:
             db.execute(
                 "UPDATE evaluations SET status = ?, error = ?, finished = ? WHERE id = ?",
-                (status, error, time.time(), evaluation_id),
+                (status, layout.text(error), time.time(), evaluation_id),
             )
+
+    def forget_cases(self, evaluation_id: str) -> None:
+        """Drop the stored cases of an evaluation that failed before any attempt ran.
+
+        Its row (settings, status, error, the cases file's hash) stays for history
+        and resume, which reads the unchanged file again (``keep_cases``); a copy of
+        the cases (58 MB for 100,000) would only pile up with every refused start.
+        """
+        with self._writing("the failed start") as db:
+            db.execute("DELETE FROM cases WHERE evaluation_id = ?", (evaluation_id,))
+
+    def keep_cases(self, evaluation_id: str, cases: Sequence[Case]) -> None:
+        """Store the cases again of an evaluation whose cases were forgotten, as it resumes."""
+        with self._writing("the resumed evaluation's cases") as db:
+            _insert_cases(db, evaluation_id, cases)
 
     def reopen(self, evaluation_id: str, settings: Settings) -> None:
         """A resume starts: status back to running, with the running settings given anew."""
@@ -337,6 +341,23 @@ class Store:
             cases_sha256=row["cases_sha256"],
             records=records,
         )
+
+
+def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
+    db.executemany(
+        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [
+            (
+                evaluation_id,
+                index,
+                layout.text(case.name),
+                layout.to_json(case.input),
+                None if case.spec is None else layout.to_json(case.spec),
+            )
+            for index, case in enumerate(cases)
+        ],
+    )
 
 
 class EvaluationSink:

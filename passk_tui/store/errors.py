@@ -49,7 +49,7 @@ def opening_error(path: Path, exc: sqlite3.Error) -> Exception:
     return StoreUnusable(f"{path}: the store cannot be used ({exc})")
 
 
-def writing_error(path: Path, what: str, exc: sqlite3.Error) -> Exception:
+def writing_error(path: Path, what: str, exc: Exception) -> Exception:
     text = str(exc).lower()
     if "full" in text:
         problem = "the disk is full"

@@ -1,4 +1,13 @@
-"""Rows <-> the domain: how settings, cases and attempt records are laid out in the store."""
+"""Rows <-> the domain: how settings, cases and attempt records are laid out in the store.
+
+Every value from outside is made storable here, so that no answer, error or id
+can make a write fail: lone surrogates are written as their escapes
+(``core.values.storable_text``), ids that are not strings as their JSON text,
+and an answer past ``OUTPUT_LIMIT`` characters keeps its start only. Such a cut
+answer is laid out as the JSON string of its start, a space and its full length
+(``"abc…" 209715200``): not one JSON value, so it cannot be mistaken for an
+answer that was kept whole.
+"""
 
 from __future__ import annotations
 
@@ -13,18 +22,43 @@ from passk_tui.core.cases import Case
 from passk_tui.core.checks import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.settings import Settings
+from passk_tui.core.values import bounded_output, storable_json, storable_text
 from passk_tui.store.errors import StoreUnusable
+
+_DECODER = json.JSONDecoder()
 
 
 def to_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    """Compact JSON text that UTF-8 can encode, whatever strings ``value`` holds."""
+    return storable_json(value)
+
+
+def text(value: Any) -> str | None:
+    """A text column from an outside value: None, storable text, or a non-string's JSON."""
+    if value is None:
+        return None
+    return storable_text(value) if isinstance(value, str) else to_json(value)
+
+
+def output_column(output: Any, output_size: int | None) -> str:
+    """The answer as stored: its JSON, or a cut answer's start and full length (module doc)."""
+    kept, cut_size = bounded_output(output)
+    size = cut_size if cut_size is not None else output_size
+    return to_json(kept) if size is None else f"{to_json(kept)} {size}"
+
+
+def output_from_column(column: str) -> tuple[Any, int | None]:
+    """(output, full length or None), as ``output_column`` laid them out."""
+    value, end = _DECODER.raw_decode(column)
+    rest = column[end:].strip()
+    return value, int(rest) if rest else None
 
 
 def settings_row(settings: Settings) -> dict[str, Any]:
     return {
-        "stack": settings.stack,
-        "agents_path": settings.agents_path,
-        "agent": settings.agent,
+        "stack": text(settings.stack),
+        "agents_path": text(settings.agents_path),
+        "agent": text(settings.agent),
         "version": settings.version,
         "attempts": settings.attempts,
         "k": settings.k,
@@ -32,7 +66,7 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "completion_only": int(settings.completion_only),
         "concurrency": settings.concurrency,
         "timeout": settings.timeout,
-        "cases_path": settings.cases_path,
+        "cases_path": text(settings.cases_path),
     }
 
 
@@ -58,15 +92,15 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         evaluation_id,
         r.case_index,
         r.attempt,
-        r.case,
+        text(r.case),
         r.key,
         str(r.outcome),
-        r.status,
-        to_json(r.output),
-        r.reason,
-        r.error,
-        r.run_id,
-        r.turn_id,
+        text(r.status),
+        output_column(r.output, r.output_size),
+        text(r.reason),
+        text(r.error),
+        text(r.run_id),
+        text(r.turn_id),
         r.started,
         r.ended,
         r.duration,
@@ -75,6 +109,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
 
 
 def record_from_row(row: sqlite3.Row) -> AttemptRecord:
+    output, output_size = output_from_column(row["output"])
     return AttemptRecord(
         case_index=row["case_index"],
         case=row["case_name"],
@@ -82,7 +117,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         key=row["key"],
         outcome=Outcome(row["outcome"]),
         status=row["status"],
-        output=json.loads(row["output"]),
+        output=output,
         reason=row["reason"],
         error=row["error"],
         run_id=row["run_id"],
@@ -90,6 +125,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         started=row["started"],
         ended=row["ended"],
         usage=None if row["usage"] is None else json.loads(row["usage"]),
+        output_size=output_size,
     )
 
 

@@ -13,6 +13,7 @@ from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
+from passk_tui.targets.scrub import Scrubber
 
 if TYPE_CHECKING:
     from passk_tui.core.plan import PlannedAttempt
@@ -64,14 +65,14 @@ class OpenAITarget:
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
         headers = {"Content-Type": "application/json"}
-        self._key = ""
+        key = None
         if api_key_env:
             key = os.environ.get(api_key_env)
             if not key:
                 where = label or "openai agent"
                 raise InputError(f"{where}: environment variable {api_key_env} is not set")
-            self._key = key
             headers["Authorization"] = f"Bearer {key}"
+        self._scrubber = Scrubber(key)
         self._client = make_client(concurrency, tls=not self.url.startswith("http://"))
         # Built once, not per request as client.post would: the client's default headers
         # merged with ours (httpx.Headers masks the key in its repr) and the parsed URL.
@@ -175,8 +176,7 @@ class OpenAITarget:
 
     def _scrub(self, text: str) -> str:
         """Remove the key from text that may echo a request (servers sometimes do)."""
-        # A very short key would garble the text and is no secret worth hiding anyway.
-        return text.replace(self._key, "***") if len(self._key) >= 8 else text
+        return self._scrubber.text(text)
 
 
 def _transport_reason(url: str, exc: BaseException) -> str:

@@ -21,6 +21,7 @@ from passk_tui.core.plan import PlannedAttempt
 from passk_tui.targets.base import RetryNotice
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
+from passk_tui.targets.scrub import Scrubber
 
 _MAX_WAIT = 30.0
 _PREPARE_BUDGET = 10.0
@@ -116,6 +117,8 @@ class StackTarget:
         self._headers = httpx.Headers({"Authorization": f"Bearer {key}"} if key else {})
         self._has_key = bool(key)
         parts = urlsplit(url)
+        # A stack or proxy may echo the request: nothing it sends back keeps the key.
+        self._scrubber = Scrubber(key, parts.password)
         self._client = client or make_client(concurrency, tls=parts.scheme != "http")
         self._owns_client = client is None
         self._agent_id: str | None = None
@@ -277,7 +280,7 @@ class StackTarget:
                     if status == 200 or status == 201:
                         turn = _ended_turn(response)
                         if isinstance(turn, Turn):
-                            return turn
+                            return self._scrubber.turn(turn)
                         if turn is None:
                             last_error, wait_hint = "malformed response", None
                             uncertain = uncertain or run_id is None
@@ -289,7 +292,7 @@ class StackTarget:
                                 await asyncio.sleep(_MIN_POLL_GAP)
                             continue
                     elif status != 429 and status < 500:
-                        return self._refusal(response, run_id)
+                        return self._scrubber.turn(self._refusal(response, run_id))
                     else:
                         uncertain = uncertain or (status != 429 and run_id is None)
                         last_error = _STATUS_REASONS.get(status, f"{status} server error")

@@ -1,0 +1,58 @@
+"""Text from outside (case names, answers, errors) made safe to write to a terminal.
+
+A raw ESC can recolour or clear the screen, a newline splits a table row, a
+right-to-left override reorders what follows, and a lone UTF-16 surrogate
+cannot be encoded at all. Every face writes outside text through
+``terminal_safe``, which shows such characters as visible escapes instead.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: Formatting characters that reorder text (bidirectional embeddings, overrides, isolates, marks).
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+#: Categories never written raw: controls (C0, DEL, C1), surrogates, line and paragraph separators.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Everything that can be unsafe lies in these ranges: a quick test before the exact one.
+_MAYBE_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+
+
+def is_unsafe(char: str) -> bool:
+    """True for a character that must not reach a terminal raw (a control, a bidi override...)."""
+    return char in BIDI_CONTROLS or unicodedata.category(char) in _UNSAFE_CATEGORIES
+
+
+def escape(char: str) -> str:
+    """A character as a visible escape: \\n, \\x1b, \\u202e, \\ud83d."""
+    short = _SHORT_ESCAPES.get(char)
+    if short is not None:
+        return short
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match[0]
+    return escape(char) if is_unsafe(char) else char
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` on one line with every unsafe character shown as its escape; else unchanged."""
+    if _MAYBE_UNSAFE.search(text) is None:
+        return text
+    return _MAYBE_UNSAFE.sub(_escaped, text)
+
+
+def first_unsafe(text: str) -> str | None:
+    """The first unsafe character of ``text``, or None."""
+    for match in _MAYBE_UNSAFE.finditer(text):
+        if is_unsafe(match[0]):
+            return match[0]
+    return None
