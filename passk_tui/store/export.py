@@ -31,14 +31,14 @@ from passk_tui.store.models import StoredEvaluation
 SUFFIXES = (".json", ".csv", ".md", ".xml")
 
 
-def check_export_path(text: str) -> Path:
+def check_export_path(text: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
     """The --export path, refused (InputError) for an unknown suffix or a missing folder."""
     path = Path(text)
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
+    if suffix not in suffixes:
+        listed = ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}"
         raise InputError(
-            f"--export {text}: the format follows the suffix: .json, .csv, .md or .xml, "
-            f"not {suffix or 'none'!r}"
+            f"--export {text}: the format follows the suffix: {listed}, not {suffix or 'none'!r}"
         )
     if not path.parent.is_dir():
         raise InputError(f"--export {text}: no such folder {str(path.parent)!r}")
@@ -49,7 +49,11 @@ def export(source: StoredEvaluation | Evaluation, path: str | Path) -> Path:
     """Write the evaluation to ``path`` in the format its suffix names; atomic (temp + rename)."""
     path = check_export_path(str(path))
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
-    text = RENDERERS[path.suffix.lower()](stored)
+    return write_export(path, RENDERERS[path.suffix.lower()](stored))
+
+
+def write_export(path: Path, text: str) -> Path:
+    """Write an export atomically (temp file + rename): a reader never sees half a file."""
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
