@@ -241,3 +241,27 @@ def test_confidence_must_lie_strictly_between_0_and_1(text: str) -> None:
 def test_confidence_is_exact() -> None:
     assert parse_confidence("0.95") == Fraction(19, 20)
     assert parse_confidence(" 0.9 ") == Fraction(9, 10)
+
+
+def test_unchanged_suites_are_seldom_called_regressed() -> None:
+    """Holm's promise on A/A suites (50 cases, n = 10): at most 1-C have any case regressed.
+
+    Without the adjustment about a fifth of such suites would (bench/compare.py).
+    """
+    rng = random.Random(3)
+    n, alarms, suites = 10, 0, 200
+    for _ in range(suites):
+        rates = [rng.uniform(0.3, 1.0) for _ in range(50)]
+        a, b = (
+            Side(
+                label,
+                1,
+                [
+                    case(f"c{i}", n, sum(rng.random() < r for _ in range(n)), k=1)
+                    for i, r in enumerate(rates)
+                ],
+            )
+            for label in ("A", "B")
+        )
+        alarms += bool(compare(a, b).regressed)
+    assert alarms / suites <= 0.05
