@@ -16,6 +16,7 @@ from passk_tui.store.comparison import load_compared
 
 
 def build_compare_parser() -> argparse.ArgumentParser:
+    """The flags of `passk-tui compare` (its own parser: the run flags do not apply here)."""
     parser = _Parser(
         prog="passk-tui compare",
         description=(

@@ -18,21 +18,16 @@ from passk_tui.core.settings import Settings
 from passk_tui.demo import demo_agent
 from passk_tui.store import Store
 from passk_tui.store.errors import UnknownEvaluation
+from tests.test_compare import PRODUCT_TABLE
 
 # Per case: (passed, wrong, errored), as in PRODUCT.md's example.
 BASELINE = {"arithmetic": (2, 8, 0), "json-shape": (8, 1, 1), "summary": (10, 0, 0)}
 CANDIDATE = {"arithmetic": (9, 1, 0), "json-shape": (7, 3, 0), "summary": (3, 1, 6)}
 
-TABLE = """\
-case        A passed  A errored  B passed  B errored  change  p     verdict
-----------  --------  ---------  --------  ---------  ------  ----  ---------
-arithmetic  2/10      0          9/10      0          +0.70   0.01  improved
-json-shape  8/10      1          7/10      0          -0.10   1.00  unclear
-summary     10/10     0          3/10      6          -0.70   0.01  regressed
-1 improved, 1 regressed, 1 unclear
-summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, \
-a provider or a tool before the agent
-"""
+TABLE = PRODUCT_TABLE + (
+    "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, "
+    "a provider or a tool before the agent\n"
+)
 
 
 def compare(*args: str) -> subprocess.CompletedProcess[str]:
@@ -192,7 +187,15 @@ def test_exports(tmp_path: Path) -> None:
     assert document["confidence"] == 0.95 and document["alpha"] == 0.05
     summary = document["cases"][2]
     assert summary["name"] == "summary" and summary["verdict"] == "regressed"
-    assert summary["b"] == {"attempts": 10, "passed": 3, "wrong": 1, "errored": 6, "pass_at_1": 0.3}
+    assert {
+        k: summary["b"][k] for k in ("attempts", "passed", "wrong", "errored", "pass_at_1")
+    } == {
+        "attempts": 10,
+        "passed": 3,
+        "wrong": 1,
+        "errored": 6,
+        "pass_at_1": 0.3,
+    }
     assert summary["mostly_errored"] is True and summary["change"] == -0.7
     assert summary["p"] == pytest.approx(3 * summary["p_fisher"])
     rows = list(csv.DictReader(paths[1].open()))

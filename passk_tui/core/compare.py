@@ -24,6 +24,7 @@ from math import comb
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.settings import parse_require
 
 DEFAULT_CONFIDENCE = Fraction(95, 100)
 
@@ -90,11 +91,8 @@ def holm(p_values: Sequence[Fraction]) -> list[Fraction]:
 
 def parse_confidence(text: str) -> Fraction:
     """The level C as an exact fraction of its decimal text (0.95 is exactly 19/20); 0 < C < 1."""
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"must be a number between 0 and 1, got {text!r}") from None
-    if not 0 < value < 1:
+    value = parse_require(text)
+    if value in (0, 1):
         raise InputError(f"must be above 0 and below 1, got {text}")
     return value
 

@@ -20,7 +20,14 @@ from passk_tui.core.compare import CaseComparison, Comparison, Verdict
 from passk_tui.core.compare_text import comparison_rows, count_line, notes
 from passk_tui.core.figures import CaseFigures
 from passk_tui.store.comparison import ComparedEvaluations
-from passk_tui.store.export import _md_cell, _md_row, _time, check_export_path, write_export
+from passk_tui.store.export import (
+    _figures_json,
+    _md_cell,
+    _md_row,
+    _time,
+    check_export_path,
+    write_export,
+)
 from passk_tui.store.models import StoredEvaluation
 
 METHOD = "Fisher's exact test, two-sided, Holm-adjusted across the compared cases"
@@ -53,21 +60,11 @@ def _evaluation_json(stored: StoredEvaluation) -> dict[str, Any]:
     }
 
 
-def _counts_json(f: CaseFigures) -> dict[str, Any]:
-    return {
-        "attempts": f.n,
-        "passed": f.passed,
-        "wrong": f.wrong,
-        "errored": f.errored,
-        "pass_at_1": float(f.pass_at_1),
-    }
-
-
 def _case_json(c: CaseComparison) -> dict[str, Any]:
     return {
         "name": c.name,
-        "a": _counts_json(c.a),
-        "b": _counts_json(c.b),
+        "a": _figures_json(c.a),
+        "b": _figures_json(c.b),
         "change": float(c.change),
         "p_fisher": float(c.p_fisher),
         "p": float(c.p),
