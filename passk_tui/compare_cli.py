@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from passk_tui.args import _Parser
 from passk_tui.config import flag
@@ -12,7 +13,7 @@ from passk_tui.core.compare_text import plain_comparison, regression_lines
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.store import Store
 from passk_tui.store.compare_export import RENDERERS, check_comparison_export, export_comparison
-from passk_tui.store.comparison import load_compared
+from passk_tui.store.comparison import ComparedEvaluations, load_compared
 
 
 def build_compare_parser() -> argparse.ArgumentParser:
@@ -62,16 +63,24 @@ def run_compare(argv: list[str]) -> int:
         export_path = check_comparison_export(args.export) if args.export else None
         with Store.open() as store:
             compared = load_compared(store, args.baseline, args.candidate, confidence)
-        for warning in compared.warnings():
-            sys.stderr.write(f"passk-tui: warning: {warning}\n")
-        sys.stdout.write(plain_comparison(compared.comparison))
-        sys.stdout.flush()
-        if export_path is not None:
-            export_comparison(compared, export_path)
+        return report_comparison(compared, export_path, fail_on_regression=args.fail_on_regression)
     except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: {exc}\n")
         return exc.exit_code
-    if not args.fail_on_regression:
+
+
+def report_comparison(
+    compared: ComparedEvaluations, export_path: Path | None, *, fail_on_regression: bool
+) -> int:
+    """Warnings, the table on stdout, the export, the gate: what `compare` and a run with a
+    baseline both end with. Returns the exit status; an export that cannot be written raises."""
+    for warning in compared.warnings():
+        sys.stderr.write(f"passk-tui: warning: {warning}\n")
+    sys.stdout.write(plain_comparison(compared.comparison))
+    sys.stdout.flush()
+    if export_path is not None:
+        export_comparison(compared, export_path)
+    if not fail_on_regression:
         return 0
     for line in regression_lines(compared.comparison):
         sys.stderr.write(f"passk-tui: {line}\n")

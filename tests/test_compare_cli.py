@@ -263,3 +263,13 @@ def _demo_cases() -> list[Case]:
     cases = load_cases(CASES)
     assert cases[0].name == "arithmetic"
     return cases
+
+
+@pytest.mark.usefixtures("pair")
+def test_compare_needs_neither_textual_nor_scipy() -> None:
+    code = (
+        "import sys\nfrom passk_tui.__main__ import main\n"
+        "assert main(['compare', 'last~1', 'last']) == 0\n"
+        "assert 'textual' not in sys.modules and 'scipy' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=30, capture_output=True)
