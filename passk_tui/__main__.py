@@ -12,6 +12,10 @@ def main(argv: list[str] | None = None) -> int:
         from passk_tui.cli import run_history
 
         return run_history(argv[1:])
+    if argv[:1] == ["compare"]:
+        from passk_tui.compare_cli import run_compare
+
+        return run_compare(argv[1:])
     from passk_tui.args import parse
 
     args = parse(argv)

@@ -16,9 +16,15 @@ import sys
 import time
 
 
-def answer(question: str, rng: random.Random) -> tuple[str, int]:
-    """The reply and exit status for one question; the odds are the demo's script."""
+def answer(question: str, rng: random.Random, version: int = 1) -> tuple[str, int]:
+    """The reply and exit status for one question; the odds are the demo's script.
+
+    Version 2 differs on the arithmetic case alone: 60% of its answers are a
+    sentence around the number, which an ``equals`` check calls wrong.
+    """
     if "17 * 23" in question:
+        if version == 2 and rng.random() < 0.6:
+            return "17 * 23 = 391", 0
         return "391", 0
     if "capital of Australia" in question:
         return ("Canberra" if rng.random() < 0.6 else "Sydney"), 0
@@ -47,7 +53,8 @@ def main() -> int:
         question = raw
     rng = random.Random()
     time.sleep(rng.uniform(0.1, 0.6))
-    reply, status = answer(question, rng)
+    version = int(sys.argv[sys.argv.index("--version") + 1]) if "--version" in sys.argv else 1
+    reply, status = answer(question, rng, version)
     sys.stdout.write(reply + "\n")
     return status
 

@@ -241,12 +241,22 @@ class Store:
                 raise opening_error(self.path, exc) from None
 
     def resolve(self, ref: str) -> str:
-        """The id ``ref`` names: ``last`` (the newest), a full id, or an unambiguous prefix."""
+        """The id ``ref`` names: ``last`` (the newest), ``last~N`` (the one N before it), a full
+        id, or an unambiguous prefix."""
         ref = ref.strip()
-        if ref == "last":
-            rows = self._query("SELECT id FROM evaluations ORDER BY created DESC, id DESC LIMIT 1")
+        back = newest_but(ref)
+        if back is not None:
+            rows = self._query(
+                "SELECT id FROM evaluations ORDER BY created DESC, id DESC LIMIT 1 OFFSET ?",
+                (back,),
+            )
             if not rows:
-                raise UnknownEvaluation(f"--resume last: no evaluation in the store ({self.path})")
+                held = self._query("SELECT COUNT(*) AS n FROM evaluations")[0]["n"]
+                raise UnknownEvaluation(
+                    f"{ref}: the store holds only {held} evaluation{'s' * (held > 1)} ({self.path})"
+                    if held
+                    else f"{ref}: no evaluation in the store ({self.path})"
+                )
             return rows[0]["id"]
         escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = self._query(
@@ -358,6 +368,16 @@ def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Ca
             for index, case in enumerate(cases)
         ],
     )
+
+
+def newest_but(ref: str) -> int | None:
+    """How many evaluations ``last`` (0) or ``last~N`` (N) skips from the newest; None otherwise."""
+    if ref == "last":
+        return 0
+    head, tilde, count = ref.partition("~")
+    if head == "last" and tilde and count.isdigit() and count.isascii():
+        return int(count)
+    return None
 
 
 class EvaluationSink:

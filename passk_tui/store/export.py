@@ -24,7 +24,7 @@ from typing import Any
 
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError
-from passk_tui.core.figures import FigureIntervals, two_decimals, yes_no
+from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.intervals import Interval, interval_text, level_text
 from passk_tui.core.table import gate_text, table_rows
 from passk_tui.store.export_junit import render_junit
@@ -47,14 +47,14 @@ class ExportError(InputError):
     exit_code = EXIT_EXPORT_FAILED
 
 
-def check_export_path(text: str) -> Path:
+def check_export_path(text: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
     """The --export path, refused (InputError) for an unknown suffix or a missing folder."""
     path = Path(text)
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
+    if suffix not in suffixes:
+        listed = ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}"
         raise InputError(
-            f"--export {text}: the format follows the suffix: .json, .csv, .md or .xml, "
-            f"not {suffix or 'none'!r}"
+            f"--export {text}: the format follows the suffix: {listed}, not {suffix or 'none'!r}"
         )
     if not path.parent.is_dir():
         raise InputError(f"--export {text}: no such folder {str(path.parent)!r}")
@@ -119,27 +119,31 @@ def _number(value: object | None) -> float | None:
     return None if value is None else float(value)  # type: ignore[arg-type]
 
 
-def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
-    f = c.figures
+def figures_json(f: CaseFigures) -> dict[str, Any]:
+    """A case's counts and figures as JSON: floats to read, exact fractions to check, null if undefined."""
     return {
-        "name": f.name,
+        "attempts": f.n,
+        "passed": f.passed,
+        "wrong": f.wrong,
+        "errored": f.errored,
+        "pass_at_1": _number(f.pass_at_1),
+        "pass_at_k": _number(f.pass_at_k),
+        "pass_hat_k": _number(f.pass_hat_k),
+        "all_passed": f.all_passed,
+        "exact": {
+            "pass_at_1": _exact(f.pass_at_1),
+            "pass_at_k": _exact(f.pass_at_k),
+            "pass_hat_k": _exact(f.pass_hat_k),
+        },
+    }
+
+
+def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
+    return {
+        "name": c.figures.name,
         "input": verbatim(c.case.input),
         "check": verbatim(c.case.spec),
-        "figures": {
-            "attempts": f.n,
-            "passed": f.passed,
-            "wrong": f.wrong,
-            "errored": f.errored,
-            "pass_at_1": _number(f.pass_at_1),
-            "pass_at_k": _number(f.pass_at_k),
-            "pass_hat_k": _number(f.pass_hat_k),
-            "all_passed": f.all_passed,
-            "exact": {
-                "pass_at_1": _exact(f.pass_at_1),
-                "pass_at_k": _exact(f.pass_at_k),
-                "pass_hat_k": _exact(f.pass_hat_k),
-            },
-        },
+        "figures": figures_json(c.figures),
         "intervals": _intervals_json(c.reading.intervals),
         "gate": c.reading.verdict,
     }
@@ -289,13 +293,13 @@ def render_csv(report: Report) -> str:
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 
 
-def _md_cell(text: str) -> str:
+def md_cell(text: str) -> str:
     """Text as itself in a table cell: Markdown's punctuation backslash-escaped, one line."""
     return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
 
 
-def _md_row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(_md_cell(c) for c in cells) + " |"
+def md_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(md_cell(c) for c in cells) + " |"
 
 
 def _md_gate(report: Report) -> list[str]:
@@ -306,7 +310,7 @@ def _md_gate(report: Report) -> list[str]:
 
     def names(cases: Sequence[Any], confident: bool) -> str:
         return ", ".join(
-            f"`{_md_cell(c.figures.name)}` ("
+            f"`{md_cell(c.figures.name)}` ("
             + (
                 interval_text(c.intervals.pass_at_k)
                 if confident and c.intervals.pass_at_k
@@ -339,9 +343,9 @@ def render_md(report: Report) -> str:
     s = stored.settings
     rows = table_rows([c.figures for c in report.cases], s.k, reading, pass_hat=True)
     lines = [
-        f"### passk-tui: {_md_cell(s.agent)} version {s.version}",
+        f"### passk-tui: {md_cell(s.agent)} version {s.version}",
         "",
-        *(_md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]),
+        *(md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]),
         "",
         *_md_gate(report),
         "",

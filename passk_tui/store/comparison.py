@@ -1,0 +1,70 @@
+"""Two stored evaluations compared: what `passk-tui compare`, its exports and a Compare screen read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from passk_tui.core.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
+from passk_tui.store.database import Store
+from passk_tui.store.models import StoredEvaluation
+
+
+@dataclass(frozen=True, slots=True)
+class ComparedEvaluations:
+    """The baseline (A), the candidate (B) as stored, and their per-case comparison."""
+
+    baseline: StoredEvaluation
+    candidate: StoredEvaluation
+    comparison: Comparison
+
+    def warnings(self) -> list[str]:
+        """What the user should know before trusting the verdicts (none stops the comparison)."""
+        found: list[str] = []
+        a, b = self.baseline, self.candidate
+        if a.id == b.id:
+            found.append(f"A and B are the same evaluation ({a.id}): every case is unchanged")
+        for side, stored in (("A", a), ("B", b)):
+            if stored.status != "done" and stored.missing > 0:
+                found.append(
+                    f"{side} ({stored.id}) is {stored.status}: {stored.missing} attempts missing; "
+                    "comparing the attempts stored"
+                )
+        cases_b = {case.name: case for case in b.cases}
+        differing = [
+            case.name
+            for case in a.cases
+            if case.name in cases_b
+            and (case.input, case.spec) != (cases_b[case.name].input, cases_b[case.name].spec)
+        ]
+        if differing:
+            found.append(
+                "the input or check differs between A and B for "
+                + ", ".join(differing)
+                + ": their change mixes the agent's with the case's"
+            )
+        return found
+
+
+def side(stored: StoredEvaluation, label: str) -> Side:
+    """An evaluation as the comparison sees it: its k and its cases' counts."""
+    return Side(f"{label} ({stored.id})", stored.settings.k, stored.figures())
+
+
+def compare_stored(
+    baseline: StoredEvaluation,
+    candidate: StoredEvaluation,
+    confidence: Fraction = DEFAULT_CONFIDENCE,
+) -> ComparedEvaluations:
+    """Compare two stored evaluations per case (NothingToCompare when they cannot be)."""
+    comparison = compare(side(baseline, "A"), side(candidate, "B"), confidence)
+    return ComparedEvaluations(baseline, candidate, comparison)
+
+
+def load_compared(
+    store: Store, baseline_ref: str, candidate_ref: str, confidence: Fraction = DEFAULT_CONFIDENCE
+) -> ComparedEvaluations:
+    """Resolve both references (ids, unique prefixes, ``last``, ``last~N``), load, compare."""
+    baseline = store.load(store.resolve(baseline_ref))
+    candidate = store.load(store.resolve(candidate_ref))
+    return compare_stored(baseline, candidate, confidence)
