@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--resume", metavar="ID", help="continue an interrupted evaluation ('last' = newest)"
     )
-    how.add_argument("--export", metavar="PATH", help="also write results: .json .csv .md .xml")
+    how.add_argument(
+        "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+    )
     parser.add_argument(
         "-V", "--program-version", action="version", version=f"passk-tui {__version__}"
     )

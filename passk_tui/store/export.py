@@ -1,4 +1,4 @@
-"""Exports of an evaluation, the format following the file's suffix: .json .csv .md .xml (JUnit).
+"""Exports of an evaluation, the format following the file's suffix: .json .csv .md .xml (JUnit) .html.
 
 ``export(evaluation, path)`` takes a ``StoredEvaluation`` (``Store.load``) or a
 live ``Evaluation``. Figures are written so they parse back to the exact same
@@ -27,8 +27,9 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.figures import CaseFigures, two_decimals
 from passk_tui.core.table import below_gate, gate_text, table_rows
 from passk_tui.store.models import StoredEvaluation
+from passk_tui.store.report_html import render_report
 
-SUFFIXES = (".json", ".csv", ".md", ".xml")
+SUFFIXES = (".json", ".csv", ".md", ".xml", ".html")
 
 
 def check_export_path(text: str) -> Path:
@@ -37,7 +38,7 @@ def check_export_path(text: str) -> Path:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise InputError(
-            f"--export {text}: the format follows the suffix: .json, .csv, .md or .xml, "
+            f"--export {text}: the format follows the suffix: .json, .csv, .md, .xml or .html, "
             f"not {suffix or 'none'!r}"
         )
     if not path.parent.is_dir():
@@ -289,4 +290,5 @@ RENDERERS: dict[str, Callable[[StoredEvaluation], str]] = {
     ".csv": render_csv,
     ".md": render_md,
     ".xml": render_junit,
+    ".html": render_report,
 }

@@ -1,0 +1,356 @@
+"""The .html export: one evaluation as a self-contained report a reviewer opens from a CI artifact.
+
+It shows the settings (the key is never part of them), the verdict of the gate, the
+wrong/errored split, the table with intervals and each case's attempts grid, and per
+case its attempts (answer, check verdict and reason, error) collapsed in ``<details>``
+so the page stays readable, light and usable with scripts off.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.cases import Case
+from passk_tui.core.figures import CaseFigures, two_decimals
+from passk_tui.core.glyphs import SYMBOLS
+from passk_tui.core.intervals import (
+    CLOPPER_PEARSON,
+    DEFAULT_CONFIDENCE,
+    CaseIntervals,
+    GateVerdict,
+    Interval,
+    case_intervals,
+    gate_verdict,
+    interval_text,
+    level_text,
+)
+from passk_tui.core.progress import CELL_OF_OUTCOME
+from passk_tui.core.settings import Settings
+from passk_tui.core.table import gate_text
+from passk_tui.store.html_page import (
+    attempts_grid,
+    clipped,
+    counted,
+    esc,
+    interval_bar,
+    legend,
+    page,
+    settings_list,
+    value_text,
+)
+from passk_tui.store.models import StoredEvaluation
+
+#: Cases named in the verdict line before "and N more".
+NAMED_IN_VERDICT = 12
+#: What is shown for a figure that is not defined yet (fewer than k attempts).
+UNDEFINED = "-"
+
+
+def confidence_of(settings: Settings) -> tuple[float, bool]:
+    """The interval level and whether the run asked for it (--confidence), else the default.
+
+    ``Settings.confidence`` arrives with the --confidence flag; a settings object
+    without it is read as "not given".
+    """
+    given = getattr(settings, "confidence", None)
+    return (DEFAULT_CONFIDENCE, False) if given is None else (float(given), True)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRow:
+    """One case as the report shows it: its figures, intervals and gate verdict."""
+
+    index: int
+    case: Case
+    figures: CaseFigures
+    intervals: CaseIntervals
+    gate: GateVerdict | None
+    """None when no gate was set, or the case has fewer than k attempts."""
+    cells: bytes
+    """The state of each attempt's cell, as the app's grid holds it."""
+    records: list[AttemptRecord]
+    """The case's finished attempts, by attempt number."""
+
+
+def case_rows(stored: StoredEvaluation) -> list[CaseRow]:
+    """Every case's figures, its intervals at the run's level and the gate's verdict on it."""
+    s = stored.settings
+    confidence, confident_gate = confidence_of(s)
+    progress = stored.progress()
+    rows = []
+    for i, case in enumerate(stored.cases):
+        f = progress.figures(i)
+        intervals = case_intervals(f.passed, f.n, s.k, confidence)
+        gate = _gate(f, intervals, s.require, confident_gate)
+        records = sorted(progress.records[i], key=lambda r: r.attempt)
+        rows.append(CaseRow(i, case, f, intervals, gate, bytes(progress.cells[i]), records))
+    return rows
+
+
+def _gate(
+    f: CaseFigures, intervals: CaseIntervals, require: Fraction | None, confident: bool
+) -> GateVerdict | None:
+    """The confident gate reads the interval; without --confidence, the seed's point gate."""
+    if require is None or f.n < f.k:
+        return None
+    if confident:
+        return gate_verdict(intervals.pass_at_k, require)
+    return "fail" if f.pass_at_k < require else "pass"
+
+
+def render_report(stored: StoredEvaluation) -> str:
+    """The whole report as one HTML document."""
+    s = stored.settings
+    rows = case_rows(stored)
+    title = f"passk-tui: {s.agent} version {s.version}"
+    body = "\n".join(
+        [
+            f"<header><h1>{esc(title)}</h1>{_subtitle(stored)}</header>",
+            _verdict(rows, s),
+            _split(rows),
+            '<h2 id="results">Results</h2>',
+            _table(rows, s),
+            "<h2>Settings</h2>",
+            _settings(stored),
+            '<h2 id="attempts">Attempts per case</h2>',
+            '<p class="note">Each case\'s attempts, collapsed: open one to read every answer, the '
+            "check's verdict and why, and the error. A case with an errored attempt is marked "
+            "in red, one with a wrong answer (and none errored) in orange.</p>",
+            *(_case_attempts(row) for row in rows),
+        ]
+    )
+    return page(title, body)
+
+
+def _when(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _subtitle(stored: StoredEvaluation) -> str:
+    planned = len(stored.cases) * stored.settings.attempts
+    parts = [
+        f"evaluation <code>{esc(stored.id)}</code>",
+        esc(stored.status),
+        f"{len(stored.records):,} of {planned:,} attempts recorded",
+        f"started {esc(_when(stored.created))}",
+    ]
+    if stored.finished is not None:
+        parts.append(f"finished {esc(_when(stored.finished))}")
+    if stored.error:
+        parts.append(f"error: {esc(stored.error)}")
+    return f'<p class="subtitle">{" · ".join(parts)}</p>'
+
+
+def _names(rows: Sequence[CaseRow]) -> str:
+    shown = ", ".join(
+        f'<a href="#case-{r.index}">{esc(r.case.name)}</a>' for r in rows[:NAMED_IN_VERDICT]
+    )
+    more = len(rows) - NAMED_IN_VERDICT
+    return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def _verdict(rows: Sequence[CaseRow], s: Settings) -> str:
+    """The gate's verdict in one line at the top: held, failed (naming cases) or undecided."""
+    if s.require is None:
+        return (
+            '<div class="verdict none" id="verdict">No gate (<code>--require</code>) was set.</div>'
+        )
+    confidence, confident = confidence_of(s)
+    shown = esc(gate_text(s.require))
+    how = f"the pass@{s.k} {level_text(confidence)} interval" if confident else f"pass@{s.k}"
+    failing = [r for r in rows if r.gate == "fail"]
+    undecided = [r for r in rows if r.gate == "undecided"]
+    unjudged = [r for r in rows if r.gate is None]
+    lines = []
+    if failing:
+        lines.append(
+            f"Gate failed: {how} below <code>--require {shown}</code> for "
+            f"{counted(len(failing), 'case')}: "
+            f'<span class="names">{_names(failing)}</span>'
+        )
+    if undecided:
+        lines.append(
+            f"Undecided: {how} straddles {shown} for {counted(len(undecided), 'case')} "
+            "(more attempts would settle it): "
+            f'<span class="names">{_names(undecided)}</span>'
+        )
+    if unjudged:
+        lines.append(
+            f"Not judged: fewer than {s.k} attempts for "
+            f'<span class="names">{_names(unjudged)}</span>'
+        )
+    if not lines:
+        verb = "lies at or above" if confident else "is at least"
+        held = f"Gate held: every case's {how} {verb} {shown}."
+        return f'<div class="verdict pass" id="verdict">{held}</div>'
+    kind = "fail" if failing else "undecided"
+    return f'<div class="verdict {kind}" id="verdict">{"<br>".join(lines)}</div>'
+
+
+def _split(rows: Sequence[CaseRow]) -> str:
+    """Passed, wrong and errored attempts, and how many cases each touches: the split at a glance."""
+    passed = sum(r.figures.passed for r in rows)
+    wrong = sum(r.figures.wrong for r in rows)
+    errored = sum(r.figures.errored for r in rows)
+    wrong_cases = sum(1 for r in rows if r.figures.wrong)
+    errored_cases = sum(1 for r in rows if r.figures.errored)
+    return (
+        '<div class="split" id="split">'
+        f'<span class="chip">{counted(len(rows), "case")}</span>'
+        f'<span class="chip passed"><b>{passed:,}</b> attempts passed</span>'
+        f'<span class="chip wrong"><b>{wrong:,}</b> wrong (the agent) in '
+        f"{counted(wrong_cases, 'case')}</span>"
+        f'<span class="chip errored"><b>{errored:,}</b> errored (the platform) in '
+        f"{counted(errored_cases, 'case')}</span></div>"
+    )
+
+
+def _settings(stored: StoredEvaluation) -> str:
+    s = stored.settings
+    confidence, given = confidence_of(s)
+    return settings_list(
+        [
+            ("agent", s.agent),
+            ("version", s.version),
+            ("cases file", s.cases_path),
+            ("cases sha256", stored.cases_sha256 or None),
+            ("attempts per case", s.attempts),
+            ("k", s.k),
+            ("require", None if s.require is None else gate_text(s.require)),
+            (
+                "intervals",
+                f"{CLOPPER_PEARSON.label} at {level_text(confidence)}"
+                + ("" if given else " (the default level)"),
+            ),
+            ("completion only", "yes" if s.completion_only else "no"),
+            ("concurrency", s.concurrency),
+            ("timeout", f"{s.timeout:g} s per attempt"),
+            ("stack", s.stack or "none (local agents)"),
+            ("agents file", s.agents_path),
+        ]
+    )
+
+
+# -- the table ---------------------------------------------------------------------------
+
+
+def _figure(value: Fraction, interval: Interval, defined: bool, bar: str = "") -> str:
+    """A figure with its interval under it (and, for pass@k, the interval as a bar)."""
+    if not defined:
+        return f'<td class="num">{UNDEFINED}</td>'
+    return (
+        f'<td class="num">{two_decimals(value)}'
+        f'<span class="ci">{interval_text(interval)}</span>{bar}</td>'
+    )
+
+
+def _table(rows: Sequence[CaseRow], s: Settings) -> str:
+    level = level_text(confidence_of(s)[0])
+    k = s.k
+    ci = f"<br><small>{level} CI</small>"
+    gate_head = "" if s.require is None else "<th>gate</th>"
+    head = (
+        "<thead><tr><th>case</th><th>passed</th><th>wrong</th><th>errored</th>"
+        f"<th>pass@1{ci}</th><th>pass@{k}{ci}</th><th>pass^{k}{ci}</th><th>all passed</th>"
+        f"{gate_head}<th>attempts</th></tr></thead>"
+    )
+    body = "".join(_table_row(r, s) for r in rows)
+    note = (
+        f'<p class="note">Intervals are {CLOPPER_PEARSON.label} at {level} for each case\'s '
+        f"per-attempt pass rate, mapped through each figure; the bar under pass@{k} draws its "
+        f"interval{'' if s.require is None else ' and the gate'}. pass@{k} and pass^{k} are "
+        f"not defined with fewer than {k} attempts (shown as {UNDEFINED}); neither is all "
+        "passed for an unfinished case. No mean across cases is shown: it would hide the case "
+        "that always fails.</p>"
+    )
+    table = f'<table class="figures" id="figures">{head}<tbody>{body}</tbody></table>'
+    return f"{legend()}{table}{note}"
+
+
+def _some(count: int) -> str:
+    """The class that makes a non-zero wrong or errored count stand out."""
+    return " some" if count else ""
+
+
+def _table_row(r: CaseRow, s: Settings) -> str:
+    f, iv = r.figures, r.intervals
+    finished = f.n >= s.attempts
+    all_passed = ("yes" if f.all_passed else "no") if finished and f.n else UNDEFINED
+    mark = None if s.require is None else float(s.require)
+    gate = (
+        "" if s.require is None else f'<td class="gate {r.gate or ""}">{r.gate or UNDEFINED}</td>'
+    )
+    return (
+        f'<tr id="row-{r.index}"><td class="name">'
+        f'<a href="#case-{r.index}">{esc(r.case.name)}</a></td>'
+        f'<td class="num passed">{f.passed}/{f.n}</td>'
+        f'<td class="num wrong{_some(f.wrong)}">{f.wrong}</td>'
+        f'<td class="num errored{_some(f.errored)}">{f.errored}</td>'
+        f"{_figure(f.pass_at_1, iv.pass_at_1, f.n > 0)}"
+        f"{_figure(f.pass_at_k, iv.pass_at_k, f.n >= f.k, interval_bar(iv.pass_at_k, mark))}"
+        f"{_figure(f.pass_hat_k, iv.pass_hat_k, f.n >= f.k)}"
+        f'<td class="num">{all_passed}</td>{gate}'
+        f"<td>{attempts_grid(r.cells)}</td></tr>"
+    )
+
+
+# -- per case, its attempts ----------------------------------------------------------------
+
+
+def _case_attempts(r: CaseRow) -> str:
+    """One case's attempts in a collapsed <details>: the input, the check, then a row per attempt."""
+    f = r.figures
+    marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
+    check = (
+        "none: passes when its Turn completes"
+        if r.case.spec is None
+        else json.dumps(r.case.spec, ensure_ascii=False, default=str)
+    )
+    rows = "".join(_attempt_row(a, r.case.spec is None) for a in r.records)
+    return (
+        f'<details class="case{marks}" id="case-{r.index}"><summary>'
+        f'<span class="name">{esc(r.case.name)}</span>{attempts_grid(r.cells)}'
+        f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
+        f"</span></summary>"
+        f'<div class="body"><p class="note">Input</p>{clipped(value_text(r.case.input))}'
+        f'<p class="note">Check</p>{clipped(check)}'
+        '<table class="attempts"><thead><tr><th>#</th><th>outcome</th><th>Turn</th>'
+        "<th>seconds</th><th>answer</th><th>check's verdict</th><th>error</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></div></details>"
+    )
+
+
+def _attempt_row(a: AttemptRecord, completion_only: bool) -> str:
+    name = str(a.outcome)
+    symbol = SYMBOLS[CELL_OF_OUTCOME[a.outcome]]
+    ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
+    ids_line = f'<span class="ids">{ids}</span>' if ids else ""
+    answer = (
+        '<span class="muted">none</span>' if a.output is None else clipped(value_text(a.output))
+    )
+    return (
+        f'<tr class="{name}"><td class="num">{a.attempt}</td>'
+        f'<td class="outcome">{symbol} {name}</td>'
+        f"<td>{esc(a.status)}{ids_line}</td>"
+        f'<td class="num">{a.duration:.2f}</td><td>{answer}</td>'
+        f"<td>{_check_verdict(a, completion_only)}</td>"
+        f"<td>{'' if a.error is None else clipped(a.error)}</td></tr>"
+    )
+
+
+def _check_verdict(a: AttemptRecord, completion_only: bool) -> str:
+    """What the check said: passed, failed and why, or nothing (the Turn did not complete)."""
+    if a.outcome is Outcome.ERRORED:
+        return '<span class="muted">not checked: the Turn did not complete</span>'
+    if completion_only:
+        return "completed (no check)"
+    if a.outcome is Outcome.PASSED:
+        return "passed"
+    return "failed" + ("" if a.reason is None else f": {clipped(a.reason, block=False)}")
