@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Run every case several times on one exact agent version and report, per case, "
             "pass@1, the unbiased pass@k and whether every attempt passed, with wrong answers "
             "kept apart from errored Runs. Opens the app; --headless (or a non-terminal stdout) "
-            "prints the plain table instead. `passk-tui history` lists stored evaluations."
+            "prints the plain table instead. `passk-tui history` lists stored evaluations; "
+            "`passk-tui serve` serves the app in a browser."
         ),
         epilog=(
             "exit status: 0 done (and the gate held), 1 the --require gate failed, "
