@@ -113,7 +113,7 @@ return [...document.querySelectorAll('details.case')].map(d => ({
   id: d.id,
   name: d.querySelector('summary .name').textContent,
   open: d.open,
-  attempts: d.querySelectorAll('table.attempts tbody tr').length,
+  attempts: d.querySelectorAll('ol.attempts > li').length,
 }));
 """
 

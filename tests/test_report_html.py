@@ -21,7 +21,7 @@ from passk_tui.core.settings import Settings
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.export import export
 from passk_tui.store.html_page import CLIP_CHARS, page
-from passk_tui.store.report_html import confidence_of, render_report
+from passk_tui.store.report_html import ANSWER_CHARS, confidence_of, render_report
 
 HOSTILE = '<img src=x onerror="alert(1)"> & </details>'
 LONG_ANSWER = "y" * (CLIP_CHARS * 5)
@@ -126,11 +126,24 @@ def test_every_outside_value_is_escaped() -> None:
         assert raw in joined
 
 
-def test_long_answers_are_cut_with_their_size_said() -> None:
+def test_long_answers_are_cut_with_their_size_said_and_repeats_point_back() -> None:
     text = render_report(awkward_evaluation())
     assert LONG_ANSWER not in text
-    assert "y" * CLIP_CHARS + "…" in text
-    assert f"{len(LONG_ANSWER):,} characters, the first {CLIP_CHARS:,} shown" in text
+    assert "y" * ANSWER_CHARS + "…" in text and "y" * (ANSWER_CHARS + 1) not in text
+    assert f"{len(LONG_ANSWER):,} characters in all" in text
+    # "always" gave the same long answer five times: written once, then pointed at.
+    always = re.search(r'<details class="case" id="case-2">.*?</details>', text, re.S).group(0)
+    assert always.count("y" * ANSWER_CHARS) == 1
+    assert always.count("same answer as #1") == 4
+
+
+def test_a_long_input_is_cut_at_its_own_limit() -> None:
+    stored = awkward_evaluation()
+    long_input = Case("long", "z" * (CLIP_CHARS + 1), None, {"equals": "1"})
+    text = render_report(
+        StoredEvaluation(**{**_fields(stored), "cases": [*stored.cases[:3], long_input]})
+    )
+    assert "z" * CLIP_CHARS + "…" in text and f"{CLIP_CHARS + 1:,} characters in all" in text
 
 
 def row_cells(text: str, index: int) -> list[str]:
@@ -197,7 +210,15 @@ def test_the_grid_draws_the_apps_symbols_and_the_split_is_counted() -> None:
     assert "<b>6</b> wrong (the agent) in 3 cases" in text
     assert "<b>2</b> errored (the platform) in 2 cases" in text
     assert len(re.findall(r'<details class="case', text)) == 4
-    assert len(re.findall(r'<tr class="(?:passed|wrong|errored)">', text)) == 17
+    items = re.findall(r'<li value="(\d+)" class="(passed|wrong|errored)">', text)
+    assert len(items) == 17
+    assert items[:5] == [
+        ("1", "passed"),
+        ("2", "passed"),
+        ("3", "wrong"),
+        ("4", "errored"),
+        ("5", "passed"),
+    ]
 
 
 def test_export_by_suffix_writes_the_report(tmp_path: Path) -> None:

@@ -99,19 +99,18 @@ def value_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1, default=str)
 
 
-def clipped(text: str, limit: int = CLIP_CHARS, *, block: bool = True) -> str:
-    """Text (in a <pre> when ``block``), cut to ``limit`` characters with its size said when longer."""
-    tag = "pre" if block else "span"
-    if len(text) <= limit:
-        return f"<{tag}>{esc(text)}</{tag}>"
-    return (
-        f"<{tag}>{esc(text[:limit])}…</{tag}>"
-        f'<span class="clipped">{len(text):,} characters, the first {limit:,} shown</span>'
-    )
+def clipped(text: str, limit: int = CLIP_CHARS, *, tag: str | None = "pre") -> str:
+    """Text (inside ``tag``, or bare), cut to ``limit`` characters with its size said when longer."""
+    cut = len(text) > limit
+    shown = esc(text[:limit]) + ("…" if cut else "")
+    body = shown if tag is None else f"<{tag}>{shown}</{tag}>"
+    if not cut:
+        return body
+    return f'{body}<small class="clipped">{len(text):,} characters in all</small>'
 
 
 def interval_bar(interval: Interval, mark: float | None = None) -> str:
-    """An interval as a bar over [0, 1], with the gate's threshold marked when there is one."""
-    left, width = interval.low * 100, max(interval.width * 100, 1.0)
-    tick = "" if mark is None else f'<b style="left:calc({mark * 100:.1f}% - 1px)"></b>'
-    return f'<span class="bar"><i style="left:{left:.1f}%;width:{width:.1f}%"></i>{tick}</span>'
+    """An interval as a bar over [0, 1] (one element), the gate's threshold marked when given."""
+    high = max(interval.high, interval.low + 0.01)
+    gate = "" if mark is None else f";--g:{mark * 100:.1f}%"
+    return f'<span class="bar" style="--l:{interval.low * 100:.1f}%;--h:{high * 100:.1f}%{gate}"></span>'

@@ -17,7 +17,6 @@ from fractions import Fraction
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures, two_decimals
-from passk_tui.core.glyphs import SYMBOLS
 from passk_tui.core.intervals import (
     CLOPPER_PEARSON,
     DEFAULT_CONFIDENCE,
@@ -29,7 +28,6 @@ from passk_tui.core.intervals import (
     interval_text,
     level_text,
 )
-from passk_tui.core.progress import CELL_OF_OUTCOME
 from passk_tui.core.settings import Settings
 from passk_tui.core.table import gate_text
 from passk_tui.store.html_page import (
@@ -47,6 +45,8 @@ from passk_tui.store.models import StoredEvaluation
 
 #: Cases named in the verdict line before "and N more".
 NAMED_IN_VERDICT = 12
+#: Longest answer, reason or error shown in full in an attempt's row (inputs get CLIP_CHARS).
+ANSWER_CHARS = 120
 #: What is shown for a figure that is not defined yet (fewer than k attempts).
 UNDEFINED = "-"
 
@@ -305,7 +305,12 @@ def _table_row(r: CaseRow, s: Settings) -> str:
 
 
 def _case_attempts(r: CaseRow) -> str:
-    """One case's attempts in a collapsed <details>: the input, the check, then a row per attempt."""
+    """One case's attempts in a collapsed <details>: the input, the check, then one line each.
+
+    Lean on purpose: a browser parses a report of 100,000 attempts whole even while every
+    case is closed, so an attempt is one list item (its number and symbol drawn by CSS)
+    and one span for its answer.
+    """
     f = r.figures
     marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
     check = (
@@ -313,44 +318,37 @@ def _case_attempts(r: CaseRow) -> str:
         if r.case.spec is None
         else json.dumps(r.case.spec, ensure_ascii=False, default=str)
     )
-    rows = "".join(_attempt_row(a, r.case.spec is None) for a in r.records)
+    first_with: dict[str, int] = {}
+    items = "".join(_attempt_item(a, first_with) for a in r.records)
     return (
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
-        f'<span class="name">{esc(r.case.name)}</span>{attempts_grid(r.cells)}'
+        f'<span class="name">{esc(r.case.name)}</span>'
         f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
         f"</span></summary>"
         f'<div class="body"><p class="note">Input</p>{clipped(value_text(r.case.input))}'
         f'<p class="note">Check</p>{clipped(check)}'
-        '<table class="attempts"><thead><tr><th>#</th><th>outcome</th><th>Turn</th>'
-        "<th>seconds</th><th>answer</th><th>check's verdict</th><th>error</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table></div></details>"
+        '<p class="note">Attempts: number and outcome · seconds · answer · why the check '
+        "failed, or the error</p>"
+        f'<ol class="attempts">{items}</ol></div></details>'
     )
 
 
-def _attempt_row(a: AttemptRecord, completion_only: bool) -> str:
+def _attempt_item(a: AttemptRecord, first_with: dict[str, int]) -> str:
+    """One attempt; an answer given before in this case points at its first attempt instead."""
     name = str(a.outcome)
-    symbol = SYMBOLS[CELL_OF_OUTCOME[a.outcome]]
-    ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
-    ids_line = f'<span class="ids">{ids}</span>' if ids else ""
-    answer = (
-        '<span class="muted">none</span>' if a.output is None else clipped(value_text(a.output))
-    )
-    return (
-        f'<tr class="{name}"><td class="num">{a.attempt}</td>'
-        f'<td class="outcome">{symbol} {name}</td>'
-        f"<td>{esc(a.status)}{ids_line}</td>"
-        f'<td class="num">{a.duration:.2f}</td><td>{answer}</td>'
-        f"<td>{_check_verdict(a, completion_only)}</td>"
-        f"<td>{'' if a.error is None else clipped(a.error)}</td></tr>"
-    )
-
-
-def _check_verdict(a: AttemptRecord, completion_only: bool) -> str:
-    """What the check said: passed, failed and why, or nothing (the Turn did not complete)."""
+    parts = [name if a.outcome is not Outcome.ERRORED else f"{name} ({esc(a.status)})"]
+    parts.append(f"{a.duration:.2f} s")
+    if a.output is not None:
+        text = value_text(a.output)
+        first = first_with.setdefault(text, a.attempt)
+        if first == a.attempt:
+            parts.append(f'<span class="answer">{clipped(text, ANSWER_CHARS, tag=None)}</span>')
+        else:
+            parts.append(f'<span class="answer same">same answer as #{first}</span>')
+    if a.outcome is Outcome.WRONG and a.reason is not None:
+        parts.append(f"failed: {clipped(a.reason, ANSWER_CHARS, tag=None)}")
     if a.outcome is Outcome.ERRORED:
-        return '<span class="muted">not checked: the Turn did not complete</span>'
-    if completion_only:
-        return "completed (no check)"
-    if a.outcome is Outcome.PASSED:
-        return "passed"
-    return "failed" + ("" if a.reason is None else f": {clipped(a.reason, block=False)}")
+        ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
+        error = clipped(a.error or "no error text", ANSWER_CHARS, tag=None)
+        parts.append(error + (f'<small class="ids">{ids}</small>' if ids else ""))
+    return f'<li value="{a.attempt}" class="{name}">{" · ".join(parts)}</li>'
