@@ -319,7 +319,11 @@ def _case_attempts(r: CaseRow) -> str:
         else json.dumps(r.case.spec, ensure_ascii=False, default=str)
     )
     first_with: dict[str, int] = {}
-    items = "".join(_attempt_item(a, first_with) for a in r.records)
+    before = [0, *(a.attempt for a in r.records)]
+    items = "".join(
+        _attempt_item(a, first_with, numbered=a.attempt != before[i] + 1)
+        for i, a in enumerate(r.records)
+    )
     return (
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<span class="name">{esc(r.case.name)}</span>'
@@ -333,8 +337,11 @@ def _case_attempts(r: CaseRow) -> str:
     )
 
 
-def _attempt_item(a: AttemptRecord, first_with: dict[str, int]) -> str:
-    """One attempt; an answer given before in this case points at its first attempt instead."""
+def _attempt_item(a: AttemptRecord, first_with: dict[str, int], *, numbered: bool) -> str:
+    """One attempt; an answer given before in this case points at its first attempt instead.
+
+    The list numbers its items itself: ``value`` is written only where attempts skip a number.
+    """
     name = str(a.outcome)
     parts = [name if a.outcome is not Outcome.ERRORED else f"{name} ({esc(a.status)})"]
     parts.append(f"{a.duration:.2f} s")
@@ -351,4 +358,5 @@ def _attempt_item(a: AttemptRecord, first_with: dict[str, int]) -> str:
         ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
         error = clipped(a.error or "no error text", ANSWER_CHARS, tag=None)
         parts.append(error + (f'<small class="ids">{ids}</small>' if ids else ""))
-    return f'<li value="{a.attempt}" class="{name}">{" · ".join(parts)}</li>'
+    value = f' value="{a.attempt}"' if numbered else ""
+    return f'<li{value} class="{name}">{" · ".join(parts)}</li>'
