@@ -120,7 +120,8 @@ def render_report(stored: StoredEvaluation) -> str:
             '<h2 id="attempts">Attempts per case</h2>',
             '<p class="note">Each case\'s attempts, collapsed: open one to read every answer, the '
             "check's verdict and why, and the error. A case with an errored attempt is marked "
-            "in red, one with a wrong answer (and none errored) in orange.</p>",
+            "in red, one with a wrong answer (and none errored) in orange. On paper, the opened ones "
+            "print with their attempts.</p>",
             *(_case_attempts(row) for row in rows),
         ]
     )
