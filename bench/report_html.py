@@ -30,6 +30,7 @@ from passk_tui.core.cases import Case
 from passk_tui.core.settings import Settings
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report_html import render_report
+from tests.chromium import start_chromium
 
 TIMINGS = """
 const nav = performance.getEntriesByType('navigation')[0];
@@ -37,15 +38,6 @@ const paint = performance.getEntriesByName('first-contentful-paint')[0];
 return [nav.domContentLoadedEventEnd, nav.loadEventEnd, paint ? paint.startTime : null,
         document.querySelectorAll('*').length];
 """
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
 
 
 def synthetic(cases: int, attempts: int, seed: int = 7) -> StoredEvaluation:
@@ -136,17 +128,8 @@ def load_in_chromium(path: Path) -> tuple[float, float, float, float | None, int
     The CPU seconds the browser spent on the load do not grow with other work on the
     machine, as the wall does: on a shared machine they are the steadier figure.
     """
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     profile = tempfile.mkdtemp(prefix="passk-bench-chromium-")
-    for flag in (*FLAGS, f"--user-data-dir={profile}", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(
-        options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    )
+    driver = start_chromium(Path(profile), window="1400,1000")
     try:
         driver.get("about:blank")
         root = driver.service.process.pid

@@ -14,7 +14,6 @@ import base64
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -27,20 +26,9 @@ import pytest
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import case_intervals, interval_text
 from passk_tui.store.export import export
+from tests.chromium import CHROMEDRIVER, CHROMIUM, start_chromium
 from tests.test_report_html import awkward_evaluation
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-#: Flags that keep the browser from reaching out on its own (updates, sync, first-run pages).
-QUIET_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -60,20 +48,8 @@ def _require_browser() -> None:
 def browser(tmp_path: Path) -> Iterator:
     """A fresh headless chromium (its own user-data-dir) that logs every network event."""
     _require_browser()
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        *QUIET_FLAGS,
-        f"--user-data-dir={tmp_path / 'chromium'}",
-        "--window-size=1280,800",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    # A driver path given means selenium-manager is never asked to find (or fetch) one.
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    pytest.importorskip("selenium")
+    driver = start_chromium(tmp_path / "chromium", log_network=True)
     try:
         yield driver
     finally:
