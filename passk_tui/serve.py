@@ -87,7 +87,7 @@ def split_flags(argv: list[str]) -> tuple[argparse.Namespace, list[str], str | N
 
 
 def _without_key(argv: list[str]) -> list[str]:
-    """The argv with ``--key K`` / ``--key=K`` removed (argparse accepted it, so it is well formed)."""
+    """The argv without ``--key K`` / ``--key=K`` (argparse accepted it: it is well formed)."""
     out: list[str] = []
     skip = False
     for item in argv:

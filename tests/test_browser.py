@@ -1,4 +1,4 @@
-"""In a real browser: Debian's chromium, headless, driven by selenium through the system chromedriver.
+"""In a real browser: Debian's chromium, headless, driven by selenium through its chromedriver.
 
 The report is opened from disk: its DOM must hold every case with its figures, and no
 request may leave the page. ``passk-tui serve`` is started on a free loopback port: the

@@ -1,4 +1,4 @@
-"""Exports of an evaluation, the format following the file's suffix: .json .csv .md .xml (JUnit) .html.
+"""Exports of an evaluation, the format following the suffix: .json .csv .md .xml (JUnit) .html.
 
 ``export(evaluation, path)`` takes a ``StoredEvaluation`` (``Store.load``) or a
 live ``Evaluation``. Figures are written so they parse back to the exact same

@@ -100,7 +100,7 @@ def value_text(value: Any) -> str:
 
 
 def clipped(text: str, limit: int = CLIP_CHARS, *, tag: str | None = "pre") -> str:
-    """Text (inside ``tag``, or bare), cut to ``limit`` characters with its size said when longer."""
+    """Text (in ``tag``, or bare), cut to ``limit`` characters, its size said when longer."""
     cut = len(text) > limit
     shown = esc(text[:limit]) + ("…" if cut else "")
     body = shown if tag is None else f"<{tag}>{shown}</{tag}>"
@@ -113,4 +113,5 @@ def interval_bar(interval: Interval, mark: float | None = None) -> str:
     """An interval as a bar over [0, 1] (one element), the gate's threshold marked when given."""
     high = max(interval.high, interval.low + 0.01)
     gate = "" if mark is None else f";--g:{mark * 100:.1f}%"
-    return f'<span class="bar" style="--l:{interval.low * 100:.1f}%;--h:{high * 100:.1f}%{gate}"></span>'
+    style = f"--l:{interval.low * 100:.1f}%;--h:{high * 100:.1f}%{gate}"
+    return f'<span class="bar" style="{style}"></span>'

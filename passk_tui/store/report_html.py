@@ -118,10 +118,10 @@ def render_report(stored: StoredEvaluation) -> str:
             "<h2>Settings</h2>",
             _settings(stored),
             '<h2 id="attempts">Attempts per case</h2>',
-            '<p class="note">Each case\'s attempts, collapsed: open one to read every answer, the '
-            "check's verdict and why, and the error. A case with an errored attempt is marked "
-            "in red, one with a wrong answer (and none errored) in orange. On paper, the opened ones "
-            "print with their attempts.</p>",
+            '<p class="note">Each case\'s attempts, collapsed: open one to read every answer, '
+            "the check's verdict and why, and the error. A case with an errored attempt is "
+            "marked in red, one with a wrong answer (and none errored) in orange. On paper, "
+            "the opened ones print with their attempts.</p>",
             *(_case_attempts(row) for row in rows),
         ]
     )
@@ -196,7 +196,7 @@ def _verdict(rows: Sequence[CaseRow], s: Settings) -> str:
 
 
 def _split(rows: Sequence[CaseRow]) -> str:
-    """Passed, wrong and errored attempts, and how many cases each touches: the split at a glance."""
+    """Passed, wrong and errored attempts, and the cases each touches: the split at a glance."""
     passed = sum(r.figures.passed for r in rows)
     wrong = sum(r.figures.wrong for r in rows)
     errored = sum(r.figures.errored for r in rows)
