@@ -16,6 +16,10 @@ def main(argv: list[str] | None = None) -> int:
         from passk_tui.compare_cli import run_compare
 
         return run_compare(argv[1:])
+    if argv[:1] == ["serve"]:
+        from passk_tui.serve import run_serve
+
+        return run_serve(argv[1:])
     from passk_tui.args import parse
 
     args = parse(argv)

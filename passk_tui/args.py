@@ -28,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
             "pass@1, the unbiased pass@k and whether every attempt passed, with wrong answers "
             "kept apart from errored Runs. Opens the app; --headless (or a non-terminal stdout) "
             "prints the plain table instead. `passk-tui history` lists stored evaluations; "
-            "`passk-tui compare A B` compares two of them per case (did the change help?)."
+            "`passk-tui compare A B` compares two of them per case (did the change help?); "
+            "`passk-tui serve` serves the app in a browser."
         ),
         epilog=(
             "exit status: 0 done (and the gate held), 1 the --require gate failed, "
@@ -76,7 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--resume", metavar="ID", help="continue an interrupted evaluation ('last' = newest)"
     )
-    how.add_argument("--export", metavar="PATH", help="also write results: .json .csv .md .xml")
+    how.add_argument(
+        "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+    )
     parser.add_argument(
         "-V", "--program-version", action="version", version=f"passk-tui {__version__}"
     )

@@ -275,7 +275,7 @@ def test_unknown_suffix_is_exit_2_before_anything_runs(agents: Path, tmp_path, n
     result = seed_run(agents, data, "--export", str(tmp_path / name))
     assert result.returncode == 2
     assert result.stdout == "" and result.stderr.count("\n") == 1
-    assert "--export" in result.stderr and ".json, .csv, .md or .xml" in result.stderr
+    assert "--export" in result.stderr and ".json, .csv, .md, .xml or .html" in result.stderr
     assert not (agents / "calls.log").exists()
     assert not (data / DB_NAME).exists()
 

@@ -1,4 +1,4 @@
-"""Exports of an evaluation, the format following the file's suffix: .json .csv .md .xml (JUnit).
+"""Exports of an evaluation, the format following the suffix: .json .csv .md .xml (JUnit) .html.
 
 ``export(source, path, confidence)`` reads the evaluation once (``report.py``)
 and lays it out. .json carries exact-enough floats (``repr``), the exact
@@ -31,8 +31,9 @@ from passk_tui.store.export_junit import render_junit
 from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import CaseReport, Report, build_report, iso_time
+from passk_tui.store.report_html import render_report
 
-SUFFIXES = (".json", ".csv", ".md", ".xml")
+SUFFIXES = (".json", ".csv", ".md", ".xml", ".html")
 #: The exit status when the evaluation ran (and its gate held) but its export could not be written.
 EXIT_EXPORT_FAILED = 5
 
@@ -363,4 +364,5 @@ RENDERERS: dict[str, Callable[[Report], str]] = {
     ".csv": render_csv,
     ".md": render_md,
     ".xml": render_junit,
+    ".html": render_report,
 }

@@ -1,31 +1,14 @@
-"""How each attempt state is drawn: a symbol (readable without colour) and a component class."""
+"""How each attempt state is drawn in the app: the core's symbols and names, and theme colours."""
 
 from __future__ import annotations
 
 from textual.app import App
 from textual.color import Color
 
+from passk_tui.core.glyphs import NAMES, SYMBOLS
 from passk_tui.core.progress import Cell
 
-#: One narrow symbol per cell state; each is distinct without colour.
-SYMBOLS: dict[Cell, str] = {
-    Cell.PENDING: "·",
-    Cell.RUNNING: "◔",
-    Cell.RETRYING: "↻",
-    Cell.PASSED: "✓",
-    Cell.WRONG: "✗",
-    Cell.ERRORED: "!",
-}
-
-#: The name of each state, used in the legend and as the component-class suffix.
-NAMES: dict[Cell, str] = {
-    Cell.PENDING: "pending",
-    Cell.RUNNING: "running",
-    Cell.RETRYING: "retrying",
-    Cell.PASSED: "passed",
-    Cell.WRONG: "wrong",
-    Cell.ERRORED: "errored",
-}
+__all__ = ["NAMES", "SYMBOLS", "THEME_COLOUR", "palette"]
 
 #: Theme variables per state, for places that colour Rich text rather than CSS (tables).
 THEME_COLOUR: dict[Cell, str] = {

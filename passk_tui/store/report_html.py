@@ -1,0 +1,348 @@
+"""The .html export: one evaluation as a self-contained report a reviewer opens from a CI artifact.
+
+It shows the settings (the key is never part of them), the verdict of the gate, the
+wrong/errored split, the table with intervals and each case's attempts grid, and per
+case its attempts (answer, check verdict and reason, error) collapsed in ``<details>``
+so the page stays readable, light and usable with scripts off.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.cases import Case
+from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals
+from passk_tui.core.gate import CaseReading, Reading
+from passk_tui.core.intervals import GateVerdict, Interval, interval_text, level_text
+from passk_tui.core.settings import Settings
+from passk_tui.core.table import gate_text
+from passk_tui.store.html_page import (
+    attempts_grid,
+    clipped,
+    counted,
+    esc,
+    interval_bar,
+    legend,
+    page,
+    settings_list,
+    value_text,
+)
+from passk_tui.store.models import StoredEvaluation
+from passk_tui.store.report import Report
+
+#: Cases named in the verdict line before "and N more".
+NAMED_IN_VERDICT = 12
+#: Longest answer, reason or error shown in full in an attempt's row (inputs get CLIP_CHARS).
+ANSWER_CHARS = 120
+#: What is shown for a figure that is not defined yet (fewer than k attempts).
+UNDEFINED = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRow:
+    """One case as the report shows it: its reading (figures, intervals, verdict) and its attempts."""
+
+    index: int
+    case: Case
+    reading: CaseReading
+    cells: bytes
+    """The state of each attempt's cell, as the app's grid holds it."""
+    records: list[AttemptRecord]
+    """The case's finished attempts, by attempt number."""
+
+    @property
+    def figures(self) -> CaseFigures:
+        return self.reading.figures
+
+    @property
+    def intervals(self) -> FigureIntervals:
+        return self.reading.intervals
+
+    @property
+    def gate(self) -> GateVerdict | None:
+        """The gate's verdict; None when no gate was set or pass@k is not defined yet."""
+        return None if self.figures.pass_at_k is None else self.reading.verdict
+
+
+def case_rows(report: Report) -> list[CaseRow]:
+    """Every case as the exports read it (store/report.py), with its cells and attempts."""
+    progress = report.stored.progress()
+    return [
+        CaseRow(
+            i,
+            c.case,
+            c.reading,
+            bytes(progress.cells[i]),
+            sorted(progress.records[i], key=lambda r: r.attempt),
+        )
+        for i, c in enumerate(report.cases)
+    ]
+
+
+def render_report(report: Report) -> str:
+    """The whole report as one HTML document."""
+    stored, reading = report.stored, report.reading
+    s = stored.settings
+    rows = case_rows(report)
+    title = f"passk-tui: {s.agent} version {s.version}"
+    body = "\n".join(
+        [
+            f"<header><h1>{esc(title)}</h1>{_subtitle(stored)}</header>",
+            _verdict(rows, s, reading),
+            _split(rows),
+            '<h2 id="results">Results</h2>',
+            _table(rows, s, reading),
+            "<h2>Settings</h2>",
+            _settings(stored, reading),
+            '<h2 id="attempts">Attempts per case</h2>',
+            '<p class="note">Each case\'s attempts, collapsed: open one to read every answer, '
+            "the check's verdict and why, and the error. A case with an errored attempt is "
+            "marked in red, one with a wrong answer (and none errored) in orange. On paper, "
+            "the opened ones print with their attempts.</p>",
+            *(_case_attempts(row) for row in rows),
+        ]
+    )
+    return page(title, body)
+
+
+def _when(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _subtitle(stored: StoredEvaluation) -> str:
+    planned = len(stored.cases) * stored.settings.attempts
+    parts = [
+        f"evaluation <code>{esc(stored.id)}</code>",
+        esc(stored.status),
+        f"{len(stored.records):,} of {planned:,} attempts recorded",
+        f"started {esc(_when(stored.created))}",
+    ]
+    if stored.finished is not None:
+        parts.append(f"finished {esc(_when(stored.finished))}")
+    if stored.error:
+        parts.append(f"error: {esc(stored.error)}")
+    return f'<p class="subtitle">{" · ".join(parts)}</p>'
+
+
+def _names(rows: Sequence[CaseRow]) -> str:
+    shown = ", ".join(
+        f'<a href="#case-{r.index}">{esc(r.case.name)}</a>' for r in rows[:NAMED_IN_VERDICT]
+    )
+    more = len(rows) - NAMED_IN_VERDICT
+    return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def _verdict(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
+    """The gate's verdict in one line at the top: held, failed (naming cases) or undecided."""
+    if s.require is None:
+        return (
+            '<div class="verdict none" id="verdict">No gate (<code>--require</code>) was set.</div>'
+        )
+    confidence, confident = reading.level, reading.confident
+    shown = esc(gate_text(s.require))
+    how = f"the pass@{s.k} {level_text(confidence)} interval" if confident else f"pass@{s.k}"
+    failing = [r for r in rows if r.gate == "fail"]
+    undecided = [r for r in rows if r.gate == "undecided"]
+    unjudged = [r for r in rows if r.gate is None]
+    lines = []
+    if failing:
+        lines.append(
+            f"Gate failed: {how} below <code>--require {shown}</code> for "
+            f"{counted(len(failing), 'case')}: "
+            f'<span class="names">{_names(failing)}</span>'
+        )
+    if undecided:
+        lines.append(
+            f"Undecided: {how} straddles {shown} for {counted(len(undecided), 'case')} "
+            "(more attempts would settle it): "
+            f'<span class="names">{_names(undecided)}</span>'
+        )
+    if unjudged:
+        lines.append(
+            f"Not judged: fewer than {s.k} attempts for "
+            f'<span class="names">{_names(unjudged)}</span>'
+        )
+    if not lines:
+        verb = "lies at or above" if confident else "is at least"
+        held = f"Gate held: every case's {how} {verb} {shown}."
+        return f'<div class="verdict pass" id="verdict">{held}</div>'
+    kind = "fail" if failing else "undecided"
+    return f'<div class="verdict {kind}" id="verdict">{"<br>".join(lines)}</div>'
+
+
+def _split(rows: Sequence[CaseRow]) -> str:
+    """Passed, wrong and errored attempts, and the cases each touches: the split at a glance."""
+    passed = sum(r.figures.passed for r in rows)
+    wrong = sum(r.figures.wrong for r in rows)
+    errored = sum(r.figures.errored for r in rows)
+    wrong_cases = sum(1 for r in rows if r.figures.wrong)
+    errored_cases = sum(1 for r in rows if r.figures.errored)
+    return (
+        '<div class="split" id="split">'
+        f'<span class="chip">{counted(len(rows), "case")}</span>'
+        f'<span class="chip passed"><b>{passed:,}</b> attempts passed</span>'
+        f'<span class="chip wrong"><b>{wrong:,}</b> wrong (the agent) in '
+        f"{counted(wrong_cases, 'case')}</span>"
+        f'<span class="chip errored"><b>{errored:,}</b> errored (the platform) in '
+        f"{counted(errored_cases, 'case')}</span></div>"
+    )
+
+
+def _settings(stored: StoredEvaluation, reading: Reading) -> str:
+    s = stored.settings
+    confidence, given = reading.level, reading.confident
+    return settings_list(
+        [
+            ("agent", s.agent),
+            ("version", s.version),
+            ("cases file", s.cases_path),
+            ("cases sha256", stored.cases_sha256 or None),
+            ("attempts per case", s.attempts),
+            ("k", s.k),
+            ("require", None if s.require is None else gate_text(s.require)),
+            (
+                "intervals",
+                f"{reading.method.label} at {level_text(confidence)}"
+                + ("" if given else " (the default level)"),
+            ),
+            ("completion only", "yes" if s.completion_only else "no"),
+            ("concurrency", s.concurrency),
+            ("timeout", f"{s.timeout:g} s per attempt"),
+            ("stack", s.stack or "none (local agents)"),
+            ("agents file", s.agents_path),
+        ]
+    )
+
+
+# -- the table ---------------------------------------------------------------------------
+
+
+def _figure(
+    value: Fraction | None, interval: Interval | None, bar: bool = False, mark: float | None = None
+) -> str:
+    """A figure with its interval under it (and, for pass@k, the interval as a bar); ``-`` if undefined."""
+    if value is None or interval is None:
+        return f'<td class="num">{UNDEFINED}</td>'
+    drawn = interval_bar(interval, mark) if bar else ""
+    return (
+        f'<td class="num">{two_decimals(value)}'
+        f'<span class="ci">{interval_text(interval)}</span>{drawn}</td>'
+    )
+
+
+def _table(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
+    level = level_text(reading.level)
+    k = s.k
+    ci = f"<br><small>{level} CI</small>"
+    gate_head = "" if s.require is None else "<th>gate</th>"
+    head = (
+        "<thead><tr><th>case</th><th>passed</th><th>wrong</th><th>errored</th>"
+        f"<th>pass@1{ci}</th><th>pass@{k}{ci}</th><th>pass^{k}{ci}</th><th>all passed</th>"
+        f"{gate_head}<th>attempts</th></tr></thead>"
+    )
+    body = "".join(_table_row(r, s) for r in rows)
+    note = (
+        f'<p class="note">Intervals are {reading.method.label} at {level} for each case\'s '
+        f"per-attempt pass rate, mapped through each figure; the bar under pass@{k} draws its "
+        f"interval{'' if s.require is None else ' and the gate'}. pass@{k} and pass^{k} are "
+        f"not defined with fewer than {k} attempts (shown as {UNDEFINED}); neither is all "
+        "passed for an unfinished case. No mean across cases is shown: it would hide the case "
+        "that always fails.</p>"
+    )
+    table = f'<table class="figures" id="figures">{head}<tbody>{body}</tbody></table>'
+    return f"{legend()}{table}{note}"
+
+
+def _some(count: int) -> str:
+    """The class that makes a non-zero wrong or errored count stand out."""
+    return " some" if count else ""
+
+
+def _table_row(r: CaseRow, s: Settings) -> str:
+    f, iv = r.figures, r.intervals
+    finished = f.n >= s.attempts
+    all_passed = ("yes" if f.all_passed else "no") if finished and f.n else UNDEFINED
+    mark = None if s.require is None else float(s.require)
+    gate = (
+        "" if s.require is None else f'<td class="gate {r.gate or ""}">{r.gate or UNDEFINED}</td>'
+    )
+    return (
+        f'<tr id="row-{r.index}"><td class="name">'
+        f'<a href="#case-{r.index}">{esc(r.case.name)}</a></td>'
+        f'<td class="num passed">{f.passed}/{f.n}</td>'
+        f'<td class="num wrong{_some(f.wrong)}">{f.wrong}</td>'
+        f'<td class="num errored{_some(f.errored)}">{f.errored}</td>'
+        f"{_figure(f.pass_at_1, iv.pass_at_1)}"
+        f"{_figure(f.pass_at_k, iv.pass_at_k, bar=True, mark=mark)}"
+        f"{_figure(f.pass_hat_k, iv.pass_hat_k)}"
+        f'<td class="num">{all_passed}</td>{gate}'
+        f"<td>{attempts_grid(r.cells)}</td></tr>"
+    )
+
+
+# -- per case, its attempts ----------------------------------------------------------------
+
+
+def _case_attempts(r: CaseRow) -> str:
+    """One case's attempts in a collapsed <details>: the input, the check, then one line each.
+
+    Lean on purpose: a browser parses a report of 100,000 attempts whole even while every
+    case is closed, so an attempt is one list item (its number and symbol drawn by CSS)
+    and one span for its answer.
+    """
+    f = r.figures
+    marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
+    check = (
+        "none: passes when its Turn completes"
+        if r.case.spec is None
+        else json.dumps(r.case.spec, ensure_ascii=False, default=str)
+    )
+    first_with: dict[str, int] = {}
+    before = [0, *(a.attempt for a in r.records)]
+    items = "".join(
+        _attempt_item(a, first_with, numbered=a.attempt != before[i] + 1)
+        for i, a in enumerate(r.records)
+    )
+    return (
+        f'<details class="case{marks}" id="case-{r.index}"><summary>'
+        f'<span class="name">{esc(r.case.name)}</span>'
+        f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
+        f"</span></summary>"
+        f'<div class="body"><p class="note">Input</p>{clipped(value_text(r.case.input))}'
+        f'<p class="note">Check</p>{clipped(check)}'
+        '<p class="note">Attempts: number and outcome · seconds · answer · why the check '
+        "failed, or the error</p>"
+        f'<ol class="attempts">{items}</ol></div></details>'
+    )
+
+
+def _attempt_item(a: AttemptRecord, first_with: dict[str, int], *, numbered: bool) -> str:
+    """One attempt; an answer given before in this case points at its first attempt instead.
+
+    The list numbers its items itself: ``value`` is written only where attempts skip a number.
+    """
+    name = str(a.outcome)
+    parts = [name if a.outcome is not Outcome.ERRORED else f"{name} ({esc(a.status)})"]
+    parts.append(f"{a.duration:.2f} s")
+    if a.output is not None:
+        text = value_text(a.output)
+        first = first_with.setdefault(text, a.attempt)
+        if first == a.attempt:
+            parts.append(f'<span class="answer">{clipped(text, ANSWER_CHARS, tag=None)}</span>')
+        else:
+            parts.append(f'<span class="answer same">same answer as #{first}</span>')
+    if a.outcome is Outcome.WRONG and a.reason is not None:
+        parts.append(f"failed: {clipped(a.reason, ANSWER_CHARS, tag=None)}")
+    if a.outcome is Outcome.ERRORED:
+        ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
+        error = clipped(a.error or "no error text", ANSWER_CHARS, tag=None)
+        parts.append(error + (f'<small class="ids">{ids}</small>' if ids else ""))
+    value = f' value="{a.attempt}"' if numbered else ""
+    return f'<li{value} class="{name}">{" · ".join(parts)}</li>'

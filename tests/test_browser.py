@@ -1,0 +1,224 @@
+"""In a real browser: Debian's chromium, headless, driven by selenium through its chromedriver.
+
+The report is opened from disk: its DOM must hold every case with its figures, and no
+request may leave the page. ``passk-tui serve`` is started on a free loopback port: the
+page must show the app's Configure screen, and pressing d must run the demo to its
+results. The served terminal draws on a canvas (xterm.js), so what it shows is read from
+the bytes the page's websocket received, as xterm.js got them (escape codes removed).
+Skipped only where chromium is not installed and not in CI (.ci/run installs it).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from passk_tui.core.figures import two_decimals
+from passk_tui.core.intervals import case_intervals, interval_text
+from passk_tui.store.export import export
+from tests.chromium import CHROMEDRIVER, CHROMIUM, start_chromium
+from tests.test_report_html import awkward_evaluation
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _require_browser() -> None:
+    missing = [
+        name for name, path in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)) if not path
+    ]
+    if not missing:
+        return
+    reason = f"{' and '.join(missing)} not installed (apt-get install -y chromium chromium-driver)"
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator:
+    """A fresh headless chromium (its own user-data-dir) that logs every network event."""
+    _require_browser()
+    pytest.importorskip("selenium")
+    driver = start_chromium(tmp_path / "chromium", log_network=True)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def network_events(driver, seen: list[dict]) -> list[dict]:
+    """Every DevTools network event logged so far (the log drains on read: kept in ``seen``)."""
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"].startswith("Network."):
+            seen.append(message)
+    return seen
+
+
+def requests_of(events: list[dict], document: str) -> list[str]:
+    """The URLs the page at ``document`` asked for (the browser's own start page left out)."""
+    return [
+        e["params"]["request"]["url"]
+        for e in events
+        if e["method"] == "Network.requestWillBeSent" and e["params"].get("documentURL") == document
+    ]
+
+
+# -- the report ------------------------------------------------------------------------------
+
+ROWS_SCRIPT = """
+return [...document.querySelectorAll('#figures tbody tr')].map(tr => ({
+  id: tr.id,
+  cells: [...tr.children].map(td => td.innerText.trim()),
+  grid: tr.querySelector('.grid').textContent,
+}));
+"""
+
+CASES_SCRIPT = """
+return [...document.querySelectorAll('details.case')].map(d => ({
+  id: d.id,
+  name: d.querySelector('summary .name').textContent,
+  open: d.open,
+  attempts: d.querySelectorAll('ol.attempts > li').length,
+}));
+"""
+
+
+def test_the_report_in_chromium_shows_every_case_and_fetches_nothing(browser, tmp_path) -> None:
+    stored = awkward_evaluation()
+    path = export(stored, tmp_path / "report.html")
+    url = path.as_uri()
+    browser.get(url)
+    rows = browser.execute_script(ROWS_SCRIPT)
+    figures = stored.figures()
+    assert [r["id"] for r in rows] == [f"row-{i}" for i in range(len(figures))]
+    for row, f in zip(rows, figures, strict=True):
+        name, passed, wrong, errored, p1, pk, phk, all_passed, gate, grid = row["cells"]
+        assert name == f.name  # the hostile name arrives as text, not markup
+        assert (passed, wrong, errored) == (f"{f.passed}/{f.n}", str(f.wrong), str(f.errored))
+        iv = case_intervals(f.passed, f.n, 3)
+        assert p1.split() == [two_decimals(f.pass_at_1), interval_text(iv.pass_at_1)]
+        if f.n < 3:
+            assert (pk, phk, all_passed, gate) == ("-", "-", "-", "-")
+        else:
+            assert pk.split() == [two_decimals(f.pass_at_k), interval_text(iv.pass_at_k)]
+            assert phk.split() == [two_decimals(f.pass_hat_k), interval_text(iv.pass_hat_k)]
+        assert len(row["grid"]) == 5 and grid == row["grid"]
+    cases = browser.execute_script(CASES_SCRIPT)
+    assert [(c["name"], c["attempts"], c["open"]) for c in cases] == [
+        (f.name, f.n, False) for f in figures
+    ]
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert browser.execute_script("return document.querySelectorAll('img').length") == 0
+    assert requests_of(network_events(browser, []), url) == [url]
+
+
+# -- serve -----------------------------------------------------------------------------------
+
+#: Escape sequences in the app's output: CSI, OSC, DCS/APC strings, and two-byte escapes.
+ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[P_^X].*?\x1b\\|\x1b.", re.S
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    """``passk-tui serve`` on a free loopback port (stopped by its pid after the test)."""
+    _require_browser()
+    pytest.importorskip("textual_serve")
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PASSK_KEY", None)
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "passk_tui", "serve", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=tmp_path,
+    )
+    try:
+        wait_for(lambda: _listening(port) or process.poll() is not None, 30, "the server to listen")
+        assert process.poll() is None, (tmp_path / "serve.log").read_text()
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_for(condition: Callable[[], object], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+        time.sleep(0.25)
+
+
+class Screen:
+    """What the served app has drawn so far: the websocket's bytes, as the page received them."""
+
+    def __init__(self, driver) -> None:
+        self.driver = driver
+        self.events: list[dict] = []
+
+    def text(self) -> str:
+        frames = []
+        for e in network_events(self.driver, self.events):
+            if e["method"] != "Network.webSocketFrameReceived":
+                continue
+            response = e["params"]["response"]
+            data = response["payloadData"]
+            frames.append(
+                base64.b64decode(data).decode("utf-8", "replace")
+                if response["opcode"] == 2
+                else data
+            )
+        return ANSI.sub("", "".join(frames))
+
+    def shows(self, *texts: str) -> bool:
+        seen = self.text()
+        return all(t in seen for t in texts)
+
+
+def test_serve_shows_configure_and_d_runs_the_demo(browser, served, tmp_path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(served)
+    screen = Screen(browser)
+    wait_for(lambda: screen.shows("configure an evaluation", "Run the demo"), 60, "Configure")
+    assert "-first-byte" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
+    browser.save_screenshot(str(tmp_path / "configure.png"))
+    browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea").send_keys("d")
+    wait_for(lambda: screen.shows("Done: 25/25 attempts"), 120, "the demo's results")
+    assert screen.shows("arithmetic", "weather-tool", "all passed", "pass@3")
+    browser.save_screenshot(str(tmp_path / "results.png"))
+    # The page and the terminal came from the server alone (no web font from elsewhere).
+    asked = requests_of(screen.events, served)
+    assert served in asked
+    assert all(u.startswith((served, "data:")) for u in asked), asked
