@@ -15,7 +15,13 @@ from passk_tui.core.cases import Case
 from passk_tui.core.checks import compile_check
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import RunError
-from passk_tui.core.events import AttemptFinished, AttemptRetrying, EvaluationFinished, Event
+from passk_tui.core.events import (
+    AttemptFinished,
+    AttemptRetrying,
+    AttemptStarted,
+    EvaluationFinished,
+    Event,
+)
 from passk_tui.core.plan import PlannedAttempt, idempotency_key
 from passk_tui.core.settings import Settings
 from passk_tui.targets.base import RetryNotice
@@ -156,9 +162,12 @@ async def test_resume_runs_only_what_is_missing() -> None:
     await first.run()
     kept = [r for r in first.progress.records[0] if r.attempt != 3]
     target = ScriptedTarget()
-    again = Evaluation("ev_r", [case("a", "x", "x")], settings(), target, previous=kept)
-    planned = again.planned()
+    started: list[Event] = []
+    again = Evaluation(
+        "ev_r", [case("a", "x", "x")], settings(), target, previous=kept, on_event=started.append
+    )
+    await again.run()
+    planned = [e.attempt for e in started if isinstance(e, AttemptStarted)]
     assert [p.attempt for p in planned] == [3]
     assert planned[0].key == idempotency_key("ev_r", "a", 3)
-    await again.run()
     assert target.calls == 1 and again.progress.figures(0).n == 3

@@ -1,4 +1,4 @@
-"""An evaluation: plan the attempts, run them through the pool, classify, store, emit.
+"""An evaluation: ask the policy for attempts, run them through the pool, classify, store, emit.
 
 Front ends never decide an outcome: they read ``Progress`` and the events.
 """
@@ -20,7 +20,8 @@ from passk_tui.core.events import (
     EvaluationFinished,
     Event,
 )
-from passk_tui.core.plan import PlannedAttempt, plan_attempts
+from passk_tui.core.plan import PlannedAttempt
+from passk_tui.core.policy import FixedPolicy, Pause, SamplingPolicy, Slot
 from passk_tui.core.pool import Pool
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.settings import Settings
@@ -54,11 +55,15 @@ class Evaluation:
         sink: RecordSink | None = None,
         previous: Iterable[AttemptRecord] = (),
         on_event: Callable[[Event], None] | None = None,
+        policy: SamplingPolicy | None = None,
     ) -> None:
+        previous = list(previous)
         self.evaluation_id = evaluation_id
         self.cases = list(cases)
         self.settings = settings
         self.target = target
+        #: Which attempt to start next; by default every case 1..attempts, minus ``previous``.
+        self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
         self.progress.add(previous)
         self.status: Status | None = None
@@ -72,12 +77,15 @@ class Evaluation:
         self._cancelled = False
         self._prepared = False
 
-    def planned(self) -> list[PlannedAttempt]:
-        """The attempts still to run: every (case, attempt) without a record."""
-        done = frozenset(
-            (r.case_index, r.attempt) for records in self.progress.records for r in records
+    def _next(self) -> PlannedAttempt | Pause:
+        """The policy's next attempt, with its key; or why there is none."""
+        slot = self.policy.next()
+        if isinstance(slot, Pause):
+            return slot
+        case = self.cases[slot.case_index]
+        return PlannedAttempt.of(
+            self.evaluation_id, slot.case_index, case, slot.attempt, slot.retake
         )
-        return plan_attempts(self.evaluation_id, self.cases, self.settings.attempts, done)
 
     async def prepare(self) -> None:
         """Check the target (key, agent, version) before any Run; RunError or InputError propagate.
@@ -92,8 +100,9 @@ class Evaluation:
     async def run(self) -> Status:
         """Run what is left; return how it ended. RunError from ``prepare`` propagates."""
         await self.prepare()
+        self.progress.begin()
         try:
-            await self._pool.run(self.planned(), self._attempt)
+            await self._pool.run(self._next, self._attempt)
         finally:
             self._flush()
         if self.status is None:
@@ -142,8 +151,9 @@ class Evaluation:
                 await asyncio.wait((task,))
         turn = self._turn_of(task, timed_out, timeout, last_retry)
         if turn is None:
-            self.progress.release(planned.case_index, planned.attempt)
+            self._drop(planned)
             return
+        self.progress.run_ended(planned.case_index, planned.attempt)
         verdict = await self._judge(planned.case, turn)
         self._keep(self._record(planned, turn, verdict, started))
 
@@ -219,9 +229,18 @@ class Evaluation:
                 self._sink.write(batch)
             except RunError as exc:
                 for record in batch:
-                    self.progress.release(record.case_index, record.attempt)
+                    self._drop(record)
                 self._fail(str(exc))
                 return
         self.progress.add(batch)
         for record in batch:
+            self.policy.landed(record)
+        self._pool.wake()
+        for record in batch:
             self._emit(AttemptFinished(record))
+
+    def _drop(self, attempt: PlannedAttempt | AttemptRecord) -> None:
+        """An attempt ends without a record: its cell back to pending, the policy told."""
+        self.progress.release(attempt.case_index, attempt.attempt)
+        self.policy.dropped(Slot(attempt.case_index, attempt.attempt))
+        self._pool.wake()
