@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import Mapping
@@ -12,7 +13,6 @@ from typing import TextIO
 
 from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
-from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.heap import relaxed_gc
@@ -25,11 +25,16 @@ from passk_tui.store.export import check_export_path, export
 from passk_tui.store.history import history_rows
 
 EXIT_CANCELLED = 130
+#: A run stopped by a signal exits 128 + its number: 130 SIGINT, 143 SIGTERM, 129 SIGHUP.
+EXIT_SIGNALLED = 128
+#: The signals that stop a headless run as Ctrl-C does.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run (or resume), print the table; the return value is the exit status."""
     evaluation: RecordedEvaluation | None = None
+    stopped_by: list[int] = []
     try:
         export_path = check_export_path(args.export) if args.export else None
         key = stack_key(args, env)
@@ -45,7 +50,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             status = None
         if status is None:
             with relaxed_gc():
-                status = asyncio.run(_run(evaluation, sys.stderr))
+                status = asyncio.run(_run(evaluation, sys.stderr, stopped_by))
     except (InputError, RunError) as exc:
         # Bad input, or the target refused before any Run started: one line, nothing to resume.
         return _fail(exc)
@@ -54,11 +59,16 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if evaluation is not None:
             _resume_hint(evaluation.evaluation_id)
         return EXIT_CANCELLED
-    return _report_end(evaluation, status, args, export_path)
+    cancelled = EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
+    return _report_end(evaluation, status, args, export_path, cancelled)
 
 
 def _report_end(
-    evaluation: RecordedEvaluation, status: str, args: argparse.Namespace, export_path: Path | None
+    evaluation: RecordedEvaluation,
+    status: str,
+    args: argparse.Namespace,
+    export_path: Path | None,
+    cancelled: int = EXIT_CANCELLED,
 ) -> int:
     """The table, the export, the gate, and how to resume when the evaluation did not finish."""
     settings = evaluation.settings
@@ -82,7 +92,7 @@ def _report_end(
             "attempts not run\n"
         )
         _resume_hint(evaluation.evaluation_id)
-        return EXIT_CANCELLED
+        return cancelled
     return _gate(figures, settings, args.require)
 
 
@@ -124,8 +134,15 @@ def run_history(argv: list[str]) -> int:
     return 0
 
 
-async def _run(evaluation: Evaluation, err: TextIO) -> str:
-    """Run with a progress reporter beside it; Ctrl-C cancels (a second one quits at once)."""
+async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int]) -> str:
+    """Run with a progress reporter beside it; a stop signal cancels, a second one quits at once.
+
+    Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop the same way: start nothing new,
+    withdraw and cancel the attempts in flight, keep what finished; the first
+    signal's number goes into ``stopped_by`` for the exit status (128 + it). A
+    second signal ends the process within the moment it takes to store what is
+    in: the Runs in flight are left to end on the stack (a resume replays them).
+    """
     loop = asyncio.get_running_loop()
     try:
         await evaluation.prepare()
@@ -133,16 +150,28 @@ async def _run(evaluation: Evaluation, err: TextIO) -> str:
         await evaluation.target.aclose()
         raise
 
-    def on_interrupt() -> None:
-        loop.remove_signal_handler(signal.SIGINT)
-        err.write("\npassk-tui: cancelling the Runs in flight (Ctrl-C again to quit now)\n")
+    def on_signal(signum: int) -> None:
+        if stopped_by:
+            err.write(
+                "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
+            )
+            evaluation.abandon()
+            _resume_hint(evaluation.evaluation_id)
+            err.flush()
+            os._exit(EXIT_SIGNALLED + stopped_by[0])
+        stopped_by.append(signum)
+        name = signal.Signals(signum).name
+        err.write(f"\npassk-tui: {name}: cancelling the Runs in flight (again to quit now)\n")
         evaluation.cancel()
 
-    loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, on_signal, signum)
     reporter = loop.create_task(_report(evaluation.progress, err))
     try:
         return await evaluation.run()
     finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
         reporter.cancel()
         await asyncio.wait((reporter,))
         await evaluation.target.aclose()
@@ -166,9 +195,9 @@ async def _report(progress: Progress, err: TextIO) -> None:
 
 def progress_line(progress: Progress) -> str:
     elapsed = progress.elapsed()
-    rate = progress.finished / elapsed if elapsed > 0 else 0.0
-    left = progress.total - progress.finished
-    eta = f"~{clock(left / rate)} left" if rate > 0 and left else ""
+    rate = progress.rate()
+    left = progress.seconds_left()
+    eta = f"~{clock(left)} left" if left else ""
     return (
         f"{progress.finished}/{progress.total} attempts  {progress.in_flight} in flight  "
         f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "

@@ -16,6 +16,8 @@ class Outcome(StrEnum):
     PASSED = "passed"
     WRONG = "wrong"
     ERRORED = "errored"
+    WITHDRAWN = "withdrawn"
+    """Stopped by the user mid-flight: measured nothing, counted nowhere, run again on resume."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,8 @@ class AttemptRecord:
     started: float
     ended: float
     usage: dict[str, Any] | None = None
+    retake: int = 0
+    """0 for an attempt's first run; n for its n-th rerun after being withdrawn."""
 
     @property
     def duration(self) -> float:

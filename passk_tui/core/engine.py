@@ -25,7 +25,7 @@ from passk_tui.core.policy import FixedPolicy, Pause, SamplingPolicy, Slot
 from passk_tui.core.pool import Pool
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.settings import Settings
-from passk_tui.targets.base import Target
+from passk_tui.targets.base import LEAVE_RUNNING, Target
 
 Status = Literal["done", "cancelled", "failed"]
 
@@ -71,7 +71,9 @@ class Evaluation:
         self._sink = sink
         self._emit = on_event or (lambda event: None)
         self._pool = Pool(settings.concurrency)
-        self._in_flight: set[asyncio.Task[Turn]] = set()
+        self._in_flight: dict[asyncio.Task[Turn], PlannedAttempt] = {}
+        #: In-flight attempts the user's stop withdrew: their ends are not recorded again.
+        self._withdrawn: set[asyncio.Task[Turn]] = set()
         self._unsaved: list[AttemptRecord] = []
         self._flush_scheduled = False
         self._cancelled = False
@@ -111,14 +113,40 @@ class Evaluation:
         return self.status
 
     def cancel(self) -> None:
-        """Start nothing new; cancel the Runs in flight (they end errored, ``cancelled``)."""
+        """The user stops: start nothing new; withdraw the attempts in flight and cancel their Runs.
+
+        A withdrawn attempt measured nothing: it is stored as withdrawn (before its
+        Run is cancelled, so a stop right after cannot lose that), counted in no
+        figure, and run again on resume under its next retake's key. When the
+        withdrawals cannot be stored, the evaluation fails instead and their Runs
+        are left to end on the stack, so that a resume replays their real Turns
+        rather than Turns that passk-tui itself cancelled.
+        """
+        if self._cancelled or self.status is not None:
+            return
         self._cancelled = True
+        self._pool.stop()
+        live = {task: planned for task, planned in self._in_flight.items() if not task.done()}
+        if live and self._sink is not None:
+            try:
+                self._sink.write([self._withdrawal(planned) for planned in live.values()])
+            except RunError as exc:
+                self._fail(str(exc))
+                return
+        for task in live:
+            self._withdrawn.add(task)
+            task.cancel()
+
+    def abandon(self) -> None:
+        """Stop at once (a second Ctrl-C): keep what is in, leave the Runs in flight running."""
+        self._flush()
         self._halt()
 
     def _halt(self) -> None:
+        """Start nothing new; end the in-flight attempts unrecorded, their Runs left running."""
         self._pool.stop()
         for task in list(self._in_flight):
-            task.cancel()
+            task.cancel(LEAVE_RUNNING)
 
     def _fail(self, error: str) -> None:
         if self.status is None:
@@ -140,15 +168,19 @@ class Evaluation:
         self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
         self._emit(AttemptStarted(planned))
         task = loop.create_task(self.target.execute(planned, deadline, notify))
-        self._in_flight.add(task)
+        self._in_flight[task] = planned
         try:
             await asyncio.wait((task,), timeout=max(0.0, deadline - loop.time()))
         finally:
-            self._in_flight.discard(task)
+            del self._in_flight[task]
             timed_out = not task.done()
             if timed_out:
                 task.cancel()
                 await asyncio.wait((task,))
+        if task in self._withdrawn:
+            self._withdrawn.discard(task)
+            self._drop(planned)
+            return
         turn = self._turn_of(task, timed_out, timeout, last_retry)
         if turn is None:
             self._drop(planned)
@@ -167,9 +199,7 @@ class Evaluation:
                 error += f"; last error: {last_retry[0]}"
             return Turn("timed_out", error=error)
         if task.cancelled():
-            if self.status == "failed":
-                return None
-            return Turn("cancelled", error="cancelled by the user")
+            return None  # the evaluation failed, or it was stopped from outside
         exc = task.exception()
         if isinstance(exc, RunError):
             self._fail(str(exc))
@@ -187,6 +217,26 @@ class Evaluation:
         if case.check.blocking:
             return await asyncio.to_thread(case.check.evaluate, turn.output)
         return case.check.evaluate(turn.output)
+
+    def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
+        """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""
+        now = time.time()
+        return AttemptRecord(
+            case_index=planned.case_index,
+            case=planned.case.name,
+            attempt=planned.attempt,
+            key=planned.key,
+            outcome=Outcome.WITHDRAWN,
+            status="withdrawn",
+            output=None,
+            reason=None,
+            error="withdrawn: the evaluation was stopped while this attempt ran",
+            run_id=None,
+            turn_id=None,
+            started=now,
+            ended=now,
+            retake=planned.retake,
+        )
 
     def _record(
         self, planned: PlannedAttempt, turn: Turn, verdict: Verdict | None, started: float
@@ -210,6 +260,7 @@ class Evaluation:
             started=started,
             ended=time.time(),
             usage=turn.usage,
+            retake=planned.retake,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

@@ -58,6 +58,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         evaluation_id,
         r.case_index,
         r.attempt,
+        r.retake,
         r.case,
         r.key,
         str(r.outcome),
@@ -90,6 +91,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         started=row["started"],
         ended=row["ended"],
         usage=None if row["usage"] is None else json.loads(row["usage"]),
+        retake=row["retake"],
     )
 
 
