@@ -170,11 +170,11 @@ async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int
     try:
         return await evaluation.run()
     finally:
-        for signum in STOP_SIGNALS:
-            loop.remove_signal_handler(signum)
         reporter.cancel()
         await asyncio.wait((reporter,))
-        await evaluation.target.aclose()
+        await evaluation.target.aclose()  # the cancels still under way: a second signal cuts them
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
         if err.isatty():
             err.write("\r\x1b[K")
         else:

@@ -140,6 +140,8 @@ class StackStats:
     lost: int
     turns_ended: dict[str, int]
     keys_by_attempt: dict[str, list[str]]
+    dribbled: int = 0
+    """Bytes a slow-loris (``dribble``) stack got out before the client hung up or read them all."""
 
     def count(self, route: str, status: int | str | None = None) -> int:
         """Requests on ``route`` ("POST /v1/runs", ...), all or with one status (or "lost")."""
@@ -263,6 +265,7 @@ class StackState:
         self.lost = 0
         self.turns_ended: Counter[str] = Counter()
         self.keys_by_attempt: dict[str, set[str]] = {}
+        self.dribbled = 0
 
     @property
     def in_flight(self) -> int:
@@ -282,6 +285,7 @@ class StackState:
             lost=self.lost,
             turns_ended=dict(self.turns_ended),
             keys_by_attempt={k: sorted(v) for k, v in self.keys_by_attempt.items()},
+            dribbled=self.dribbled,
         )
 
     # -- faults ------------------------------------------------------------------
@@ -504,6 +508,7 @@ class StackState:
         await stream.prepare(request)
         for i in range(len(body)):
             await stream.write(body[i : i + 1])
+            self.dribbled += 1
             await asyncio.sleep(gap)
         await stream.write_eof()
         return stream

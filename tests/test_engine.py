@@ -157,6 +157,16 @@ async def test_cancel_that_cannot_store_withdrawals_leaves_the_runs_running() ->
     assert target.left_running == 2 and ev.progress.finished == 0
 
 
+async def test_a_full_disk_leaves_the_runs_in_flight_running() -> None:
+    """After a store failure, resume must not replay Runs that passk-tui itself cancelled."""
+    target = ScriptedTarget()
+    cases = [case("quick", "x", "x"), case("slow", "hang", "x")]
+    ev = Evaluation("ev_t", cases, settings(attempts=1, concurrency=2), target, sink=FullSink())
+    assert await asyncio.wait_for(ev.run(), 5) == "failed"
+    assert ev.error == "the disk is full"
+    assert target.cancelled == [idempotency_key("ev_t", "slow", 1)] and target.left_running == 1
+
+
 async def test_run_error_stops_everything_and_keeps_only_finished() -> None:
     target = ScriptedTarget(delay=0.05, fail_on=5)
     sink = ListSink()
