@@ -119,7 +119,7 @@ def test_a_stack_that_dies_mid_run_is_exit_3_and_resumable(
 def test_absurd_attempt_counts_are_refused_in_one_line(cases: Path, tmp_path: Path) -> None:
     args = ["--agent", "demo", "--version", "1", "--cases", str(cases), "--attempts", "5000000"]
     status, out, err = finish(passk(*args, "--stack", "http://127.0.0.1:9", data=tmp_path))
-    assert status == 2
+    assert (status, out) == (2, "")
     assert err == (
         "passk-tui: --attempts 5000000: 3 cases x 5000000 attempts is 15,000,000 attempts, "
         "more than the 10,000,000 one evaluation may plan\n"

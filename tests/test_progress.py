@@ -41,7 +41,7 @@ def test_rate_and_time_left_count_only_this_sessions_attempts() -> None:
     progress.begin()
     assert progress.rate() == 0.0 and progress.seconds_left() is None
     progress.add([record(0, 901)])
-    assert 0 < progress.rate() and progress.seconds_left() is not None
+    assert progress.rate() > 0 and progress.seconds_left() is not None
 
 
 class SlowCheck:
@@ -79,3 +79,14 @@ async def test_an_attempt_being_judged_is_not_a_run_in_flight() -> None:
     assert ev.progress.in_flight == 0 and ev.progress.finished == 0
     check.release.set()
     assert await runner == "done"
+
+
+def test_the_run_screens_rate_after_a_resume_counts_this_session_only() -> None:
+    from passk_tui.tui.widgets.run_summary import summary_text
+
+    progress = Progress(["a"], 1000, 2)
+    progress.add([record(0, a) for a in range(1, 901)])
+    progress.begin()
+    progress.add([record(0, a) for a in range(901, 911)])
+    text = summary_text(progress, "running", {}, 10.0).plain
+    assert "1.0/s" in text and "~1:30 left" in text  # 10 in 10 s; 90 left

@@ -11,7 +11,14 @@ from passk_tui.core.attempt import Outcome
 from passk_tui.core.cases import load_cases
 from passk_tui.store import Store, StoreWriteError
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
-from tests.test_store import cases_file, record, settings_for  # noqa: F401 (fixture)
+from tests.test_store import CASES, record, settings_for
+
+
+@pytest.fixture
+def cases_file(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.toml"
+    path.write_text(CASES)
+    return path
 
 
 def test_a_schema_1_store_migrates_with_every_attempt_kept(tmp_path: Path, cases_file) -> None:

@@ -122,10 +122,15 @@ class Progress:
     def elapsed(self) -> float:
         return time.monotonic() - self.started_at
 
+    @property
+    def finished_here(self) -> int:
+        """Attempts finished in this session: a resume's stored ones not counted."""
+        return self.finished - self._finished_at_start
+
     def rate(self) -> float:
         """Attempts finished per second in this session (a resume's stored ones not counted)."""
         elapsed = self.elapsed()
-        return (self.finished - self._finished_at_start) / elapsed if elapsed > 0 else 0.0
+        return self.finished_here / elapsed if elapsed > 0 else 0.0
 
     def seconds_left(self) -> float | None:
         """At this session's rate, the seconds until every known attempt is in; None: no rate yet."""
