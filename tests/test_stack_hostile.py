@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from passk_tui.core.errors import RunError
-from passk_tui.targets import stack as stack_module
+from passk_tui.targets import reachability
 from passk_tui.targets.base import LEAVE_RUNNING
 from tests.stack_server import StackScript, TurnScript
 from tests.test_stack_target import planned, target_for, with_key
@@ -50,7 +50,7 @@ async def test_malformed_2xx_backs_off_instead_of_spinning(make_stack) -> None:
 
 async def test_a_stack_that_dies_mid_run_stops_the_attempts(make_stack, monkeypatch) -> None:
     """Connections refused over the grace: RunError (exit 3), not an errored attempt."""
-    monkeypatch.setattr(stack_module, "GONE_AFTER_S", 0.3)
+    monkeypatch.setattr(reachability, "GONE_AFTER_S", 0.3)
     server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=30))))
     target = target_for(server)
     await target.prepare()
@@ -66,15 +66,15 @@ async def test_a_stack_that_dies_mid_run_stops_the_attempts(make_stack, monkeypa
 async def test_an_answer_between_refusals_breaks_the_streak(make_stack) -> None:
     server = make_stack(**with_key())
     target = target_for(server)
-    await target.prepare()
-    now = asyncio.get_running_loop().time()
+    watch = target.reachability
     for _ in range(5):
-        target._no_answer("connection refused", now - 10)
-    assert target._gone(now) is not None
+        watch.no_answer("connection refused", 0.0)
+    assert watch.gone(10.0, "x") is not None
     await target.prepare()  # an answer
-    assert target._gone(now) is None
-    target._no_answer("connection lost", now - 10)  # it answered something: not a refusal
-    assert target._gone(now) is None
+    assert watch.gone(10.0, "x") is None
+    for _ in range(5):
+        watch.no_answer("connection lost", 0.0)  # the stack was reached: not a refusal
+    assert watch.gone(10.0, "x") is None
     await target.aclose()
 
 

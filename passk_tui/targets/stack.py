@@ -15,12 +15,14 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
-from passk_tui.core.attempt import ENDED_STATUSES, Turn
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
 from passk_tui.targets.base import LEAVE_RUNNING, RetryNotice
 from passk_tui.targets.http import make_client, send
+from passk_tui.targets.reachability import ReachabilityWatch
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
+from passk_tui.targets.run_answers import ended_turn, error_of
 
 _MAX_WAIT = 30.0
 _PREPARE_BUDGET = 10.0
@@ -39,61 +41,6 @@ _STATUS_REASONS = {
 
 #: Transport failures after which prepare() stops at once: the stack is not there.
 _UNREACHABLE = frozenset({"connection refused", "host not found", "TLS handshake failed"})
-#: Transport failures that mean no connection could be made (the stack is down or gone).
-_NO_CONNECTION = frozenset(
-    {"connection refused", "host not found", "cannot connect", "connect timed out"}
-)
-#: The stack is taken for gone mid-run after this many requests in a row, across all
-#: attempts, could not connect, the first of them at least ``GONE_AFTER_S`` ago, with no
-#: answer in between: the evaluation stops (exit 3) and a resume runs what is left.
-GONE_AFTER_REQUESTS = 3
-GONE_AFTER_S = 2.0
-_LIVE_STATUSES = frozenset({"queued", "running"})
-
-
-def _error_of(response: httpx.Response) -> tuple[str, str]:
-    """(code, message) from an error body, tolerating anything."""
-    try:
-        error = json.loads(response.content)["error"]
-        return str(error.get("code") or response.status_code), str(error.get("message") or "")
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return str(response.status_code), response.reason_phrase
-
-
-def _error_text(error: Any) -> str | None:
-    """A Turn's error object as "code: message" text."""
-    if error is None:
-        return None
-    if isinstance(error, dict):
-        code, message = error.get("code"), error.get("message")
-        if code and message:
-            return f"{code}: {message}"
-        return str(code or message or error)
-    return str(error)
-
-
-def _ended_turn(response: httpx.Response) -> Turn | str | None:
-    """From a Run answer: its Turn when ended, the Run's id while it runs, None when malformed
-    (a status runs-api.md does not know is malformed: polling it again at once would spin)."""
-    try:
-        run = json.loads(response.content)
-        run_id = run["id"]
-        turn = run["turn"]
-        status = turn["status"]
-        if status in _LIVE_STATUSES:
-            return str(run_id)
-        if status not in ENDED_STATUSES:
-            return None
-        return Turn(
-            status=status,
-            output=turn.get("output"),
-            error=_error_text(turn.get("error")),
-            run_id=run_id,
-            turn_id=turn.get("id"),
-            usage=turn.get("usage"),
-        )
-    except (ValueError, KeyError, TypeError):
-        return None
 
 
 def _public_url(url: str) -> str:
@@ -137,10 +84,8 @@ class StackTarget:
         self._room = asyncio.Semaphore(concurrency)
         self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
         self._bad_url = parts.scheme not in ("http", "https") or not parts.hostname
-        # The watch for a stack gone mid-run: requests in a row that could not connect.
-        self._failing_since: float | None = None
-        self._failures = 0
-        self._last_failure = ""
+        #: Whether the stack went away mid-run (requests in a row that could not connect).
+        self.reachability = ReachabilityWatch()
 
     async def _send(
         self,
@@ -153,8 +98,7 @@ class StackTarget:
         """One request, over by ``until`` (loop time) whatever the stack does: a stack that
         trickles its answer a byte at a time never trips a read timeout, so the whole
         exchange is bounded, and its overrun is a TimeoutError like any read timeout.
-        Built directly: the client's merging of defaults is per-request work not needed here.
-        Connection failures and answers feed the target's watch for a stack gone mid-run."""
+        Built directly: the client's merging of defaults is per-request work not needed here."""
         loop = asyncio.get_running_loop()
         timeout = max(0.001, until - loop.time())
         limits = {"connect": min(timeout, 10.0), "read": timeout, "write": timeout, "pool": None}
@@ -165,31 +109,10 @@ class StackTarget:
             async with asyncio.timeout_at(until):
                 response = await send(self._client, request)
         except TRANSPORT_ERRORS as exc:
-            self._no_answer(transport_reason(exc), loop.time())
+            self.reachability.no_answer(transport_reason(exc), loop.time())
             raise
-        self._failing_since, self._failures = None, 0
+        self.reachability.answered()
         return response
-
-    def _no_answer(self, reason: str, now: float) -> None:
-        """Count a request that could not connect; one that got no answer otherwise breaks no streak."""
-        if reason not in _NO_CONNECTION:
-            return
-        if self._failing_since is None:
-            self._failing_since = now
-        self._failures += 1
-        self._last_failure = reason
-
-    def _gone(self, now: float) -> RunError | None:
-        """A RunError when the stack looks gone mid-run (see ``GONE_AFTER_REQUESTS``)."""
-        if self._failing_since is None or self._failures < GONE_AFTER_REQUESTS:
-            return None
-        if now - self._failing_since < GONE_AFTER_S:
-            return None
-        return RunError(
-            f"stack at {self.url} unreachable mid-run: {self._last_failure} "
-            f"({self._failures} requests in a row over {now - self._failing_since:.0f} s); "
-            "the attempts that finished are kept"
-        )
 
     def _post_url(self, wait: str) -> httpx.URL:
         url = self._post_urls.get(wait)
@@ -251,7 +174,7 @@ class StackTarget:
                 delay = backoff.next(retry_after(response.headers))
                 await asyncio.sleep(min(delay, max(0.0, give_up - loop.time())))
                 continue
-            code, _ = _error_of(response)
+            code, _ = error_of(response)
             raise self._fail(f"agent {self.agent!r}: unexpected answer {status} ({code})")
 
     async def prepare(self) -> None:
@@ -326,13 +249,13 @@ class StackTarget:
                     in_post = False
                     last_error = transport_reason(exc)
                     wait_hint = None
-                    gone = self._gone(loop.time())
+                    gone = self.reachability.gone(loop.time(), self.url)
                     if gone is not None:
                         raise gone from None
                 else:
                     status = response.status_code
                     if status == 200 or status == 201:
-                        turn = _ended_turn(response)
+                        turn = ended_turn(response)
                         if isinstance(turn, Turn):
                             return turn
                         if turn is None:
@@ -372,7 +295,7 @@ class StackTarget:
     def _refusal(self, response: httpx.Response, run_id: str | None) -> Turn:
         """A 4xx other than 429: a failed Turn, or RunError when the evaluation cannot go on."""
         status = response.status_code
-        code, message = _error_of(response)
+        code, message = error_of(response)
         if status == 409:
             return Turn("failed", error="idempotency key reused with a different body (409)")
         if status == 422:
@@ -424,7 +347,7 @@ class StackTarget:
                     url = self._post_url("0")
                     response = await self._send("POST", url, headers, give_up, body)
                     if response.status_code in (200, 201):
-                        turn = _ended_turn(response)
+                        turn = ended_turn(response)
                         if not isinstance(turn, str):
                             return  # ended (nothing to cancel) or malformed
                         run_id = turn
