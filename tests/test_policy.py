@@ -126,6 +126,13 @@ def test_adaptive_resume_fills_gaps_and_continues() -> None:
     assert [s.attempt for s in drain_landing(policy)] == [5, 6]
 
 
+def test_an_extra_attempt_withdrawn_before_runs_again_as_its_next_retake() -> None:
+    """Attempt 3 was withdrawn above every recorded one: its old key would replay a cancel."""
+    stored = [record(0, 1, False), record(0, 2, True)]
+    policy = AdaptivePolicy(1, 2, 4, undecided_below(99), records=stored, retakes={(0, 3): 1})
+    assert [(s.attempt, s.retake) for s in drain_landing(policy)] == [(3, 1), (4, 0)]
+
+
 def drain_landing(policy: AdaptivePolicy) -> list[Slot]:
     slots = []
     while isinstance(slot := policy.next(), Slot):

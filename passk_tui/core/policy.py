@@ -165,7 +165,8 @@ class AdaptivePolicy:
         self._first_top = list(self._top)
         #: First-pass attempts (1..first top) of each case without a record yet.
         self._first_left = [top - n for top, n in zip(self._top, self._n, strict=True)]
-        self._pending = first_pass(self._first_top, _recorded(records), retakes or {})
+        self._retakes = retakes or {}
+        self._pending = first_pass(self._first_top, _recorded(records), self._retakes)
         self._in_flight = 0
         self._ready: list[tuple[int, int]] = []  # (top, case): undecided cases below the cap
         self._queued: set[int] = set()
@@ -194,7 +195,7 @@ class AdaptivePolicy:
                 heapq.heappush(self._ready, (top + 1, case_index))
             else:
                 self._queued.discard(case_index)
-            return Slot(case_index, top + 1)
+            return Slot(case_index, top + 1, self._retakes.get((case_index, top + 1), 0))
         return None
 
     def landed(self, record: AttemptRecord) -> None:
