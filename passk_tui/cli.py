@@ -27,8 +27,10 @@ from passk_tui.store.history import history_rows
 EXIT_CANCELLED = 130
 #: A run stopped by a signal exits 128 + its number: 130 SIGINT, 143 SIGTERM, 129 SIGHUP.
 EXIT_SIGNALLED = 128
-#: The signals that stop a headless run as Ctrl-C does.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:

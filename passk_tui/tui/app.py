@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -89,8 +90,11 @@ class PasskApp(App[None]):
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(signum, self._stop_for_signal, signum)
+        for name in ("SIGTERM", "SIGHUP"):  # Ctrl-C is a key to Textual, not a signal
+            signum = getattr(signal, name, None)
+            # Not where the loop cannot take them (another thread, Windows): the default stays.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
+                loop.add_signal_handler(signum, self._stop_for_signal, signum)
         self.push_screen(
             ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
         )
