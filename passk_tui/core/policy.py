@@ -59,7 +59,7 @@ class SamplingPolicy(Protocol):
 
 
 def first_pass(
-    limits: list[int], done: frozenset[tuple[int, int]] | set[tuple[int, int]], retakes: Mapping
+    limits: list[int], done: set[tuple[int, int]], retakes: Mapping[tuple[int, int], int]
 ) -> Iterator[Slot]:
     """Attempt-major (every case's attempt 1, then 2, ...) up to ``limits[case]``, skipping ``done``.
 
