@@ -13,7 +13,6 @@ from typing import TextIO
 
 from passk_tui.config import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
-from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.gate import gate_lines, read
 from passk_tui.core.heap import relaxed_gc
@@ -29,11 +28,18 @@ from passk_tui.store.history import history_rows
 EXIT_CANCELLED = 130
 #: The environment failed us (stdout on a full disk): as for an evaluation that could not run.
 EXIT_ENVIRONMENT = RunError.exit_code
+#: A run stopped by a signal exits 128 + its number: 130 SIGINT, 143 SIGTERM, 129 SIGHUP.
+EXIT_SIGNALLED = 128
+#: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run (or resume), print the table; the return value is the exit status."""
     evaluation: RecordedEvaluation | None = None
+    stopped_by: list[int] = []
     try:
         export_path = check_export_path(args.export) if args.export else None
         confidence = flag("confidence", args.confidence, parse_confidence, None)
@@ -53,7 +59,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             status = None
         if status is None:
             with relaxed_gc():
-                status = asyncio.run(_run(evaluation, sys.stderr))
+                status = asyncio.run(_run(evaluation, sys.stderr, stopped_by))
     except (InputError, RunError) as exc:
         # Bad input, or the target refused before any Run started: one line, nothing to resume.
         return _fail(exc)
@@ -63,7 +69,8 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if evaluation is not None:
             _resume_hint(evaluation.evaluation_id)
         return EXIT_CANCELLED
-    return _report_end(evaluation, status, args, export_path, confidence)
+    cancelled = EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
+    return _report_end(evaluation, status, args, export_path, confidence, cancelled)
 
 
 def _report_end(
@@ -72,6 +79,7 @@ def _report_end(
     args: argparse.Namespace,
     export_path: Path | None,
     confidence: float | None,
+    cancelled: int = EXIT_CANCELLED,
 ) -> int:
     """The table and the gate, then the export, and how to resume when the evaluation did not finish.
 
@@ -95,7 +103,7 @@ def _report_end(
             not_run = evaluation.progress.total - evaluation.progress.finished
             say(f"cancelled: {not_run} attempts not run")
             _resume_hint(evaluation.evaluation_id)
-            code = EXIT_CANCELLED
+            code = cancelled
         else:
             for line in gate_lines(reading, args.require):
                 say(line)
@@ -170,8 +178,15 @@ def run_history(argv: list[str]) -> int:
     return 0 if _print(plain_columns(history_rows(summaries))) else EXIT_ENVIRONMENT
 
 
-async def _run(evaluation: Evaluation, err: TextIO) -> str:
-    """Run with a progress reporter beside it; Ctrl-C cancels (a second one quits at once)."""
+async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int]) -> str:
+    """Run with a progress reporter beside it; a stop signal cancels, a second one quits at once.
+
+    Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop the same way: start nothing new,
+    withdraw and cancel the attempts in flight, keep what finished; the first
+    signal's number goes into ``stopped_by`` for the exit status (128 + it). A
+    second signal ends the process within the moment it takes to store what is
+    in: the Runs in flight are left to end on the stack (a resume replays them).
+    """
     loop = asyncio.get_running_loop()
     try:
         await evaluation.prepare()
@@ -179,19 +194,31 @@ async def _run(evaluation: Evaluation, err: TextIO) -> str:
         await evaluation.target.aclose()
         raise
 
-    def on_interrupt() -> None:
-        loop.remove_signal_handler(signal.SIGINT)
-        err.write("\npassk-tui: cancelling the Runs in flight (Ctrl-C again to quit now)\n")
+    def on_signal(signum: int) -> None:
+        if stopped_by:
+            err.write(
+                "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
+            )
+            evaluation.abandon()
+            _resume_hint(evaluation.evaluation_id)
+            err.flush()
+            os._exit(EXIT_SIGNALLED + stopped_by[0])
+        stopped_by.append(signum)
+        name = signal.Signals(signum).name
+        err.write(f"\npassk-tui: {name}: cancelling the Runs in flight (again to quit now)\n")
         evaluation.cancel()
 
-    loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, on_signal, signum)
     reporter = loop.create_task(_report(evaluation.progress, err))
     try:
         return await evaluation.run()
     finally:
         reporter.cancel()
         await asyncio.wait((reporter,))
-        await evaluation.target.aclose()
+        await evaluation.target.aclose()  # the cancels still under way: a second signal cuts them
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
         if err.isatty():
             err.write("\r\x1b[K")
         else:
@@ -212,9 +239,9 @@ async def _report(progress: Progress, err: TextIO) -> None:
 
 def progress_line(progress: Progress) -> str:
     elapsed = progress.elapsed()
-    rate = progress.finished / elapsed if elapsed > 0 else 0.0
-    left = progress.total - progress.finished
-    eta = f"~{clock(left / rate)} left" if rate > 0 and left else ""
+    rate = progress.rate()
+    left = progress.seconds_left()
+    eta = f"~{clock(left)} left" if left else ""
     return (
         f"{progress.finished}/{progress.total} attempts  {progress.in_flight} in flight  "
         f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "

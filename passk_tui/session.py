@@ -16,7 +16,8 @@ from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation, Status
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.events import EvaluationFinished, Event
-from passk_tui.core.plan import PlannedAttempt, new_evaluation_id
+from passk_tui.core.plan import PlannedAttempt, check_planned_size, new_evaluation_id
+from passk_tui.core.policy import FixedPolicy, SamplingPolicy
 from passk_tui.core.settings import Settings
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.claims import Claim
@@ -58,6 +59,7 @@ class RecordedEvaluation(Evaluation):
         claim: Claim,
         previous: Iterable[AttemptRecord] = (),
         on_event: Callable[[Event], None] | None = None,
+        policy: SamplingPolicy | None = None,
     ) -> None:
         self.store = store
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
@@ -72,6 +74,7 @@ class RecordedEvaluation(Evaluation):
             sink=store.sink(evaluation_id),
             previous=previous,
             on_event=self._on_event,
+            policy=policy,
         )
 
     def _on_event(self, event: Event) -> None:
@@ -139,6 +142,7 @@ def new_evaluation(
     ``store`` defaults to ``Store.open()`` (PASSK_DATA_DIR or the user data folder).
     """
     cases = load_suite(settings)
+    check_planned_size(len(cases), settings.attempts)
     digest = file_sha256(settings.cases_path)
     evaluation_id = new_evaluation_id()
     target = make_target(settings, key, evaluation_id)
@@ -173,6 +177,7 @@ def resume_evaluation(
     if forgotten:
         stored = replace(stored, cases=_cases_again(stored))
     settings = _resumed_settings(stored, dict(changes or {}))
+    check_planned_size(len(stored.cases), settings.attempts)
     finished = stored.missing == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)
@@ -196,6 +201,7 @@ def resume_evaluation(
         claim=claim,
         previous=stored.records,
         on_event=on_event,
+        policy=FixedPolicy(len(stored.cases), settings.attempts, stored.records, stored.retakes()),
     )
     return Resumed(evaluation, stored, finished, warnings)
 

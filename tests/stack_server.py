@@ -38,6 +38,9 @@ ECHO: Any = type("Echo", (), {"__repr__": lambda self: "ECHO"})()
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
+#: What a ``malformed`` stack answers: Run-shaped, but its Turn status is none runs-api.md knows.
+MALFORMED_RUN = b'{"id": "run_malformed", "turn": {"status": "pondering"}}'
+
 
 @dataclass(frozen=True, slots=True)
 class TurnScript:
@@ -119,6 +122,12 @@ class StackConfig:
     seed: int = 0
     max_in_flight: int | None = None
     """Runs in flight per bearer key past which POST /v1/runs answers 429."""
+    malformed: bool = False
+    """Every answer on the runs routes is ``200`` with ``MALFORMED_RUN``, not a Run."""
+    dribble: float | None = None
+    """Slow-loris: every answer on the runs routes is sent a byte at a time, this many s apart."""
+    die_after_runs: int | None = None
+    """Once this many Runs were created, the stack stops listening and drops every connection."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +145,8 @@ class StackStats:
     lost: int
     turns_ended: dict[str, int]
     keys_by_attempt: dict[str, list[str]]
+    dribbled: int = 0
+    """Bytes a slow-loris (``dribble``) stack got out before the client hung up or read them all."""
 
     def count(self, route: str, status: int | str | None = None) -> int:
         """Requests on ``route`` ("POST /v1/runs", ...), all or with one status (or "lost")."""
@@ -243,6 +254,8 @@ class StackState:
         self.seen: Counter[str] = Counter()
         self._serial = 0
         self._in_flight = 0
+        #: Called (on the state's loop) when ``die_after_runs`` is reached: stops the server.
+        self.on_death: Callable[[], None] | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -257,6 +270,7 @@ class StackState:
         self.lost = 0
         self.turns_ended: Counter[str] = Counter()
         self.keys_by_attempt: dict[str, set[str]] = {}
+        self.dribbled = 0
 
     @property
     def in_flight(self) -> int:
@@ -276,6 +290,7 @@ class StackState:
             lost=self.lost,
             turns_ended=dict(self.turns_ended),
             keys_by_attempt={k: sorted(v) for k, v in self.keys_by_attempt.items()},
+            dribbled=self.dribbled,
         )
 
     # -- faults ------------------------------------------------------------------
@@ -382,6 +397,8 @@ class StackState:
         self.runs[run.id] = run
         self.runs_created += 1
         self.runs_by_key[key] += 1
+        if self.runs_created == config.die_after_runs and self.on_death is not None:
+            self.on_death()
         self._in_flight += 1
         self.in_flight_peak = max(self.in_flight_peak, self._in_flight)
         return run
@@ -479,9 +496,29 @@ class StackState:
         except asyncio.CancelledError:  # the client went away mid-wait
             self.requests[f"{route} gone"] += 1
             raise
+        runs_route = route != "GET /v1/agents"
+        if self.config.malformed and runs_route and response.status != 204:
+            response = web.Response(status=200, body=MALFORMED_RUN)
         if response.status != 204:
             self.requests[f"{route} {response.status}"] += 1
+        if self.config.dribble is not None and runs_route and response.status != 204:
+            return await self._dribble(request, response, self.config.dribble)
         return response
+
+    async def _dribble(
+        self, request: web.Request, response: web.Response, gap: float
+    ) -> web.StreamResponse:
+        """Send ``response`` a byte at a time, ``gap`` seconds apart (a slow-loris stack)."""
+        body = response.body if isinstance(response.body, bytes) else b""
+        stream = web.StreamResponse(status=response.status, headers=response.headers)
+        stream.content_length = len(body)
+        await stream.prepare(request)
+        for i in range(len(body)):
+            await stream.write(body[i : i + 1])
+            self.dribbled += 1
+            await asyncio.sleep(gap)
+        await stream.write_eof()
+        return stream
 
     async def post_run(self, request: web.Request) -> web.Response:
         return await self._counted("POST /v1/runs", self._post_run, request)
@@ -668,6 +705,7 @@ class StackServer:
                 loop.close()
                 return
             ready.set_result(url)
+            self._state.on_death = lambda: loop.create_task(self._die())
             loop.run_forever()
             loop.close()
 
@@ -675,6 +713,13 @@ class StackServer:
         self._thread.start()
         self.url = ready.result(timeout=10)
         return self
+
+    async def _die(self) -> None:
+        """Stop listening and drop every connection, as a stack that crashed (the loop lives on)."""
+        self._state.shutdown()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
 
     def stop(self) -> None:
         """Release every long poll, stop serving and join the thread."""
@@ -756,6 +801,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--retry-after", default="0.05")
     parser.add_argument("--max-in-flight", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dribble", type=float, default=None, help="slow-loris: s per byte")
+    parser.add_argument("--malformed", action="store_true", help="200s that are not Runs")
     parser.add_argument("--key", default=None, help="the accepted key (default: any)")
     parser.add_argument("--agent", default="demo")
     parser.add_argument("--versions", default="1,2,3")
@@ -779,6 +826,8 @@ def main(argv: list[str] | None = None) -> None:
         retry_after=args.retry_after,
         max_in_flight=args.max_in_flight,
         seed=args.seed,
+        dribble=args.dribble,
+        malformed=args.malformed,
     )
     state = StackState(config)
 

@@ -15,10 +15,17 @@ from passk_tui.core.cases import Case
 from passk_tui.core.checks import compile_check
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import RunError
-from passk_tui.core.events import AttemptFinished, AttemptRetrying, EvaluationFinished, Event
+from passk_tui.core.events import (
+    AttemptFinished,
+    AttemptRetrying,
+    AttemptStarted,
+    EvaluationFinished,
+    Event,
+)
 from passk_tui.core.plan import PlannedAttempt, idempotency_key
+from passk_tui.core.progress import Cell
 from passk_tui.core.settings import Settings
-from passk_tui.targets.base import RetryNotice
+from passk_tui.targets.base import LEAVE_RUNNING, RetryNotice
 
 
 class ScriptedTarget:
@@ -29,6 +36,7 @@ class ScriptedTarget:
         self.fail_on = fail_on
         self.calls = 0
         self.cancelled: list[str] = []
+        self.left_running = 0
 
     async def prepare(self) -> None:
         pass
@@ -44,8 +52,9 @@ class ScriptedTarget:
             if attempt.case.input == "hang":
                 await asyncio.sleep(3600)
             await asyncio.sleep(self.delay)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as exc:
             self.cancelled.append(attempt.key)
+            self.left_running += exc.args == (LEAVE_RUNNING,)
             raise
         return Turn("completed", output=attempt.case.input, run_id=f"run_{attempt.key}")
 
@@ -109,19 +118,53 @@ async def test_deadline_errors_and_cancels_the_attempt() -> None:
     assert len(target.cancelled) == 2
 
 
-async def test_user_cancel_stops_new_and_cancels_in_flight() -> None:
+async def test_user_cancel_withdraws_the_attempts_in_flight() -> None:
+    """Withdrawn: stored as such before their Runs are cancelled, counted in no figure."""
     target = ScriptedTarget()
+    sink = ListSink()
     cases = [case(f"c{i}", "hang", "x") for i in range(5)]
-    ev = Evaluation("ev_t", cases, settings(attempts=2, concurrency=2), target)
+    ev = Evaluation("ev_t", cases, settings(attempts=2, concurrency=2), target, sink=sink)
     runner = asyncio.create_task(ev.run())
     while ev.progress.in_flight < 2:
         await asyncio.sleep(0.005)
     ev.cancel()
+    assert sink.writes == 1  # the withdrawals are on disk before any Run is cancelled
     assert await asyncio.wait_for(runner, 5) == "cancelled"
-    assert target.calls == 2
-    assert ev.progress.finished == 2
-    assert {r.status for rs in ev.progress.records for r in rs} == {"cancelled"}
-    assert ev.progress.in_flight == 0
+    assert target.calls == 2 and len(target.cancelled) == 2 and target.left_running == 0
+    assert ev.progress.finished == 0 and ev.progress.in_flight == 0
+    assert [f.n for f in ev.progress.all_figures()] == [0] * 5
+    assert {r.outcome for r in sink.rows} == {Outcome.WITHDRAWN}
+    assert sorted(r.key for r in sink.rows) == sorted(target.cancelled)
+    assert all(cell == Cell.PENDING for row in ev.progress.cells for cell in row)
+
+
+class FullSink(ListSink):
+    def write(self, records: Sequence[AttemptRecord]) -> None:
+        raise RunError("the disk is full")
+
+
+async def test_cancel_that_cannot_store_withdrawals_leaves_the_runs_running() -> None:
+    """Not kept as withdrawn, so not cancelled: a resume replays their real Turns."""
+    target = ScriptedTarget()
+    cases = [case(f"c{i}", "hang", "x") for i in range(3)]
+    ev = Evaluation("ev_t", cases, settings(attempts=1, concurrency=2), target, sink=FullSink())
+    runner = asyncio.create_task(ev.run())
+    while ev.progress.in_flight < 2:
+        await asyncio.sleep(0.005)
+    ev.cancel()
+    assert await asyncio.wait_for(runner, 5) == "failed"
+    assert ev.error == "the disk is full"
+    assert target.left_running == 2 and ev.progress.finished == 0
+
+
+async def test_a_full_disk_leaves_the_runs_in_flight_running() -> None:
+    """After a store failure, resume must not replay Runs that passk-tui itself cancelled."""
+    target = ScriptedTarget()
+    cases = [case("quick", "x", "x"), case("slow", "hang", "x")]
+    ev = Evaluation("ev_t", cases, settings(attempts=1, concurrency=2), target, sink=FullSink())
+    assert await asyncio.wait_for(ev.run(), 5) == "failed"
+    assert ev.error == "the disk is full"
+    assert target.cancelled == [idempotency_key("ev_t", "slow", 1)] and target.left_running == 1
 
 
 async def test_run_error_stops_everything_and_keeps_only_finished() -> None:
@@ -156,9 +199,12 @@ async def test_resume_runs_only_what_is_missing() -> None:
     await first.run()
     kept = [r for r in first.progress.records[0] if r.attempt != 3]
     target = ScriptedTarget()
-    again = Evaluation("ev_r", [case("a", "x", "x")], settings(), target, previous=kept)
-    planned = again.planned()
+    started: list[Event] = []
+    again = Evaluation(
+        "ev_r", [case("a", "x", "x")], settings(), target, previous=kept, on_event=started.append
+    )
+    await again.run()
+    planned = [e.attempt for e in started if isinstance(e, AttemptStarted)]
     assert [p.attempt for p in planned] == [3]
     assert planned[0].key == idempotency_key("ev_r", "a", 3)
-    await again.run()
     assert target.calls == 1 and again.progress.figures(0).n == 3

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from passk_tui.core.cases import Case
-from passk_tui.core.plan import idempotency_key, new_evaluation_id, plan_attempts
+from passk_tui.core.errors import InputError
+from passk_tui.core.plan import (
+    MAX_PLANNED,
+    PlannedAttempt,
+    check_planned_size,
+    idempotency_key,
+    new_evaluation_id,
+)
 
 VISIBLE = re.compile(r"^[\x21-\x7e]{1,255}$")
 
@@ -22,15 +31,29 @@ def test_keys_distinct_visible_and_stable() -> None:
     assert idempotency_key(other, "a", 1) != keys[("a", 1)]
 
 
-def test_plan_is_attempt_major_and_skips_done() -> None:
-    cases = [Case("a", "x", None), Case("b", "y", None)]
-    plan = plan_attempts("ev_1", cases, 3, done=frozenset({(0, 2)}))
-    assert [(p.case.name, p.attempt) for p in plan] == [
-        ("a", 1),
-        ("b", 1),
-        ("b", 2),
-        ("a", 3),
-        ("b", 3),
-    ]
-    assert [p.index for p in plan] == list(range(5))
-    assert len({p.key for p in plan}) == 5
+def test_retake_zero_is_the_first_key_and_retakes_are_distinct() -> None:
+    names = ["a", "a/1", "a/1/r2", "x" * 300, "🙂", "3"]
+    ev = new_evaluation_id()
+    keys = {
+        (n, a, r): idempotency_key(ev, n, a, r)
+        for n in names
+        for a in range(1, 6)
+        for r in range(4)
+    }
+    assert len(set(keys.values())) == len(keys)
+    assert all(VISIBLE.match(k) for k in keys.values())
+    assert idempotency_key(ev, "a", 2, 0) == idempotency_key(ev, "a", 2) == f"{ev}/c/a/2"
+    assert idempotency_key(ev, "a", 2, 1) == f"{ev}/c/a/2/r1"
+
+
+def test_planned_attempt_carries_its_derived_key() -> None:
+    case = Case("b", "y", None)
+    planned = PlannedAttempt.of("ev_1", 1, case, 4, retake=2)
+    assert (planned.case_index, planned.attempt, planned.retake) == (1, 4, 2)
+    assert planned.key == idempotency_key("ev_1", "b", 4, 2)
+
+
+def test_absurd_counts_are_refused() -> None:
+    check_planned_size(10, MAX_PLANNED // 10)
+    with pytest.raises(InputError, match="more than the 10,000,000 one evaluation may plan"):
+        check_planned_size(2, MAX_PLANNED)

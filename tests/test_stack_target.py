@@ -13,7 +13,7 @@ import pytest
 from passk_tui.core.attempt import Turn
 from passk_tui.core.cases import Case
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.plan import PlannedAttempt, plan_attempts
+from passk_tui.core.plan import PlannedAttempt
 from passk_tui.targets import stack as stack_module
 from passk_tui.targets.stack import StackTarget
 from tests.stack_server import StackScript, StackServer, TurnScript
@@ -25,7 +25,11 @@ EVALUATION = "ev_test"
 def planned(names: Sequence[str], attempts: int, evaluation: str = EVALUATION):
     """Attempts for cases named ``names``; each case's input is its name."""
     cases = [Case(name=name, input=name, check=None) for name in names]
-    return plan_attempts(evaluation, cases, attempts)
+    return [
+        PlannedAttempt.of(evaluation, i, case, attempt)
+        for attempt in range(1, attempts + 1)
+        for i, case in enumerate(cases)
+    ]
 
 
 def target_for(server: StackServer, concurrency: int = 4, **kw) -> StackTarget:

@@ -16,6 +16,8 @@ class Outcome(StrEnum):
     PASSED = "passed"
     WRONG = "wrong"
     ERRORED = "errored"
+    WITHDRAWN = "withdrawn"
+    """Stopped by the user mid-flight: measured nothing, counted nowhere, run again on resume."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,8 @@ class AttemptRecord:
     output_size: int | None = None
     """The answer's full length in characters when ``output`` keeps only its start
     (``core.values.OUTPUT_LIMIT``); None when the whole answer is kept."""
+    retake: int = 0
+    """0 for an attempt's first run; n for its n-th rerun after being withdrawn."""
 
     @property
     def duration(self) -> float:

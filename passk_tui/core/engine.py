@@ -1,4 +1,4 @@
-"""An evaluation: plan the attempts, run them through the pool, classify, store, emit.
+"""An evaluation: ask the policy for attempts, run them through the pool, classify, store, emit.
 
 Front ends never decide an outcome: they read ``Progress`` and the events.
 """
@@ -20,12 +20,13 @@ from passk_tui.core.events import (
     EvaluationFinished,
     Event,
 )
-from passk_tui.core.plan import PlannedAttempt, plan_attempts
+from passk_tui.core.plan import PlannedAttempt
+from passk_tui.core.policy import FixedPolicy, Pause, SamplingPolicy, Slot
 from passk_tui.core.pool import Pool
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.settings import Settings
 from passk_tui.core.values import bounded_output
-from passk_tui.targets.base import Target
+from passk_tui.targets.base import LEAVE_RUNNING, Target
 
 Status = Literal["done", "cancelled", "failed"]
 
@@ -55,11 +56,15 @@ class Evaluation:
         sink: RecordSink | None = None,
         previous: Iterable[AttemptRecord] = (),
         on_event: Callable[[Event], None] | None = None,
+        policy: SamplingPolicy | None = None,
     ) -> None:
+        previous = list(previous)
         self.evaluation_id = evaluation_id
         self.cases = list(cases)
         self.settings = settings
         self.target = target
+        #: Which attempt to start next; by default every case 1..attempts, minus ``previous``.
+        self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
         self.progress.add(previous)
         self.status: Status | None = None
@@ -67,18 +72,23 @@ class Evaluation:
         self._sink = sink
         self._emit = on_event or (lambda event: None)
         self._pool = Pool(settings.concurrency)
-        self._in_flight: set[asyncio.Task[Turn]] = set()
+        self._in_flight: dict[asyncio.Task[Turn], PlannedAttempt] = {}
+        #: In-flight attempts the user's stop withdrew: their ends are not recorded again.
+        self._withdrawn: set[asyncio.Task[Turn]] = set()
         self._unsaved: list[AttemptRecord] = []
         self._flush_scheduled = False
         self._cancelled = False
         self._prepared = False
 
-    def planned(self) -> list[PlannedAttempt]:
-        """The attempts still to run: every (case, attempt) without a record."""
-        done = frozenset(
-            (r.case_index, r.attempt) for records in self.progress.records for r in records
+    def _next(self) -> PlannedAttempt | Pause:
+        """The policy's next attempt, with its key; or why there is none."""
+        slot = self.policy.next()
+        if isinstance(slot, Pause):
+            return slot
+        case = self.cases[slot.case_index]
+        return PlannedAttempt.of(
+            self.evaluation_id, slot.case_index, case, slot.attempt, slot.retake
         )
-        return plan_attempts(self.evaluation_id, self.cases, self.settings.attempts, done)
 
     async def prepare(self) -> None:
         """Check the target (key, agent, version) before any Run; RunError or InputError propagate.
@@ -93,8 +103,9 @@ class Evaluation:
     async def run(self) -> Status:
         """Run what is left; return how it ended. RunError from ``prepare`` propagates."""
         await self.prepare()
+        self.progress.begin()
         try:
-            await self._pool.run(self.planned(), self._attempt)
+            await self._pool.run(self._next, self._attempt)
         finally:
             self._flush()
         if self.status is None:
@@ -103,14 +114,40 @@ class Evaluation:
         return self.status
 
     def cancel(self) -> None:
-        """Start nothing new; cancel the Runs in flight (they end errored, ``cancelled``)."""
+        """The user stops: start nothing new; withdraw the attempts in flight and cancel their Runs.
+
+        A withdrawn attempt measured nothing: it is stored as withdrawn (before its
+        Run is cancelled, so a stop right after cannot lose that), counted in no
+        figure, and run again on resume under its next retake's key. When the
+        withdrawals cannot be stored, the evaluation fails instead and their Runs
+        are left to end on the stack, so that a resume replays their real Turns
+        rather than Turns that passk-tui itself cancelled.
+        """
+        if self._cancelled or self.status is not None:
+            return
         self._cancelled = True
+        self._pool.stop()
+        live = {task: planned for task, planned in self._in_flight.items() if not task.done()}
+        if live and self._sink is not None:
+            try:
+                self._sink.write([self._withdrawal(planned) for planned in live.values()])
+            except RunError as exc:
+                self._fail(str(exc))
+                return
+        for task in live:
+            self._withdrawn.add(task)
+            task.cancel()
+
+    def abandon(self) -> None:
+        """Stop at once (a second Ctrl-C): keep what is in, leave the Runs in flight running."""
+        self._flush()
         self._halt()
 
     def _halt(self) -> None:
+        """Start nothing new; end the in-flight attempts unrecorded, their Runs left running."""
         self._pool.stop()
         for task in list(self._in_flight):
-            task.cancel()
+            task.cancel(LEAVE_RUNNING)
 
     def _fail(self, error: str) -> None:
         if self.status is None:
@@ -132,19 +169,24 @@ class Evaluation:
         self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
         self._emit(AttemptStarted(planned))
         task = loop.create_task(self.target.execute(planned, deadline, notify))
-        self._in_flight.add(task)
+        self._in_flight[task] = planned
         try:
             await asyncio.wait((task,), timeout=max(0.0, deadline - loop.time()))
         finally:
-            self._in_flight.discard(task)
+            del self._in_flight[task]
             timed_out = not task.done()
             if timed_out:
                 task.cancel()
                 await asyncio.wait((task,))
+        if task in self._withdrawn:
+            self._withdrawn.discard(task)
+            self._drop(planned)
+            return
         turn = self._turn_of(task, timed_out, timeout, last_retry)
         if turn is None:
-            self.progress.release(planned.case_index, planned.attempt)
+            self._drop(planned)
             return
+        self.progress.run_ended(planned.case_index, planned.attempt)
         verdict = await self._judge(planned.case, turn)
         self._keep(self._record(planned, turn, verdict, started))
 
@@ -158,9 +200,7 @@ class Evaluation:
                 error += f"; last error: {last_retry[0]}"
             return Turn("timed_out", error=error)
         if task.cancelled():
-            if self.status == "failed":
-                return None
-            return Turn("cancelled", error="cancelled by the user")
+            return None  # the evaluation failed, or it was stopped from outside
         exc = task.exception()
         if isinstance(exc, RunError):
             self._fail(str(exc))
@@ -178,6 +218,26 @@ class Evaluation:
         if case.check.blocking:
             return await asyncio.to_thread(case.check.evaluate, turn.output)
         return case.check.evaluate(turn.output)
+
+    def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
+        """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""
+        now = time.time()
+        return AttemptRecord(
+            case_index=planned.case_index,
+            case=planned.case.name,
+            attempt=planned.attempt,
+            key=planned.key,
+            outcome=Outcome.WITHDRAWN,
+            status="withdrawn",
+            output=None,
+            reason=None,
+            error="withdrawn: the evaluation was stopped while this attempt ran",
+            run_id=None,
+            turn_id=None,
+            started=now,
+            ended=now,
+            retake=planned.retake,
+        )
 
     def _record(
         self, planned: PlannedAttempt, turn: Turn, verdict: Verdict | None, started: float
@@ -204,6 +264,7 @@ class Evaluation:
             ended=time.time(),
             usage=turn.usage,
             output_size=output_size,
+            retake=planned.retake,
         )
 
     def _keep(self, record: AttemptRecord) -> None:
@@ -223,9 +284,18 @@ class Evaluation:
                 self._sink.write(batch)
             except RunError as exc:
                 for record in batch:
-                    self.progress.release(record.case_index, record.attempt)
+                    self._drop(record)
                 self._fail(str(exc))
                 return
         self.progress.add(batch)
         for record in batch:
+            self.policy.landed(record)
+        self._pool.wake()
+        for record in batch:
             self._emit(AttemptFinished(record))
+
+    def _drop(self, attempt: PlannedAttempt | AttemptRecord) -> None:
+        """An attempt ends without a record: its cell back to pending, the policy told."""
+        self.progress.release(attempt.case_index, attempt.attempt)
+        self.policy.dropped(Slot(attempt.case_index, attempt.attempt))
+        self._pool.wake()

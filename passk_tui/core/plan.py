@@ -1,14 +1,14 @@
-"""Cases x attempts -> planned attempts, each with its own idempotency key."""
+"""Attempts and their idempotency keys, and the bound on how many one evaluation may plan."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from passk_tui.core.cases import Case
+from passk_tui.core.errors import InputError
 
 _KEY_LIMIT = 255
 
@@ -18,50 +18,54 @@ def new_evaluation_id() -> str:
     return f"ev_{int(time.time() * 1000):012x}{secrets.token_hex(5)}"
 
 
-def idempotency_key(evaluation_id: str, case: str, attempt: int) -> str:
-    """The key for one attempt: stable for it, distinct from every other attempt's.
+#: The most attempts one evaluation may plan (cases x attempts, or x max attempts): beyond it
+#: a run would take days at any realistic rate and its store gigabytes; refused as bad input.
+MAX_PLANNED = 10_000_000
+
+
+def idempotency_key(evaluation_id: str, case: str, attempt: int, retake: int = 0) -> str:
+    """The key for one attempt (and retake): stable for it, distinct from every other's.
 
     Readable (``<ev>/c/<case>/<n>``) when the case name is visible ASCII and the
     key fits in 255 characters; otherwise the name is hashed (``<ev>/h/<sha>/<n>``).
     The ``c``/``h`` marker keeps the two forms from ever colliding, and the
     attempt number is always the part after the last ``/``, so the mapping is
-    injective whatever the name holds.
+    injective whatever the name holds. A retake (an attempt withdrawn and run
+    again) appends ``/r<retake>``: a last part that is not a number, so it can
+    never be read as an attempt; retake 0 is the attempt's first key, unchanged.
     """
-    readable = f"{evaluation_id}/c/{case}/{attempt}"
+    tail = f"/{attempt}" if retake == 0 else f"/{attempt}/r{retake}"
+    readable = f"{evaluation_id}/c/{case}{tail}"
     if len(readable) <= _KEY_LIMIT and all(0x21 <= ord(ch) <= 0x7E for ch in case):
         return readable
     digest = hashlib.sha256(case.encode("utf-8")).hexdigest()
-    return f"{evaluation_id}/h/{digest}/{attempt}"
+    return f"{evaluation_id}/h/{digest}{tail}"
 
 
 @dataclass(frozen=True, slots=True)
 class PlannedAttempt:
-    """One attempt to run: which case, which attempt number (1..n), and its key."""
+    """One attempt to run: which case, which attempt number (1..n), which retake, and its key."""
 
-    index: int
     case_index: int
     case: Case
     attempt: int
     key: str
+    retake: int = 0
+
+    @classmethod
+    def of(
+        cls, evaluation_id: str, case_index: int, case: Case, attempt: int, retake: int = 0
+    ) -> PlannedAttempt:
+        """The attempt with its key derived from (evaluation, case, attempt, retake)."""
+        key = idempotency_key(evaluation_id, case.name, attempt, retake)
+        return cls(case_index, case, attempt, key, retake)
 
 
-def plan_attempts(
-    evaluation_id: str,
-    cases: Sequence[Case],
-    attempts: int,
-    done: frozenset[tuple[int, int]] = frozenset(),
-) -> list[PlannedAttempt]:
-    """Every (case, attempt) not in ``done``, attempt-major so every case starts early.
-
-    Attempt-major order (all cases' attempt 1, then attempt 2, ...) makes the
-    live grid fill evenly and gives every case a first figure soon.
-    ``done`` holds (case_index, attempt) pairs already recorded, for resume.
-    """
-    planned: list[PlannedAttempt] = []
-    for attempt in range(1, attempts + 1):
-        for case_index, case in enumerate(cases):
-            if (case_index, attempt) in done:
-                continue
-            key = idempotency_key(evaluation_id, case.name, attempt)
-            planned.append(PlannedAttempt(len(planned), case_index, case, attempt, key))
-    return planned
+def check_planned_size(case_count: int, attempts: int, flag: str = "--attempts") -> None:
+    """InputError when ``case_count`` x ``attempts`` is more than MAX_PLANNED."""
+    planned = case_count * attempts
+    if planned > MAX_PLANNED:
+        raise InputError(
+            f"{flag} {attempts}: {case_count} cases x {attempts} attempts is {planned:,} "
+            f"attempts, more than the {MAX_PLANNED:,} one evaluation may plan"
+        )

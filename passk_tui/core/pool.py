@@ -1,21 +1,23 @@
-"""Bounded concurrency with results in plan order and clean cancellation.
+"""Bounded concurrency over work pulled one item at a time, with clean cancellation.
 
-A fixed set of worker tasks pulls from one iterator, so 100,000 planned
-attempts cost ``limit`` tasks, not 100,000.
+A fixed set of worker tasks asks one source for its next item, so ten million
+attempts cost ``limit`` tasks and nothing planned up front; a source that has
+nothing now (``Pause.WAIT``) parks its worker until ``wake()``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from passk_tui.core.policy import Pause
+
 T = TypeVar("T")
-R = TypeVar("R")
 
 
 class Pool:
-    """Runs ``work`` over ``items`` with at most ``limit`` in flight.
+    """Runs ``work`` on what ``source`` gives, at most ``limit`` at once.
 
     ``stop()`` lets in-flight items finish but starts no more; cancelling the
     task awaiting ``run`` cancels every in-flight item and waits for each to
@@ -27,31 +29,34 @@ class Pool:
             raise ValueError("limit must be at least 1")
         self.limit = limit
         self._stopped = False
+        self._changed = asyncio.Event()
 
     def stop(self) -> None:
         """Start no new items; those in flight carry on."""
         self._stopped = True
+        self._changed.set()
+
+    def wake(self) -> None:
+        """Something the source depends on changed: parked workers ask it again."""
+        self._changed.set()
 
     async def run(
-        self,
-        items: Sequence[T],
-        work: Callable[[T], Awaitable[R]],
-        on_done: Callable[[int, R], None] | None = None,
-    ) -> list[R | None]:
-        """Results in the order of ``items``; None where an item never started (stopped)."""
-        results: list[R | None] = [None] * len(items)
-        queue = iter(enumerate(items))
+        self, source: Callable[[], T | Pause], work: Callable[[T], Awaitable[object]]
+    ) -> None:
+        """Until the source says DONE (or ``stop``), keep ``limit`` workers on its items."""
 
         async def worker() -> None:
-            for index, item in queue:
-                if self._stopped:
+            while not self._stopped:
+                item = source()
+                if item is Pause.DONE:
+                    self._changed.set()  # parked workers learn it too
                     return
-                result = await work(item)
-                results[index] = result
-                if on_done is not None:
-                    on_done(index, result)
+                if item is Pause.WAIT:
+                    self._changed.clear()
+                    await self._changed.wait()
+                    continue
+                await work(item)  # type: ignore[arg-type]
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(self.limit, len(items))):
+            for _ in range(self.limit):
                 group.create_task(worker())
-        return results

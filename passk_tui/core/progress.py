@@ -33,7 +33,12 @@ CELL_OF_OUTCOME = {
 
 
 class Progress:
-    """Per case: a cell per attempt, the outcome counts and the finished records."""
+    """Per case: a cell per attempt, the outcome counts and the finished records.
+
+    Rows start ``attempts`` long and grow when a policy hands out (or a store
+    holds) an attempt past their end, so cases may differ in length; ``total``
+    is the sum of the rows, the attempts known of so far.
+    """
 
     def __init__(self, case_names: Sequence[str], attempts: int, k: int) -> None:
         self.case_names = list(case_names)
@@ -46,29 +51,52 @@ class Progress:
         self.records: list[list[AttemptRecord]] = [[] for _ in case_names]
         self.total = len(case_names) * attempts
         self.finished = 0
-        self.in_flight = 0
+        #: The attempts whose Run is under way (started, or waiting to resend): not those
+        #: whose Turn is in and only waits to be judged and saved.
+        self._running: set[tuple[int, int]] = set()
         self.started_at = time.monotonic()
+        self._finished_at_start = 0
         #: Bumped on every change, so a face can skip a repaint when nothing moved.
         self.version = 0
 
-    def mark(self, case_index: int, attempt: int, cell: Cell) -> None:
-        """Set an unfinished attempt's cell (running or waiting to retry)."""
+    @property
+    def in_flight(self) -> int:
+        """Attempts whose Run is in flight."""
+        return len(self._running)
+
+    def _row(self, case_index: int, attempt: int) -> bytearray:
+        """The case's row, grown with pending cells to hold ``attempt``."""
         row = self.cells[case_index]
-        if row[attempt - 1] == Cell.PENDING and cell != Cell.PENDING:
-            self.in_flight += 1
-        elif cell == Cell.PENDING and row[attempt - 1] != Cell.PENDING:
-            self.in_flight -= 1
-        row[attempt - 1] = cell
+        if attempt > len(row):
+            self.total += attempt - len(row)
+            row.extend(bytes(attempt - len(row)))
+        return row
+
+    def begin(self) -> None:
+        """This session starts now: the rate and time left count only what finishes from here."""
+        self.started_at = time.monotonic()
+        self._finished_at_start = self.finished
+
+    def mark(self, case_index: int, attempt: int, cell: Cell) -> None:
+        """Set an unfinished attempt's cell: running or waiting to retry (in flight), or pending."""
+        self._row(case_index, attempt)[attempt - 1] = cell
+        if cell == Cell.PENDING:
+            self._running.discard((case_index, attempt))
+        else:
+            self._running.add((case_index, attempt))
+        self.version += 1
+
+    def run_ended(self, case_index: int, attempt: int) -> None:
+        """The attempt's Run is over (its Turn is in, to be judged and saved): no longer in flight."""
+        self._running.discard((case_index, attempt))
         self.version += 1
 
     def add(self, records: Iterable[AttemptRecord]) -> None:
         """Count finished attempts (live, or loaded from the store on resume)."""
         for record in records:
             i = record.case_index
-            row = self.cells[i]
-            if row[record.attempt - 1] in (Cell.RUNNING, Cell.RETRYING):
-                self.in_flight -= 1
-            row[record.attempt - 1] = CELL_OF_OUTCOME[record.outcome]
+            self._running.discard((i, record.attempt))
+            self._row(i, record.attempt)[record.attempt - 1] = CELL_OF_OUTCOME[record.outcome]
             if record.outcome is Outcome.PASSED:
                 self.passed[i] += 1
             elif record.outcome is Outcome.WRONG:
@@ -80,16 +108,32 @@ class Progress:
         self.version += 1
 
     def release(self, case_index: int, attempt: int) -> None:
-        """An attempt stopped without a record (the evaluation failed): back to pending."""
+        """An attempt stopped without a record (withdrawn, or the evaluation failed): pending."""
         self.mark(case_index, attempt, Cell.PENDING)
 
     def figures(self, case_index: int) -> CaseFigures:
         """The case's figures over the attempts finished so far."""
         p, w, e = self.passed[case_index], self.wrong[case_index], self.errored[case_index]
-        return CaseFigures(self.case_names[case_index], p + w + e, p, w, e, self.k, self.attempts)
+        planned = len(self.cells[case_index])
+        return CaseFigures(self.case_names[case_index], p + w + e, p, w, e, self.k, planned)
 
     def all_figures(self) -> list[CaseFigures]:
         return [self.figures(i) for i in range(len(self.case_names))]
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started_at
+
+    @property
+    def finished_here(self) -> int:
+        """Attempts finished in this session: a resume's stored ones not counted."""
+        return self.finished - self._finished_at_start
+
+    def rate(self) -> float:
+        """Attempts finished per second in this session (a resume's stored ones not counted)."""
+        elapsed = self.elapsed()
+        return self.finished_here / elapsed if elapsed > 0 else 0.0
+
+    def seconds_left(self) -> float | None:
+        """At this session's rate, the seconds until every known attempt is in; None: no rate yet."""
+        rate = self.rate()
+        return (self.total - self.finished) / rate if rate > 0 else None

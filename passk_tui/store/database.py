@@ -25,7 +25,7 @@ from typing import Any
 
 import platformdirs
 
-from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.settings import Settings
@@ -168,15 +168,15 @@ class Store:
             _insert_cases(db, evaluation_id, cases)
 
     def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
-        """Keep a batch of finished attempts in one transaction, or raise StoreWriteError."""
+        """Keep a batch of finished (or withdrawn) attempts in one transaction, or raise StoreWriteError."""
         if not records:
             return
         with self._writing("finished attempts") as db:
             rows = [layout.record_row(evaluation_id, r) for r in records]
             db.executemany(
-                "INSERT INTO attempts (evaluation_id, case_index, attempt, case_name, key, outcome,"
-                " status, output, reason, error, run_id, turn_id, started, ended, duration, usage)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
+                " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
+                " duration, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
 
@@ -279,7 +279,7 @@ class Store:
         counts: dict[str, dict[int, tuple[int, int]]] = {}
         for row in self._query(
             "SELECT evaluation_id, case_index, COUNT(*) AS n, SUM(outcome = 'passed') AS passed"
-            " FROM attempts GROUP BY evaluation_id, case_index"
+            " FROM attempts WHERE outcome != 'withdrawn' GROUP BY evaluation_id, case_index"
         ):
             counts.setdefault(row["evaluation_id"], {})[row["case_index"]] = (
                 row["n"],
@@ -333,13 +333,13 @@ class Store:
                 "SELECT * FROM cases WHERE evaluation_id = ? ORDER BY case_index", (evaluation_id,)
             )
         ]
-        records = [
-            layout.record_from_row(r)
-            for r in self._query(
-                "SELECT * FROM attempts WHERE evaluation_id = ? ORDER BY case_index, attempt",
-                (evaluation_id,),
-            )
-        ]
+        records, withdrawn = [], []
+        for r in self._query(
+            "SELECT * FROM attempts WHERE evaluation_id = ? ORDER BY case_index, attempt, retake",
+            (evaluation_id,),
+        ):
+            record = layout.record_from_row(r)
+            (withdrawn if record.outcome is Outcome.WITHDRAWN else records).append(record)
         return StoredEvaluation(
             id=row["id"],
             created=row["created"],
@@ -350,6 +350,7 @@ class Store:
             cases=cases,
             cases_sha256=row["cases_sha256"],
             records=records,
+            withdrawn=withdrawn,
         )
 
 

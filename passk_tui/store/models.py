@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
@@ -50,11 +50,25 @@ class StoredEvaluation:
     cases: list[Case]
     cases_sha256: str
     records: list[AttemptRecord]
+    """The counted records (passed, wrong, errored), by case and attempt."""
+    withdrawn: list[AttemptRecord] = field(default_factory=list)
+    """Attempts the user's stop withdrew: counted nowhere, kept to number their retakes."""
 
     @property
     def missing(self) -> int:
         """Attempts without a record: what a resume would run."""
-        return len(self.cases) * self.settings.attempts - len(self.records)
+        attempts = self.settings.attempts
+        return len(self.cases) * attempts - sum(1 for r in self.records if r.attempt <= attempts)
+
+    def retakes(self) -> dict[tuple[int, int], int]:
+        """The retake each withdrawn, still unrecorded (case, attempt) runs under next."""
+        recorded = {(r.case_index, r.attempt) for r in self.records}
+        next_retake: dict[tuple[int, int], int] = {}
+        for r in self.withdrawn:
+            slot = (r.case_index, r.attempt)
+            if slot not in recorded:
+                next_retake[slot] = max(next_retake.get(slot, 0), r.retake + 1)
+        return next_retake
 
     def progress(self) -> Progress:
         """A Progress filled with the stored records, as the faces read a live one."""

@@ -92,6 +92,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         evaluation_id,
         r.case_index,
         r.attempt,
+        r.retake,
         text(r.case),
         r.key,
         str(r.outcome),
@@ -126,6 +127,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         ended=row["ended"],
         usage=None if row["usage"] is None else json.loads(row["usage"]),
         output_size=output_size,
+        retake=row["retake"],
     )
 
 

@@ -65,6 +65,41 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE INDEX evaluations_by_created ON evaluations(created);
     """,
+    # 2: withdrawn attempts. An attempt the user's stop withdrew is kept (outcome
+    # 'withdrawn', counted nowhere) beside its retakes, so the key becomes
+    # (case, attempt, retake); at most one counted record per (case, attempt).
+    """
+    CREATE TABLE attempts_v2 (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,         -- 1..n
+        retake        INTEGER NOT NULL,         -- 0, then 1.. for reruns after a withdrawal
+        case_name     TEXT NOT NULL,
+        key           TEXT NOT NULL,            -- the idempotency key of this retake
+        outcome       TEXT NOT NULL,            -- passed | wrong | errored | withdrawn
+        status        TEXT NOT NULL,            -- the Turn status ('withdrawn': none was had)
+        output        TEXT NOT NULL,
+        reason        TEXT,
+        error         TEXT,
+        run_id        TEXT,
+        turn_id       TEXT,
+        started       REAL NOT NULL,
+        ended         REAL NOT NULL,
+        duration      REAL NOT NULL,
+        usage         TEXT,
+        PRIMARY KEY (evaluation_id, case_index, attempt, retake)
+    ) WITHOUT ROWID;
+
+    INSERT INTO attempts_v2
+        SELECT evaluation_id, case_index, attempt, 0, case_name, key, outcome, status, output,
+               reason, error, run_id, turn_id, started, ended, duration, usage
+        FROM attempts;
+    DROP TABLE attempts;
+    ALTER TABLE attempts_v2 RENAME TO attempts;
+
+    CREATE UNIQUE INDEX attempts_counted ON attempts(evaluation_id, case_index, attempt)
+        WHERE outcome != 'withdrawn';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,6 +11,11 @@ from passk_tui.core.plan import PlannedAttempt
 #: Called by a target before it waits to resend: (why, seconds until the resend).
 RetryNotice = Callable[[str, float], None]
 
+#: The cancel message with which the engine ends an attempt whose Run must be left to end
+#: on its own (the evaluation failed, or the user quit at once): a stack target then sends
+#: no cancel, so that a resume replays the Run's real Turn under the same key.
+LEAVE_RUNNING = "leave the Run running"
+
 
 class Target(Protocol):
     """Runs one attempt at a time on one exact agent version; many at once under the pool.
@@ -20,7 +25,8 @@ class Target(Protocol):
     therefore retries for as long as it is let (backing off, calling
     ``notify`` before each wait) and, when cancelled, cleans up what it started
     (cancels the Run on the stack, kills and reaps the process) before
-    re-raising ``CancelledError``.
+    re-raising ``CancelledError``; cancelled with the message ``LEAVE_RUNNING``,
+    it sends the stack no cancel (a local process is still killed).
     """
 
     async def prepare(self) -> None:

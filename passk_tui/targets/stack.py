@@ -15,12 +15,14 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
-from passk_tui.core.attempt import ENDED_STATUSES, Turn
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
-from passk_tui.targets.base import RetryNotice
+from passk_tui.targets.base import LEAVE_RUNNING, RetryNotice
 from passk_tui.targets.http import make_client, send
+from passk_tui.targets.reachability import ReachabilityWatch
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
+from passk_tui.targets.run_answers import ended_turn, error_of
 from passk_tui.targets.scrub import Scrubber
 
 _MAX_WAIT = 30.0
@@ -40,48 +42,6 @@ _STATUS_REASONS = {
 
 #: Transport failures after which prepare() stops at once: the stack is not there.
 _UNREACHABLE = frozenset({"connection refused", "host not found", "TLS handshake failed"})
-
-
-def _error_of(response: httpx.Response) -> tuple[str, str]:
-    """(code, message) from an error body, tolerating anything."""
-    try:
-        error = json.loads(response.content)["error"]
-        return str(error.get("code") or response.status_code), str(error.get("message") or "")
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return str(response.status_code), response.reason_phrase
-
-
-def _error_text(error: Any) -> str | None:
-    """A Turn's error object as "code: message" text."""
-    if error is None:
-        return None
-    if isinstance(error, dict):
-        code, message = error.get("code"), error.get("message")
-        if code and message:
-            return f"{code}: {message}"
-        return str(code or message or error)
-    return str(error)
-
-
-def _ended_turn(response: httpx.Response) -> Turn | str | None:
-    """From a Run answer: its Turn when ended, else the Run's id (None when malformed)."""
-    try:
-        run = json.loads(response.content)
-        run_id = run["id"]
-        turn = run["turn"]
-        status = turn["status"]
-        if status not in ENDED_STATUSES:
-            return str(run_id)
-        return Turn(
-            status=status,
-            output=turn.get("output"),
-            error=_error_text(turn.get("error")),
-            run_id=run_id,
-            turn_id=turn.get("id"),
-            usage=turn.get("usage"),
-        )
-    except (ValueError, KeyError, TypeError):
-        return None
 
 
 def _public_url(url: str) -> str:
@@ -124,24 +84,38 @@ class StackTarget:
         self._agent_id: str | None = None
         self._versions: list[int] | None = None
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._room = asyncio.Semaphore(concurrency)
         self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
         self._bad_url = parts.scheme not in ("http", "https") or not parts.hostname
+        #: Whether the stack went away mid-run (requests in a row that could not connect).
+        self.reachability = ReachabilityWatch()
 
     async def _send(
         self,
         method: str,
         url: httpx.URL | str,
         headers: httpx.Headers,
-        timeout: float,
+        until: float,
         content: bytes | None = None,
     ) -> httpx.Response:
-        """One request, built directly: the client's merging of defaults is per-request work
-        this target does not need. ``timeout`` bounds connecting and each read."""
+        """One request, over by ``until`` (loop time) whatever the stack does: a stack that
+        trickles its answer a byte at a time never trips a read timeout, so the whole
+        exchange is bounded, and its overrun is a TimeoutError like any read timeout.
+        Built directly: the client's merging of defaults is per-request work not needed here."""
+        loop = asyncio.get_running_loop()
+        timeout = max(0.001, until - loop.time())
         limits = {"connect": min(timeout, 10.0), "read": timeout, "write": timeout, "pool": None}
         request = httpx.Request(
             method, url, headers=headers, content=content, extensions={"timeout": limits}
         )
-        return await send(self._client, request)
+        try:
+            async with asyncio.timeout_at(until):
+                response = await send(self._client, request)
+        except TRANSPORT_ERRORS as exc:
+            self.reachability.no_answer(transport_reason(exc), loop.time())
+            raise
+        self.reachability.answered()
+        return response
 
     def _post_url(self, wait: str) -> httpx.URL:
         url = self._post_urls.get(wait)
@@ -179,7 +153,7 @@ class StackTarget:
         url = f"{self._base}/v1/agents/{quote(self.agent, safe='')}"
         while True:
             try:
-                response = await self._send("GET", url, self._headers, 10.0)
+                response = await self._send("GET", url, self._headers, loop.time() + 10.0)
             except TRANSPORT_ERRORS as exc:
                 reason = transport_reason(exc)
                 if reason in _UNREACHABLE or loop.time() >= give_up:
@@ -203,7 +177,7 @@ class StackTarget:
                 delay = backoff.next(retry_after(response.headers))
                 await asyncio.sleep(min(delay, max(0.0, give_up - loop.time())))
                 continue
-            code, _ = _error_of(response)
+            code, _ = error_of(response)
             raise self._fail(f"agent {self.agent!r}: unexpected answer {status} ({code})")
 
     async def prepare(self) -> None:
@@ -249,36 +223,42 @@ class StackTarget:
         # A Run may exist that we have no id for: a POST is on the wire, or one ended
         # in a 5xx or a transport error (a 429 or a 4xx starts nothing).
         in_post = uncertain = False
-        cleaning = False  # a cancel of the Run is under way (cancelled again while giving up)
         last_error: str | None = None
         backoff = Backoff()
+        cleanup: list[asyncio.Task[None]] = []  # the cancel of this attempt's Run, once started
+        # A slot on the stack is held until the attempt's Run is cancelled, not only until the
+        # attempt ends: the next attempt's Run would otherwise exceed the concurrency there.
+        await self._room.acquire()
         try:
             while True:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
-                    cleaning = True
-                    return await self._give_up(run_id, uncertain, body, headers, last_error)
+                    return self._give_up(run_id, uncertain, body, headers, last_error, cleanup)
                 wait = _wait_param(remaining)
-                timeout = min(remaining, _MAX_WAIT) + _READ_MARGIN
                 sent = loop.time()
+                # The stack holds a long poll up to ``wait``: past that and a margin, resend.
+                until = sent + min(remaining, _MAX_WAIT) + _READ_MARGIN
                 try:
                     if run_id is None:
                         in_post = True
                         url = self._post_url(wait)
-                        response = await self._send("POST", url, headers, timeout, body)
+                        response = await self._send("POST", url, headers, until, body)
                         in_post = False
                     else:
                         url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
-                        response = await self._send("GET", url, self._headers, timeout)
+                        response = await self._send("GET", url, self._headers, until)
                 except TRANSPORT_ERRORS as exc:
                     uncertain = uncertain or in_post
                     in_post = False
                     last_error = transport_reason(exc)
                     wait_hint = None
+                    gone = self.reachability.gone(loop.time(), self.url)
+                    if gone is not None:
+                        raise gone from None
                 else:
                     status = response.status_code
                     if status == 200 or status == 201:
-                        turn = _ended_turn(response)
+                        turn = ended_turn(response)
                         if isinstance(turn, Turn):
                             return self._scrubber.turn(turn)
                         if turn is None:
@@ -299,21 +279,26 @@ class StackTarget:
                         wait_hint = retry_after(response.headers)
                 remaining = deadline - loop.time()
                 if remaining < _MIN_RETRY_ROOM or (wait_hint or 0.0) >= remaining:
-                    cleaning = True
-                    return await self._give_up(run_id, uncertain, body, headers, last_error)
+                    return self._give_up(run_id, uncertain, body, headers, last_error, cleanup)
                 # Never sleep past the deadline: near it, retries come closer together.
                 delay = min(backoff.next(wait_hint), remaining / 2)
                 notify(last_error, delay)
                 await asyncio.sleep(delay)
-        except asyncio.CancelledError:
-            if not cleaning and (run_id is not None or uncertain or in_post):
-                await self._shielded_cleanup(run_id, body, headers)
+        except asyncio.CancelledError as exc:
+            leave_running = exc.args == (LEAVE_RUNNING,)
+            if not leave_running and (run_id is not None or uncertain or in_post):
+                cleanup.append(self._clean_up(run_id, body, headers))
             raise
+        finally:
+            if cleanup:
+                cleanup[0].add_done_callback(lambda _: self._room.release())
+            else:
+                self._room.release()
 
     def _refusal(self, response: httpx.Response, run_id: str | None) -> Turn:
         """A 4xx other than 429: a failed Turn, or RunError when the evaluation cannot go on."""
         status = response.status_code
-        code, message = _error_of(response)
+        code, message = error_of(response)
         if status == 409:
             return Turn("failed", error="idempotency key reused with a different body (409)")
         if status == 422:
@@ -328,28 +313,31 @@ class StackTarget:
             return Turn("failed", error=f"run {run_id} not found on the stack (404)", run_id=run_id)
         return Turn("failed", error=f"unexpected answer {status} ({code})", run_id=run_id)
 
-    async def _give_up(
+    def _give_up(
         self,
         run_id: str | None,
         uncertain: bool,
         body: bytes,
         headers: httpx.Headers,
         last_error: str | None,
+        cleanup: list[asyncio.Task[None]],
     ) -> Turn:
-        """The deadline passed while retrying: cancel what may run, report timed_out."""
+        """The deadline passed while retrying: cancel what may run, report timed_out at once."""
         if run_id is not None or uncertain:
-            await self._shielded_cleanup(run_id, body, headers)
+            cleanup.append(self._clean_up(run_id, body, headers))
         error = f"deadline passed ({last_error})" if last_error else "deadline passed"
         return Turn("timed_out", error=error, run_id=run_id)
 
-    async def _shielded_cleanup(
+    def _clean_up(
         self, run_id: str | None, body: bytes, headers: httpx.Headers
-    ) -> None:
-        """Cancel the Run on the stack; finishes even if the caller is cancelled again."""
+    ) -> asyncio.Task[None]:
+        """Cancel the Run on the stack in the background (at most ``_CLEANUP_BUDGET`` s):
+        the attempt ends at its deadline, not after a slow stack's answer to the cancel;
+        ``aclose`` waits for what is still under way."""
         task = asyncio.ensure_future(self._cancel_run(run_id, body, headers))
         self._cleanups.add(task)
         task.add_done_callback(self._cleanups.discard)
-        await asyncio.shield(task)
+        return task
 
     async def _cancel_run(self, run_id: str | None, body: bytes, headers: httpx.Headers) -> None:
         """Learn the Run's id if need be (the same POST, wait=0: a replay) and cancel it."""
@@ -357,20 +345,19 @@ class StackTarget:
         give_up = loop.time() + _CLEANUP_BUDGET
         backoff = Backoff()
         while loop.time() < give_up:
-            timeout = max(0.1, give_up - loop.time())
             try:
                 if run_id is None:
                     url = self._post_url("0")
-                    response = await self._send("POST", url, headers, timeout, body)
+                    response = await self._send("POST", url, headers, give_up, body)
                     if response.status_code in (200, 201):
-                        turn = _ended_turn(response)
+                        turn = ended_turn(response)
                         if not isinstance(turn, str):
                             return  # ended (nothing to cancel) or malformed
                         run_id = turn
                         continue
                 else:
                     url = f"{self._base}/v1/runs/{run_id}/cancel"
-                    response = await self._send("POST", url, self._headers, timeout)
+                    response = await self._send("POST", url, self._headers, give_up)
                     if response.status_code == 200:
                         return
                 status = response.status_code

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -82,8 +85,16 @@ class PasskApp(App[None]):
         #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
         self.failure: InputError | RunError | None = None
         self._quit_when_stopped = False
+        #: SIGTERM or SIGHUP ended the app: the exit status is 128 + it.
+        self.signalled: int | None = None
 
     def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):  # Ctrl-C is a key to Textual, not a signal
+            signum = getattr(signal, name, None)
+            # Not where the loop cannot take them (another thread, Windows): the default stays.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
+                loop.add_signal_handler(signum, self._stop_for_signal, signum)
         self.push_screen(
             ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
         )
@@ -229,9 +240,23 @@ class PasskApp(App[None]):
             answered,
         )
 
+    def _stop_for_signal(self, signum: int) -> None:
+        """SIGTERM or SIGHUP: quit as asked from the keyboard (the Runs in flight withdrawn and
+        cancelled first), so the terminal is restored; a second one quits at once."""
+        if self.signalled is not None or not self.running:
+            self.signalled = self.signalled or signum
+            self.exit()
+            return
+        self.signalled = signum
+        self._quit_when_stopped = True
+        self.cancel_evaluation()
+        self.set_timer(QUIT_GRACE, self.exit)
+
     @property
     def exit_status(self) -> int:
-        """0 done (gate held), 1 gate failed, 2/3 could not run, 130 cancelled."""
+        """0 done (gate held), 1 gate failed, 2/3 could not run, 130 cancelled, 128+N signal N."""
+        if self.signalled is not None:
+            return 128 + self.signalled
         if self.failure is not None:
             return self.failure.exit_code
         view = self.view

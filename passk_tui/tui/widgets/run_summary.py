@@ -39,7 +39,7 @@ def summary_text(
     text.append("  ")
     text.append(f"! {sum(progress.errored)} errored", style=colours.get("error", ""))
     text.append(f"  ·  {progress.in_flight} Runs in flight")
-    rate = done / elapsed if elapsed > 0 else 0.0
+    rate = progress.finished_here / elapsed if elapsed > 0 else 0.0  # not a resume's stored
     if not show_timing:
         text.append("  ·  –/s  ·  – left")
     elif status == "running":

@@ -1,0 +1,229 @@
+"""Which attempt to start next: the sampling policy the pool's workers pull from.
+
+The engine does not plan every attempt up front; each free worker asks the
+policy, which sees every finished record. Fixed n and adaptive are two
+policies; a resume or an extension is the same policy built again from the
+stored records, so it hands out exactly the attempts that have no record.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+from passk_tui.core.attempt import AttemptRecord, Outcome
+
+#: A stop rule: from (passes, attempts) of a case, its verdict ("pass", "fail", ...) or None: undecided.
+StopRule = Callable[[int, int], "str | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One attempt to start: which case, which attempt number, and which retake of it (0: the first)."""
+
+    case_index: int
+    attempt: int
+    retake: int = 0
+
+
+class Pause(Enum):
+    """What a policy says when it has no attempt to give."""
+
+    WAIT = "wait"
+    """Nothing now: ask again when a record lands (in-flight attempts may call for more)."""
+    DONE = "done"
+    """Nothing more, ever: the worker may stop."""
+
+
+class SamplingPolicy(Protocol):
+    """What the engine asks for work and tells of each attempt's end."""
+
+    def next(self) -> Slot | Pause:
+        """The attempt a free worker should start, or why there is none."""
+        ...
+
+    def landed(self, record: AttemptRecord) -> None:
+        """A handed-out attempt's record was stored and counted."""
+        ...
+
+    def dropped(self, slot: Slot) -> None:
+        """A handed-out attempt ended without a record (withdrawn, or the evaluation failed)."""
+        ...
+
+    def planned(self, case_index: int) -> int:
+        """How many attempts the case has, recorded or handed out or still to come, as known now."""
+        ...
+
+
+def first_pass(
+    limits: list[int], done: set[tuple[int, int]], retakes: Mapping[tuple[int, int], int]
+) -> Iterator[Slot]:
+    """Attempt-major (every case's attempt 1, then 2, ...) up to ``limits[case]``, skipping ``done``.
+
+    A generator, so ten million attempts cost nothing until they are asked for;
+    attempt-major order makes the live grid fill evenly and gives every case a
+    first figure soon. ``retakes`` maps (case, attempt) to the retake to run
+    (an attempt withdrawn before runs again under a new key).
+    """
+    top = max(limits, default=0)
+    for attempt in range(1, top + 1):
+        for case_index, limit in enumerate(limits):
+            if attempt <= limit and (case_index, attempt) not in done:
+                yield Slot(case_index, attempt, retakes.get((case_index, attempt), 0))
+
+
+def _recorded(records: Iterable[AttemptRecord]) -> set[tuple[int, int]]:
+    return {(r.case_index, r.attempt) for r in records}
+
+
+class FixedPolicy:
+    """Every case gets attempts 1..``attempts``; resume = the same policy with the stored records."""
+
+    def __init__(
+        self,
+        case_count: int,
+        attempts: int,
+        records: Iterable[AttemptRecord] = (),
+        retakes: Mapping[tuple[int, int], int] | None = None,
+    ) -> None:
+        self.attempts = attempts
+        self._pending = first_pass([attempts] * case_count, _recorded(records), retakes or {})
+
+    def next(self) -> Slot | Pause:
+        return next(self._pending, Pause.DONE)
+
+    def landed(self, record: AttemptRecord) -> None:
+        return None
+
+    def dropped(self, slot: Slot) -> None:
+        return None
+
+    def planned(self, case_index: int) -> int:
+        return self.attempts
+
+
+@dataclass(frozen=True, slots=True)
+class StopReason:
+    """Why a case stopped being sampled: decided (``verdict`` at ``n``) or capped at ``n`` undecided."""
+
+    verdict: str | None
+    n: int
+
+    @property
+    def capped(self) -> bool:
+        return self.verdict is None
+
+    def __str__(self) -> str:
+        if self.verdict is None:
+            return f"capped at {self.n} undecided"
+        return f"decided {self.verdict} at {self.n}"
+
+
+class AdaptivePolicy:
+    """Every case first gets ``attempts``; then each still-undecided case more, up to ``max_attempts``.
+
+    A case is judged by ``stop_rule(passes, n)`` once it has ``attempts`` records,
+    and again at each record after: a verdict decides it for good (its stop
+    reason keeps the n it was decided at; attempts already in flight still finish
+    and count), None keeps it sampled. Extra attempts go one per free worker to
+    the undecided case with the fewest attempts so far, so cases interleave and,
+    while any undecided case is below the cap, no worker idles. Attempts left
+    unrecorded before (gaps below a case's highest recorded attempt) are run
+    first, so a resume continues the same policy and replays nothing.
+    """
+
+    def __init__(
+        self,
+        case_count: int,
+        attempts: int,
+        max_attempts: int,
+        stop_rule: StopRule,
+        records: Iterable[AttemptRecord] = (),
+        retakes: Mapping[tuple[int, int], int] | None = None,
+    ) -> None:
+        if max_attempts < attempts:
+            raise ValueError("max_attempts must be at least attempts")
+        records = list(records)
+        self.attempts = attempts
+        self.max_attempts = max_attempts
+        self.stop_rule = stop_rule
+        #: Per case that stopped being sampled: decided at n, or capped at N.
+        self.stop_reasons: dict[int, StopReason] = {}
+        self._passed = [0] * case_count
+        self._n = [0] * case_count
+        highest = [0] * case_count
+        for record in records:
+            i = record.case_index
+            self._n[i] += 1
+            self._passed[i] += record.outcome is Outcome.PASSED
+            highest[i] = max(highest[i], record.attempt)
+        #: The highest attempt number handed out (or recorded) per case.
+        self._top = [max(attempts, h) for h in highest]
+        self._first_top = list(self._top)
+        #: First-pass attempts (1..first top) of each case without a record yet.
+        self._first_left = [top - n for top, n in zip(self._top, self._n, strict=True)]
+        self._retakes = retakes or {}
+        self._pending = first_pass(self._first_top, _recorded(records), self._retakes)
+        self._in_flight = 0
+        self._ready: list[tuple[int, int]] = []  # (top, case): undecided cases below the cap
+        self._queued: set[int] = set()
+        for case_index in range(case_count):
+            if self._first_left[case_index] == 0:
+                self._judge(case_index)
+
+    def next(self) -> Slot | Pause:
+        slot = next(self._pending, None)
+        if slot is None:
+            slot = self._extra()
+        if slot is not None:
+            self._in_flight += 1
+            return slot
+        return Pause.WAIT if self._in_flight else Pause.DONE
+
+    def _extra(self) -> Slot | None:
+        """One more attempt for the least-sampled undecided case below the cap, or None."""
+        while self._ready:
+            top, case_index = heapq.heappop(self._ready)
+            if case_index in self.stop_reasons:
+                self._queued.discard(case_index)
+                continue
+            self._top[case_index] = top + 1
+            if top + 1 < self.max_attempts:
+                heapq.heappush(self._ready, (top + 1, case_index))
+            else:
+                self._queued.discard(case_index)
+            return Slot(case_index, top + 1, self._retakes.get((case_index, top + 1), 0))
+        return None
+
+    def landed(self, record: AttemptRecord) -> None:
+        i = record.case_index
+        self._in_flight -= 1
+        self._n[i] += 1
+        self._passed[i] += record.outcome is Outcome.PASSED
+        if record.attempt <= self._first_top[i]:
+            self._first_left[i] -= 1
+        if self._first_left[i] == 0:
+            self._judge(i)
+
+    def dropped(self, slot: Slot) -> None:
+        self._in_flight -= 1
+
+    def _judge(self, case_index: int) -> None:
+        """Decide the case if the rule can; else keep it queued for more while below the cap."""
+        if case_index in self.stop_reasons:
+            return
+        n = self._n[case_index]
+        verdict = self.stop_rule(self._passed[case_index], n)
+        if verdict is not None:
+            self.stop_reasons[case_index] = StopReason(verdict, n)
+        elif n >= self.max_attempts:
+            self.stop_reasons[case_index] = StopReason(None, n)
+        elif self._top[case_index] < self.max_attempts and case_index not in self._queued:
+            self._queued.add(case_index)
+            heapq.heappush(self._ready, (self._top[case_index], case_index))
+
+    def planned(self, case_index: int) -> int:
+        return self._top[case_index]

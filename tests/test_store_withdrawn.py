@@ -1,0 +1,69 @@
+"""The store's withdrawn attempts: schema 2 migrates schema-1 stores, keeps retakes apart, counts none."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.cases import load_cases
+from passk_tui.store import Store, StoreWriteError
+from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
+from tests.test_store import CASES, record, settings_for
+
+
+@pytest.fixture
+def cases_file(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.toml"
+    path.write_text(CASES)
+    return path
+
+
+def test_a_schema_1_store_migrates_with_every_attempt_kept(tmp_path: Path, cases_file) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
+        db.execute(
+            "INSERT INTO evaluations (id, created, status, agent, version, attempts, k,"
+            " completion_only, concurrency, timeout, cases_path, cases_sha256, case_count)"
+            " VALUES ('ev_old', 1.0, 'done', 'demo', 1, 2, 1, 0, 4, 300, ?, 'h', 1)",
+            (str(cases_file),),
+        )
+        db.execute("INSERT INTO cases VALUES ('ev_old', 0, 'one', '\"x\"', '{\"equals\": \"x\"}')")
+        db.execute(
+            "INSERT INTO attempts VALUES ('ev_old', 0, 1, 'one', 'ev_old/c/one/1', 'passed',"
+            " 'completed', '\"x\"', NULL, NULL, 'run_1', 'turn_1', 1.0, 2.0, 1.0, NULL)"
+        )
+    with Store.open(path) as store:
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        stored = store.load("ev_old")
+        [summary] = store.list_evaluations()
+    assert [(r.attempt, r.retake, r.key) for r in stored.records] == [(1, 0, "ev_old/c/one/1")]
+    assert stored.withdrawn == [] and summary.recorded == 1
+
+
+def test_withdrawn_attempts_are_kept_apart_and_number_the_retakes(tmp_path, cases_file) -> None:
+    with Store.open(tmp_path / "s.db") as store:
+        store.create_evaluation("ev_x", settings_for(cases_file), load_cases(cases_file), "h")
+        withdrawn = Outcome.WITHDRAWN
+        store.write(
+            "ev_x",
+            [
+                record(0, 1),
+                record(0, 2, withdrawn, status="withdrawn"),
+                record(1, 3, withdrawn, status="withdrawn"),
+            ],
+        )
+        store.write("ev_x", [record(0, 2, retake=1)])  # its retake finished
+        store.write("ev_x", [record(1, 3, withdrawn, status="withdrawn", retake=1)])  # again
+        stored = store.load("ev_x")
+        [summary] = store.list_evaluations()
+        with pytest.raises(StoreWriteError, match="already recorded"):
+            store.write("ev_x", [record(0, 2, retake=2)])  # a second counted (case, attempt)
+    assert [(r.case_index, r.attempt, r.retake) for r in stored.records] == [(0, 1, 0), (0, 2, 1)]
+    assert len(stored.withdrawn) == 3
+    assert stored.retakes() == {(1, 3): 2}
+    assert summary.recorded == 2
+    assert [f.n for f in stored.figures()] == [2, 0]
