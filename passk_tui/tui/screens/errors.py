@@ -14,8 +14,10 @@ from textual.widgets import DataTable, Footer, Header, Static
 from passk_tui.core.error_groups import ErrorGroup, error_groups
 from passk_tui.tui.screens.view_screen import ViewScreen
 
-#: Characters of a group's error in its table row (the whole error is below).
-ROW_ERROR = 48
+#: Fewest characters of a group's error in its table row (the whole error is below).
+ROW_ERROR = 24
+#: Columns the table spends on cell padding and the count.
+TABLE_CHROME = 12
 
 
 def cases_text(group: ErrorGroup, limit: int = 4) -> str:
@@ -65,18 +67,21 @@ class ErrorsScreen(ViewScreen):
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
-        for group in self.groups:
-            label = (
-                group.label if len(group.label) <= ROW_ERROR else group.label[: ROW_ERROR - 1] + "…"
-            )
+        cases = [cases_text(group) for group in self.groups]
+        room = max(ROW_ERROR, self.app.size.width - TABLE_CHROME - max(map(len, cases), default=0))
+        for group, where in zip(self.groups, cases, strict=True):
+            label = group.label if len(group.label) <= room else group.label[: room - 1] + "…"
             table.add_row(
                 Text(f"{group.count}x", justify="right", style=self.role("errored")),
-                cases_text(group),
+                where,
                 label,
             )
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
         self._show_detail(table.cursor_row)
+
+    def on_resize(self) -> None:
+        self.refresh_view()
 
     @on(DataTable.RowHighlighted, "#errors-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
