@@ -50,7 +50,7 @@ class CurveScreen(ViewScreen):
         legend = Text()
         legend.append(f"{AT_K_MARK} pass@k", style=self.role("passed"))
         legend.append("   ")
-        legend.append(f"{HAT_K_MARK} pass^k", style=self.role("gate"))
+        legend.append(f"{HAT_K_MARK} pass^k", style=self.role("hat-k"))
         legend.append(f"   bars: {level_text(curve.confidence)} interval, {CLOPPER_PEARSON.label}")
         self.query_one("#curve-legend", Static).update(legend)
         table = self.query_one(DataTable)

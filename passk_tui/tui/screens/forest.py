@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import ClassVar
 
 from rich.text import Text
@@ -37,6 +38,7 @@ class ForestScreen(ViewScreen):
         yield Static(id="forest-title", classes="view-line")
         yield Static(id="forest-scale", classes="view-note")
         yield ForestPlot(id="forest-plot")
+        yield Static(id="forest-legend", classes="view-note")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -67,7 +69,23 @@ class ForestScreen(ViewScreen):
         title.append(self.live_note(), style="dim")
         self.query_one("#forest-title", Static).update(title)
         self.query_one(ForestPlot).show(rows, require if self.figure == "pass@k" else None)
+        self.query_one("#forest-legend", Static).update(self._legend(require))
         self._scale()
+
+    def _legend(self, require: Fraction | None) -> Text:
+        """What the colours say: the gate's verdict on each interval (pass@k only)."""
+        if require is None:
+            return Text("No gate: with --require each case is coloured by its verdict.")
+        if self.figure != "pass@k":
+            return Text("The gate reads pass@k: press k to colour the cases by its verdict.")
+        legend = Text()
+        for role, words in (
+            ("passed", "wholly at or above the gate"),
+            ("wrong", "undecided"),
+            ("errored", "wholly below"),
+        ):
+            legend.append(f"{'   ' if legend else ''}━ {words}", style=self.role(role))
+        return legend
 
     def _scale(self) -> None:
         names, bar = self.query_one(ForestPlot).layout_widths()

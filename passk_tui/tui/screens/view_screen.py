@@ -33,6 +33,7 @@ class ViewScreen(Screen[None]):
         "view--removed",
         "view--added",
         "view--gate",
+        "view--hat-k",
     }
 
     def __init__(self, view: EvaluationView) -> None:
@@ -42,7 +43,9 @@ class ViewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
-        self._refresh_if_moved()
+        # After the first layout, when the screen's styles (and so ``role``) are resolved.
+        self.call_after_refresh(self._refresh_if_moved)
+        self.app.theme_changed_signal.subscribe(self, lambda _: self.refresh_view())
         if self.view.running:
             self.set_interval(1.0, self._refresh_if_moved)
 

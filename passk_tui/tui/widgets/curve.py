@@ -106,7 +106,7 @@ class CurvePlot(Widget):
 
     DEFAULT_CSS = """
     CurvePlot > .curve--at-k { color: $text-success; text-style: bold; }
-    CurvePlot > .curve--hat-k { color: $text-accent; }
+    CurvePlot > .curve--hat-k { color: $text-primary; }
     CurvePlot > .curve--axis { color: $text-muted; }
     """
 

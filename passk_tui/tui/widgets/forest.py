@@ -40,8 +40,6 @@ def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> lis
     name = row.name if len(row.name) <= names else row.name[: names - 1] + "…"
     cells = [("·" if x in (0, bar - 1, (bar - 1) // 2) else " ", "axis") for x in range(bar)]
     role = VERDICT_ROLE[row.verdict]
-    if gate is not None:
-        cells[_x(float(gate), bar)] = ("┊", "gate")
     if row.interval is None or row.estimate is None:
         figure = f"{'-':>4} (n={row.n})"
     else:
@@ -52,6 +50,10 @@ def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> lis
         cells[high] = ("┤" if low < high else "│", role)
         cells[_x(float(row.estimate), bar)] = ("●", role)
         figure = f"{float(row.estimate):.2f} {interval_text(row.interval)}"
+    if gate is not None:
+        # The gate stays visible where an interval crosses it: that is the undecided case.
+        x = _x(float(gate), bar)
+        cells[x] = ("┼" if cells[x][0] == "─" else "┊", "gate")
     pieces = [(name.ljust(names) + " ", "name")]
     pieces.extend(cells)
     pieces.append((" " + figure.ljust(FIGURE_WIDTH - 1), role))
@@ -83,7 +85,7 @@ class ForestPlot(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     ForestPlot > .forest--name { color: $text; }
     ForestPlot > .forest--axis { color: $text-muted; }
-    ForestPlot > .forest--gate { color: $text-accent; text-style: bold; }
+    ForestPlot > .forest--gate { color: $foreground; text-style: bold; }
     ForestPlot > .forest--plain { color: $text-primary; }
     ForestPlot > .forest--pass { color: $text-success; }
     ForestPlot > .forest--fail { color: $text-error; text-style: bold; }
