@@ -94,6 +94,8 @@ class ErrorsScreen(ViewScreen):
             return
         group = self.groups[row]
         text = Text()
+        text.append("kind ", style="bold")
+        text.append(f"{group.label}\n")
         text.append("Turn status ", style="bold")
         text.append(f"{group.status}\n")
         text.append(f"error as recorded (1 of {group.count})\n", style="bold")

@@ -66,8 +66,15 @@ class ViewScreen(Screen[None]):
         return "   (live)" if self.view.running else ""
 
     def role(self, name: str) -> Style:
-        """The style of ``view--name`` as the theme colours it (see views.tcss)."""
-        return self.get_component_rich_style(f"view--{name}", partial=True)
+        """The style of ``view--name`` as the theme colours it (see views.tcss).
+
+        Resolved in full, so that ``auto`` colours (``$text-muted``) become real ones,
+        then without the background, which would hide a table's cursor row, except
+        for the diff's marked characters, whose background is their point.
+        """
+        full = self.get_component_rich_style(f"view--{name}")
+        background = full.bgcolor if name in ("removed", "added") else None
+        return Style(color=full.color, bgcolor=background, bold=full.bold)
 
     def outcome_text(self, outcome: Outcome) -> Text:
         return Text(OUTCOME_LABEL[outcome], style=self.role(str(outcome)))

@@ -123,7 +123,7 @@ class CurvePlot(Widget):
         if not self.curve.points:
             return Text("No attempt has finished yet: no curve to draw.", style="dim")
         styles = {
-            role: self.get_component_rich_style(f"curve--{role}", partial=True)
+            role: self.get_component_rich_style(f"curve--{role}")
             for role in ("at-k", "hat-k", "axis")
         }
         text = Text(no_wrap=True, overflow="crop")
