@@ -21,7 +21,7 @@ from passk_tui.tui.screens.export import ExportScreen
 from passk_tui.tui.screens.forest import ForestScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.forest import ForestPlot
-from tests.test_app_support import app_env, run_to_end
+from tests.test_app_support import app_env, run_to_end, scripted
 from tests.test_views_support import RESET, WEATHER, stored_demo_view
 
 __all__ = ["app_env"]
@@ -238,3 +238,16 @@ async def test_rerun_the_failing_cases_runs_only_them(app_env: Path) -> None:
         )
         await run_to_end(pilot)
         assert app.view.status == "done"
+
+
+async def test_a_view_opened_mid_run_follows_the_run(app_env: Path) -> None:
+    """Opened on a live evaluation, the errors view refreshes as attempts land."""
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_evaluation(scripted(), None)
+        await pilot.pause()
+        app.push_screen(ErrorsScreen(app.view))
+        await run_to_end(pilot)
+        await pilot.pause(1.2)  # one refresh tick after the end
+        table = rows(app.screen.query_one(DataTable))
+        assert [row[:2] for row in table] == [("5x", "broken-tool x5"), ("2x", "mixed x2")]
