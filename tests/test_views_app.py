@@ -91,8 +91,8 @@ async def test_distinct_answers_with_counts_and_verdicts(app_env: Path) -> None:
         assert isinstance(screen, AnswersScreen)
         assert "2 distinct answers: Sydney x4, Canberra x1" in shown(screen, "#answers-summary")
         assert rows(screen.query_one(DataTable)) == [
-            ("x4", "4 wrong", "#1 #3 #4 #5", "Sydney"),
-            ("x1", "1 passed", "#2", "Canberra"),
+            ("x4", "4 wrong", "Sydney", "#1 #3 #4 #5"),
+            ("x1", "1 passed", "Canberra", "#2"),
         ]
         await pilot.press("down", "c")
         assert app.clipboard == "Canberra"

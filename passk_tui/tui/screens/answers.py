@@ -16,10 +16,10 @@ from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 
 #: Characters of an answer shown in its table row (the whole answer is below).
-ROW_ANSWER = 60
+ROW_ANSWER = 40
 
 
-def attempts_text(attempts: tuple[int, ...], limit: int = 12) -> str:
+def attempts_text(attempts: tuple[int, ...], limit: int = 8) -> str:
     """``#1 #3 #5`` (then ``+N``), so a 100-attempt group stays one short cell."""
     shown = " ".join(f"#{a}" for a in attempts[:limit])
     return shown + (f" +{len(attempts) - limit}" if len(attempts) > limit else "")
@@ -48,7 +48,7 @@ class AnswersScreen(ViewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("count", "verdicts", "attempts", "answer")
+        table.add_columns("count", "verdicts", "answer", "attempts")
         super().on_mount()
         table.focus()
 
@@ -71,15 +71,15 @@ class AnswersScreen(ViewScreen):
             table.add_row(
                 Text(f"x{group.count}", justify="right"),
                 self.counts_text(group.passed, group.wrong, group.errored),
-                attempts_text(group.attempts),
                 short,
+                attempts_text(group.attempts),
             )
         if self.answers.no_answer:
             table.add_row(
                 Text(f"x{len(self.answers.no_answer)}", justify="right"),
                 Text("errored", style=self.role("errored")),
+                Text("no answer (errored before any output)", style="dim"),
                 attempts_text(self.answers.no_answer),
-                Text("no answer (the attempt errored before any output)", style="dim"),
             )
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))

@@ -81,18 +81,15 @@ def _k_labels(columns: list[tuple[int, int | None, int | None]], width: int) -> 
     line = [" "] * width
     if not columns:
         return ""
-    first_x: dict[int, int] = {}
-    for x, (k, at_k, _) in enumerate(columns):
-        if at_k is not None and k not in first_x:
-            first_x[k] = x
+    drawn = [(x, k) for x, (k, at_k, _) in enumerate(columns) if at_k is not None]
     n = columns[-1][0]
     step = max(1, n // 10)
-    wanted = sorted({1, n, *range(step, n + 1, step)})
     free_from = 0
-    for k in wanted:
-        x = first_x.get(k)
+    for target in sorted({1, n, *range(step, n + 1, step)}):
+        # The first drawn column at or past the target k (with many k, not every k is drawn).
+        x, k = next(((x, k) for x, k in drawn if k >= target), drawn[-1])
         label = str(k)
-        if x is None or x < free_from or x + len(label) > width:
+        if x < free_from or x + len(label) > width:
             continue
         line[x : x + len(label)] = label
         free_from = x + len(label) + 1

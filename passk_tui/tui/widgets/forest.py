@@ -53,7 +53,8 @@ def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> lis
     if gate is not None:
         # The gate stays visible where an interval crosses it: that is the undecided case.
         x = _x(float(gate), bar)
-        cells[x] = ("┼" if cells[x][0] == "─" else "┊", "gate")
+        if cells[x][0] != "●":  # the estimate stays visible on the gate
+            cells[x] = ("┼" if cells[x][0] == "─" else "┊", "gate")
     pieces = [(name.ljust(names) + " ", "name")]
     pieces.extend(cells)
     pieces.append((" " + figure.ljust(FIGURE_WIDTH - 1), role))
