@@ -45,6 +45,13 @@ async def open_results(pilot, show_timing: bool = False) -> ResultsScreen:
     return pilot.app.screen
 
 
+async def press_into(pilot, key: str, kind: type):
+    """Press ``key`` and return the screen it opened, which must be a ``kind``."""
+    await pilot.press(key)
+    assert isinstance(pilot.app.screen, kind), pilot.app.screen
+    return pilot.app.screen
+
+
 async def open_capital(pilot) -> CaseScreen:
     await open_results(pilot)
     await pilot.press("down", "enter")
@@ -57,9 +64,7 @@ async def test_errors_grouped_across_cases_largest_first(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_results(pilot)
-        await pilot.press("E")
-        screen = app.screen
-        assert isinstance(screen, ErrorsScreen)
+        screen = await press_into(pilot, "E", ErrorsScreen)
         assert "6 errored attempts in 3 cases, 3 kinds of error" in shown(screen, "#errors-summary")
         table = rows(screen.query_one(DataTable))
         assert [row[:2] for row in table] == [
@@ -86,9 +91,7 @@ async def test_distinct_answers_with_counts_and_verdicts(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_capital(pilot)
-        await pilot.press("A")
-        screen = app.screen
-        assert isinstance(screen, AnswersScreen)
+        screen = await press_into(pilot, "A", AnswersScreen)
         assert "2 distinct answers: Sydney x4, Canberra x1" in shown(screen, "#answers-summary")
         assert rows(screen.query_one(DataTable)) == [
             ("x4", "4 wrong", "Sydney", "#1 #3 #4 #5"),
@@ -102,9 +105,7 @@ async def test_diff_defaults_to_first_passing_against_first_failing(app_env: Pat
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_capital(pilot)
-        await pilot.press("D")
-        screen = app.screen
-        assert isinstance(screen, DiffScreen)
+        screen = await press_into(pilot, "D", DiffScreen)
         title = shown(screen, "#diff-title")
         assert "- attempt 2 ✓ passed" in title and "+ attempt 1 ✗ wrong" in title
         assert shown(screen, "#diff-lines") == "- Canberra\n+ Sydney"
@@ -119,9 +120,7 @@ async def test_curve_shows_every_k_with_its_interval(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_capital(pilot)
-        await pilot.press("g")
-        screen = app.screen
-        assert isinstance(screen, CurveScreen)
+        screen = await press_into(pilot, "g", CurveScreen)
         assert "1/5 passed   pass@k and pass^k for k = 1..5" in shown(screen, "#curve-title")
         table = rows(screen.query_one(DataTable))
         # 1 of 5: pass@3 = 1 - C(4,3)/C(5,3) = 0.60, pass^3 = 0; 95% exact rate [0.0051, 0.7164].
@@ -136,9 +135,7 @@ async def test_forest_plot_has_a_row_per_case_with_its_verdict(app_env: Path) ->
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_results(pilot)
-        await pilot.press("i")
-        screen = app.screen
-        assert isinstance(screen, ForestScreen)
+        screen = await press_into(pilot, "i", ForestScreen)
         assert "gate 0.8" in shown(screen, "#forest-title")
         plot = screen.query_one(ForestPlot)
         assert [r.name for r in plot.rows] == [
@@ -168,9 +165,7 @@ async def test_durations_and_tokens_per_case(app_env: Path) -> None:
     app = PasskApp(show_timing=True)
     async with app.run_test(size=SIZE) as pilot:
         await open_results(pilot)
-        await pilot.press("d")
-        screen = app.screen
-        assert isinstance(screen, CostsScreen)
+        screen = await press_into(pilot, "d", CostsScreen)
         table = rows(screen.query_one(DataTable))
         # capital: 1.75..2.75 s; input tokens 41..45, output 2..10 (numpy's linear percentiles).
         assert table[1] == ("capital", "5", "2.25", "2.70", "43", "45", "6", "10", "245")
