@@ -14,10 +14,11 @@ COLUMNS = ("case", "attempts", "p50 s", "p95 s", "in p50", "in p95", "out p50", 
 
 def spread_cells(spread: Spread, digits: int) -> tuple[Text, Text]:
     """A spread's p50 and p95, right-aligned; ``-`` when nothing was measured."""
-    return tuple(
-        Text("-" if value is None else f"{value:.{digits}f}", justify="right")
-        for value in (spread.p50, spread.p95)
-    )  # type: ignore[return-value]
+    return _number(spread.p50, digits), _number(spread.p95, digits)
+
+
+def _number(value: float | None, digits: int) -> Text:
+    return Text("-" if value is None else f"{value:.{digits}f}", justify="right")
 
 
 class CostsScreen(ViewScreen):

@@ -22,6 +22,7 @@ from passk_tui.core.reproduce import headless_command
 from passk_tui.core.settings import Settings
 
 if TYPE_CHECKING:
+    from passk_tui.core.cases import Case
     from passk_tui.tui.view import EvaluationView
 
 
@@ -159,7 +160,7 @@ class ResultsViews(Screen[None]):
 
         self.app.push_screen(ConfirmScreen(question, yes="Rerun", no="Cancel"), answered)
 
-    def _rerun(self, chosen: list) -> None:
+    def _rerun(self, chosen: list[Case]) -> None:
         from passk_tui.core.rerun import write_rerun
         from passk_tui.store.database import data_dir
 
