@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -25,6 +26,7 @@ from passk_tui.tui.last_used import save_last_used
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.run import RunScreen
+from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.view import EvaluationView
 
 #: Exit status when the user cancelled (or quit during) the evaluation, as headless uses.
@@ -146,6 +148,11 @@ class PasskApp(App[None]):
         for warning in resumed.warnings:
             self.notify(warning, severity="warning", timeout=15)
         self._launch(resumed.evaluation)
+
+    @on(RerunRequested)
+    def _rerun_requested(self, message: RerunRequested) -> None:
+        """Results asked to rerun its failing cases: a new evaluation of the file it wrote."""
+        self.start_evaluation(message.settings, self.env_key)
 
     def start_demo(self) -> None:
         self.start_evaluation(demo_settings(), None)

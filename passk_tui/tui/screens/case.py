@@ -10,12 +10,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
+from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _answer_text(output: Any) -> str:
     return json.dumps(output, ensure_ascii=False, indent=2)
 
 
-class CaseScreen(Screen[None]):
+class CaseScreen(CaseViews):
     """One case: its figures, input and check, a row per attempt, the chosen attempt's answer."""
 
     app: PasskApp

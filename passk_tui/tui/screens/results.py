@@ -9,11 +9,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.figures import CaseFigures, two_decimals
 from passk_tui.core.table import gate_text, table_rows
+from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.widgets.glyphs import palette
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def sort_figures(indexed: list[tuple[int, CaseFigures]], by: str) -> list[tuple[
     return list(indexed)
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(ResultsViews):
     """A row per case (never a mean across cases), wrong and errored coloured apart."""
 
     app: PasskApp

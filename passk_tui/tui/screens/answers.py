@@ -1,0 +1,113 @@
+"""A case's distinct answers, most frequent first, with how the check judged each."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Footer, Header, Static
+
+from passk_tui.core.answers import DistinctAnswers, distinct_answers
+from passk_tui.tui.screens.view_screen import ViewScreen
+from passk_tui.tui.view import EvaluationView
+
+#: Characters of an answer shown in its table row (the whole answer is below).
+ROW_ANSWER = 40
+
+
+def attempts_text(attempts: tuple[int, ...], limit: int = 8) -> str:
+    """``#1 #3 #5`` (then ``+N``), so a 100-attempt group stays one short cell."""
+    shown = " ".join(f"#{a}" for a in attempts[:limit])
+    return shown + (f" +{len(attempts) - limit}" if len(attempts) > limit else "")
+
+
+class AnswersScreen(ViewScreen):
+    """ "Sydney x4, Canberra x1": the answers a case got, grouped; the highlighted one in full."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy_answer", "Copy answer"),
+        Binding("D", "diff", "Diff two attempts"),
+    ]
+
+    def __init__(self, view: EvaluationView, case_index: int) -> None:
+        super().__init__(view)
+        self.case_index = case_index
+        self.answers = DistinctAnswers((), ())
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="answers-summary", classes="view-line")
+        yield DataTable(id="answers-table", cursor_type="row", classes="view-table")
+        with VerticalScroll(classes="view-detail"):
+            yield Static(id="answers-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("count", "verdicts", "answer", "attempts")
+        super().on_mount()
+        table.focus()
+
+    def refresh_view(self) -> None:
+        name = self.view.progress.case_names[self.case_index]
+        self.answers = distinct_answers(self.view.progress.records[self.case_index])
+        summary = Text()
+        summary.append(name, style="bold")
+        distinct = len(self.answers.groups)
+        summary.append(f"   {distinct} distinct answer{'s' if distinct != 1 else ''}: ")
+        summary.append(self.answers.summary() or "none yet")
+        summary.append(self.live_note(), style="dim")
+        self.query_one("#answers-summary", Static).update(summary)
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for group in self.answers.groups:
+            flat = " ".join(group.text.split()) or '""'
+            short = flat if len(flat) <= ROW_ANSWER else flat[: ROW_ANSWER - 1] + "…"
+            table.add_row(
+                Text(f"x{group.count}", justify="right"),
+                self.counts_text(group.passed, group.wrong, group.errored),
+                short,
+                attempts_text(group.attempts),
+            )
+        if self.answers.no_answer:
+            table.add_row(
+                Text(f"x{len(self.answers.no_answer)}", justify="right"),
+                Text("errored", style=self.role("errored")),
+                Text("no answer (errored before any output)", style="dim"),
+                attempts_text(self.answers.no_answer),
+            )
+        if table.row_count:
+            table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
+        self._show_detail(table.cursor_row)
+
+    @on(DataTable.RowHighlighted, "#answers-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail(event.cursor_row)
+
+    def _show_detail(self, row: int) -> None:
+        detail = self.query_one("#answers-detail", Static)
+        groups = self.answers.groups
+        if not 0 <= row < len(groups):
+            detail.update(Text("No answer to show.", style="dim") if not groups else "")
+            return
+        group = groups[row]
+        text = Text()
+        text.append(f"attempts {attempts_text(group.attempts, limit=50)}\n", style="dim")
+        text.append(group.text)
+        detail.update(text)
+
+    def action_copy_answer(self) -> None:
+        row = self.query_one(DataTable).cursor_row
+        if 0 <= row < len(self.answers.groups):
+            self.app.copy_to_clipboard(self.answers.groups[row].text)
+            self.notify("Answer copied.")
+
+    def action_diff(self) -> None:
+        from passk_tui.tui.screens.answer_diff import DiffScreen
+
+        self.app.push_screen(DiffScreen(self.view, self.case_index))

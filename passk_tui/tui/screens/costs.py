@@ -1,0 +1,67 @@
+"""Per case, what its attempts took: wall seconds and tokens, median and 95th percentile."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Footer, Header, Static
+
+from passk_tui.core.case_costs import Spread, case_costs
+from passk_tui.tui.screens.view_screen import ViewScreen
+
+COLUMNS = ("case", "attempts", "p50 s", "p95 s", "in p50", "in p95", "out p50", "out p95", "tokens")
+
+
+def spread_cells(spread: Spread, digits: int) -> tuple[Text, Text]:
+    """A spread's p50 and p95, right-aligned; ``-`` when nothing was measured."""
+    return _number(spread.p50, digits), _number(spread.p95, digits)
+
+
+def _number(value: float | None, digits: int) -> Text:
+    return Text("-" if value is None else f"{value:.{digits}f}", justify="right")
+
+
+class CostsScreen(ViewScreen):
+    """Durations of every finished attempt; tokens of the attempts whose Turn reported usage."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="costs-summary", classes="view-line")
+        yield DataTable(id="costs-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="costs-note", classes="view-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(*COLUMNS)
+        super().on_mount()
+        self.query_one(DataTable).focus()
+
+    def refresh_view(self) -> None:
+        show_timing = getattr(self.app, "show_timing", True)
+        rows = case_costs(self.view.progress.case_names, self.all_records())
+        table = self.query_one(DataTable)
+        table.clear()
+        for row in rows:
+            durations = spread_cells(row.duration, 2) if show_timing else (Text("–"), Text("–"))
+            table.add_row(
+                row.name,
+                Text(str(row.attempts), justify="right"),
+                *durations,
+                *spread_cells(row.input_tokens, 0),
+                *spread_cells(row.output_tokens, 0),
+                Text(
+                    str(row.total_tokens)
+                    if row.input_tokens.count or row.output_tokens.count
+                    else "-",
+                    justify="right",
+                ),
+            )
+        summary = Text("Wall seconds per attempt and tokens per attempt, by case")
+        summary.append(self.live_note(), style="dim")
+        self.query_one("#costs-summary", Static).update(summary)
+        reported = any(r.input_tokens.count or r.output_tokens.count for r in rows)
+        self.query_one("#costs-note", Static).update(
+            "in/out: input and output tokens of the attempts that reported usage."
+            if reported
+            else "No attempt reported token usage (a local command agent has none to report)."
+        )
