@@ -66,7 +66,7 @@ class Evaluation:
         self._sink = sink
         self._emit = on_event or (lambda event: None)
         self._pool = Pool(settings.concurrency)
-        self._in_flight: set[asyncio.Task[Turn]] = set()
+        self._in_flight: set[asyncio.Task[Turn] | asyncio.Task[Verdict | None]] = set()
         self._unsaved: list[AttemptRecord] = []
         self._flush_scheduled = False
         self._cancelled = False
@@ -118,7 +118,7 @@ class Evaluation:
 
     async def _attempt(self, planned: PlannedAttempt) -> None:
         loop = asyncio.get_running_loop()
-        timeout = self.settings.timeout
+        timeout = planned.case.timeout or self.settings.timeout
         started = time.time()
         deadline = loop.time() + timeout
         last_retry: list[str] = []
@@ -144,7 +144,18 @@ class Evaluation:
         if turn is None:
             self.progress.release(planned.case_index, planned.attempt)
             return
-        verdict = await self._judge(planned.case, turn)
+        # A check in flight is cancelled with the Runs (a hanging `command` check is killed).
+        judging = loop.create_task(self._judge(planned.case, turn, deadline))
+        self._in_flight.add(judging)
+        try:
+            verdict = await judging
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                raise
+            self.progress.release(planned.case_index, planned.attempt)  # the user cancelled it
+            return
+        finally:
+            self._in_flight.discard(judging)
         self._keep(self._record(planned, turn, verdict, started))
 
     def _turn_of(
@@ -168,15 +179,13 @@ class Evaluation:
             return Turn("failed", error=f"{type(exc).__name__}: {exc}")
         return task.result()
 
-    async def _judge(self, case: Case, turn: Turn) -> Verdict | None:
-        """The check's verdict on a completed Turn; None for errored ones."""
+    async def _judge(self, case: Case, turn: Turn, deadline: float) -> Verdict | None:
+        """The check's verdict on a completed Turn, bounded by the deadline; None for errored ones."""
         if turn.status != "completed":
             return None
         if case.check is None:
             return Verdict(True)
-        if case.check.blocking:
-            return await asyncio.to_thread(case.check.evaluate, turn.output)
-        return case.check.evaluate(turn.output)
+        return await case.check.judge(turn.output, deadline)
 
     def _record(
         self, planned: PlannedAttempt, turn: Turn, verdict: Verdict | None, started: float

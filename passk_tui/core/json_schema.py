@@ -7,12 +7,30 @@ import re
 from typing import Any
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.nesting import nesting_exceeds
 from passk_tui.core.values import shorten, strings, type_name
 
 JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 SCHEMA_KEYS = ("type", "required", "properties", "items", "enum")
 
+#: Deepest nesting of properties/items: far beyond any real schema, within Python's recursion limit.
+MAX_SCHEMA_DEPTH = 64
+
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def compile_schema(spec: Any, where: str) -> Schema:
+    """A compiled schema, or InputError starting with ``where`` (too deep is one line, too)."""
+    if nesting_exceeds(spec, MAX_SCHEMA_DEPTH, _subschemas):
+        raise InputError(f"{where}: schema nested more than {MAX_SCHEMA_DEPTH} deep")
+    return Schema(spec, where)
+
+
+def _subschemas(spec: dict[str, Any]) -> list[Any]:
+    """The schemas one level down: items, and each property's."""
+    found = [spec["items"]] if "items" in spec else []
+    properties = spec.get("properties")
+    return found + list(properties.values()) if isinstance(properties, dict) else found
 
 
 class Schema:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 from typing import Any
 
 from passk_tui.core.errors import InputError
@@ -40,3 +41,29 @@ def strings(spec: dict[str, Any], key: str, where: str, allow_empty: bool = Fals
     if not value and not allow_empty:
         raise InputError(f"{where}: {key} must not be empty")
     return value
+
+
+def finite_number(value: Any) -> float | None:
+    """``value`` as a float when it is a finite number (a bool is not; nor a 400-digit integer)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def shown_number(value: Any) -> str:
+    """A value that should have been a number, shown short (a huge integer has no short repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and finite_number(value) is None:
+        return "an integer too large"
+    return shorten(repr(value))
+
+
+def positive_seconds(value: Any, what: str) -> float:
+    """``value`` as seconds when it is a positive finite number; InputError 'what must be ...'."""
+    seconds = finite_number(value)
+    if seconds is None or seconds <= 0:
+        raise InputError(f"{what} must be a positive number of seconds, got {shown_number(value)}")
+    return seconds

@@ -164,8 +164,8 @@ class Store:
                 values,
             )
             db.executemany(
-                "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec, timeout)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     (
                         evaluation_id,
@@ -173,6 +173,7 @@ class Store:
                         case.name,
                         layout.to_json(case.input),
                         None if case.spec is None else layout.to_json(case.spec),
+                        case.timeout,
                     )
                     for index, case in enumerate(cases)
                 ],

@@ -65,6 +65,10 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE INDEX evaluations_by_created ON evaluations(created);
     """,
+    # 2: a case's own per-attempt timeout (seconds; NULL: the evaluation's applies).
+    """
+    ALTER TABLE cases ADD COLUMN timeout REAL;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
