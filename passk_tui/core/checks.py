@@ -52,10 +52,10 @@ class _TextCheck(PureCheck):
 
     def evaluate(self, output: Any) -> Verdict:
         text = answer_text(output)
-        return self.judge(text, self.fold(text))
+        return self.compare(text, self.fold(text))
 
     @abstractmethod
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         """Judge ``compared`` (the text, casefolded when asked); quote ``text`` in reasons."""
 
 
@@ -65,7 +65,7 @@ class _Equals(_TextCheck):
         self.shown = string_field(spec, "equals", where)
         self.expected = self.fold(self.shown)
 
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         if compared == self.expected:
             return PASS
         return Verdict(False, f"expected {quote(self.shown)}, got {quote(text)}")
@@ -82,7 +82,7 @@ class _Contains(_TextCheck):
             raise InputError(f"{where}: the text to look for must not be empty")
         self.needle = self.fold(self.shown)
 
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         if (self.needle in compared) == self.present:
             return PASS
         found = "not found in" if self.present else "found in"
@@ -96,7 +96,7 @@ class _OneOf(_TextCheck):
         self.shown = shorten(", ".join(repr(option) for option in options))
         self.options = frozenset(self.fold(option) for option in options)
 
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         if compared in self.options:
             return PASS
         return Verdict(False, f"expected one of {self.shown}, got {quote(text)}")
