@@ -25,8 +25,8 @@ from passk_tui.core.check_base import (
 )
 from passk_tui.core.command_check import CommandCheck
 from passk_tui.core.errors import InputError
-from passk_tui.core.json_schema import compile_schema
-from passk_tui.core.nesting import nesting_exceeds
+from passk_tui.core.json_schema import Schema
+from passk_tui.core.nesting import Nesting
 from passk_tui.core.values import shorten, strings, type_name
 from passk_tui.core.worker_thread import in_daemon_thread
 
@@ -170,7 +170,7 @@ class _Json(PureCheck):
         value = spec["json"]
         if value is not True and not isinstance(value, dict):
             raise InputError(f"{where}: json must be true or a schema table, got {value!r}")
-        self.schema = compile_schema(value, f"{where}.json") if isinstance(value, dict) else None
+        self.schema = Schema(value, f"{where}.json") if isinstance(value, dict) else None
 
     def evaluate(self, output: Any) -> Verdict:
         value = output
@@ -189,14 +189,16 @@ class _Json(PureCheck):
 class _All(Check):
     """`all` (and, through _Any, `any`): a non-empty list of checks, compiled each in turn."""
 
-    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
+    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path, nesting: Nesting) -> None:
         super().__init__(spec)
         kind = "all" if "all" in spec else "any"
         items = spec[kind]
         if not isinstance(items, list) or not items:
             raise InputError(f"{where}: {kind} must be a non-empty list of checks")
+        inner = nesting.inner("all/any")
         self.checks = [
-            _compile(item, f"{where}.{kind}[{index}]", base_dir) for index, item in enumerate(items)
+            _compile(item, f"{where}.{kind}[{index}]", base_dir, inner)
+            for index, item in enumerate(items)
         ]
 
     async def verdict(self, output: Any, deadline: float) -> Verdict:
@@ -233,20 +235,11 @@ def compile_check(spec: Any, where: str, base_dir: Path) -> Check:
     ``where`` locates the table for the user ("cases.toml: line 3: case 'x': check");
     ``base_dir`` is the cases file's folder, where `command` checks run.
     """
-    if nesting_exceeds(spec, MAX_CHECK_DEPTH, _inner_checks):
-        raise InputError(f"{where}: all/any nested more than {MAX_CHECK_DEPTH} deep")
-    return _compile(spec, where, base_dir)
+    return _compile(spec, where, base_dir, Nesting(where, MAX_CHECK_DEPTH))
 
 
-def _inner_checks(spec: dict[str, Any]) -> list[Any]:
-    """The checks one level down: the items of an all/any list."""
-    return [
-        item for kind in ("all", "any") if isinstance(spec.get(kind), list) for item in spec[kind]
-    ]
-
-
-def _compile(spec: Any, where: str, base_dir: Path) -> Check:
-    """compile_check without the nesting guard, for the checks inside all/any."""
+def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
+    """compile_check at a given depth of all/any (``nesting``)."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with one check kind, got {type_name(spec)}")
     for key in spec:
@@ -277,4 +270,5 @@ def _compile(spec: Any, where: str, base_dir: Path) -> Check:
         return _Json(spec, where)
     if kind == "command":
         return CommandCheck(spec, where, base_dir)
-    return _All(spec, where, base_dir) if kind == "all" else _Any(spec, where, base_dir)
+    group = _All if kind == "all" else _Any
+    return group(spec, where, base_dir, nesting)

@@ -1,20 +1,22 @@
-"""How deep a nested table goes, found without recursion (a hostile file may nest thousands deep)."""
+"""How deep a nested table lies: a file nested thousands deep is refused in one line, not a RecursionError."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from dataclasses import dataclass, replace
+
+from passk_tui.core.errors import InputError
 
 
-def nesting_exceeds(
-    root: Any, limit: int, children: Callable[[dict[str, Any]], Iterable[Any]]
-) -> bool:
-    """True when ``root`` nests deeper than ``limit`` levels, a table's ``children`` one level down."""
-    pending = [(root, 1)]
-    while pending:
-        node, depth = pending.pop()
-        if depth > limit:
-            return True
-        if isinstance(node, dict):
-            pending.extend((child, depth + 1) for child in children(node))
-    return False
+@dataclass(frozen=True, slots=True)
+class Nesting:
+    """The place of the outermost table (for the message), the deepest level allowed, this level."""
+
+    root: str
+    limit: int
+    depth: int = 1
+
+    def inner(self, what: str) -> Nesting:
+        """One level down; InputError '<root>: <what> nested more than <limit> deep' past the limit."""
+        if self.depth >= self.limit:
+            raise InputError(f"{self.root}: {what} nested more than {self.limit} deep")
+        return replace(self, depth=self.depth + 1)
