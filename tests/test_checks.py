@@ -357,6 +357,13 @@ def test_nested_groups_carry_their_own_ignore_case_and_commands(tmp_path: Path) 
     )
 
 
+def test_only_checks_that_may_wait_are_judged_apart(tmp_path: Path) -> None:
+    """The engine gives a check that may wait a task of its own (a cancel reaches it)."""
+    assert not make({"all": [{"equals": "a"}, {"any": [{"number": 1}, {"json": True}]}]}).waits
+    assert make({"regex": "a"}).waits
+    assert make({"any": [{"equals": "a"}, {"command": [sys.executable, "-c", "pass"]}]}).waits
+
+
 def test_spec_is_the_table_as_written() -> None:
     spec = {"contains": "x", "ignore_case": True}
     assert make(spec).spec is spec

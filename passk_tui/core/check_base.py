@@ -68,6 +68,10 @@ def finite_field(spec: dict[str, Any], key: str, where: str) -> float:
 class Check(ABC):
     """One compiled check; ``spec`` is its table as written, for display."""
 
+    #: True when judging may wait (a process, a regex searching off the loop): the engine
+    #: then judges in a task of its own, which a cancel reaches.
+    waits: bool = True
+
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
 
@@ -86,6 +90,8 @@ class Check(ABC):
 
 class PureCheck(Check):
     """A quick pure function of the answer: judged on the event loop at once."""
+
+    waits = False
 
     async def verdict(self, output: Any, deadline: float) -> Verdict:
         return self.evaluate(output)

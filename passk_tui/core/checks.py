@@ -200,6 +200,7 @@ class _All(Check):
             _compile(item, f"{where}.{kind}[{index}]", base_dir, inner)
             for index, item in enumerate(items)
         ]
+        self.waits = any(check.waits for check in self.checks)
 
     async def verdict(self, output: Any, deadline: float) -> Verdict:
         for check in self.checks:

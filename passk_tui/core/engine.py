@@ -144,18 +144,22 @@ class Evaluation:
         if turn is None:
             self.progress.release(planned.case_index, planned.attempt)
             return
-        # A check in flight is cancelled with the Runs (a hanging `command` check is killed).
-        judging = loop.create_task(self._judge(planned.case, turn, deadline))
-        self._in_flight.add(judging)
-        try:
-            verdict = await judging
-        except asyncio.CancelledError:
-            if asyncio.current_task().cancelling():  # type: ignore[union-attr]
-                raise
-            self.progress.release(planned.case_index, planned.attempt)  # the user cancelled it
-            return
-        finally:
-            self._in_flight.discard(judging)
+        check = planned.case.check
+        if turn.status != "completed" or check is None or not check.waits:
+            verdict = await self._judge(planned.case, turn, deadline)
+        else:
+            # A check that may wait (a process, a slow regex) is cancelled with the Runs.
+            judging = loop.create_task(self._judge(planned.case, turn, deadline))
+            self._in_flight.add(judging)
+            try:
+                verdict = await judging
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise
+                self.progress.release(planned.case_index, planned.attempt)  # the user cancelled
+                return
+            finally:
+                self._in_flight.discard(judging)
         self._keep(self._record(planned, turn, verdict, started))
 
     def _turn_of(
