@@ -197,7 +197,7 @@ def _parse_openai(table: Any, where: str) -> OpenAISpec:
     for key in _OPENAI_TEXT_KEYS:
         if key in table and (not isinstance(table[key], str) or not table[key]):
             raise InputError(f"{where}: openai {key!r} must be a non-empty string")
-    base_url = table["base_url"]
+    base_url, timeout = table["base_url"], table.get("timeout")
     if not base_url.startswith(("http://", "https://")):
         raise InputError(f"{where}: openai 'base_url' must start with http:// or https://")
     return OpenAISpec(
@@ -206,9 +206,9 @@ def _parse_openai(table: Any, where: str) -> OpenAISpec:
         system=table.get("system"),
         api_key_env=table.get("api_key_env"),
         params=_params(table.get("params", {}), where),
-        timeout=positive_seconds(table["timeout"], f"{where}: openai 'timeout'")
-        if "timeout" in table
-        else None,
+        timeout=None
+        if timeout is None
+        else positive_seconds(timeout, f"{where}: openai 'timeout'"),
     )
 
 
