@@ -45,6 +45,7 @@ check = { all = [{ contains = "ONE", ignore_case = true }, { not_contains = "two
 name = "two"
 input = "two"
 check = { equals = "two" }
+timeout = 2.5
 """
 
 
@@ -96,6 +97,7 @@ def test_round_trip_of_settings_cases_and_records(tmp_path: Path, cases_file: Pa
     assert [c.name for c in stored.cases] == ["one", "two"]
     assert [c.input for c in stored.cases] == [c.input for c in cases]
     assert [c.spec for c in stored.cases] == [c.spec for c in cases]
+    assert [c.timeout for c in stored.cases] == [None, 2.5]  # a resume keeps each case's own
     # The checks were compiled again from their specs and judge as before.
     assert verdict_of(stored.cases[0].check, "one ONE").passed
     assert not verdict_of(stored.cases[0].check, "one two").passed
