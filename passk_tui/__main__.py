@@ -8,6 +8,10 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["init"]:
+        from passk_tui.starter import run_init
+
+        return run_init(argv[1:])
     if argv[:1] == ["history"]:
         from passk_tui.cli import run_history
 

@@ -115,7 +115,29 @@ def test_good_file_loads_every_version(tmp_path: Path) -> None:
             "[agents.calc.versions.2]\nopenai = { base_url = 'http://h/v1', model = 'm', "
             "temperature = 0.2 }\n",
             "agents.toml: agent 'calc' version 2: openai: unknown key 'temperature'"
-            " (expected: base_url, model, system, api_key_env)",
+            " (expected: base_url, model, system, api_key_env, params, timeout)",
+        ),
+        (
+            "[agents.calc.versions.2]\nopenai = { base_url = 'http://h/v1', model = 'm', "
+            "params = { model = 'other' } }\n",
+            "agents.toml: agent 'calc' version 2: openai 'params' may not set 'model'"
+            " (it is set for you)",
+        ),
+        (
+            "[agents.calc.versions.2]\nopenai = { base_url = 'http://h/v1', model = 'm', "
+            "params = 0.2 }\n",
+            "agents.toml: agent 'calc' version 2: openai 'params' must be a table",
+        ),
+        (
+            "[agents.calc.versions.2]\nopenai = { base_url = 'http://h/v1', model = 'm', "
+            "params = { when = 1979-05-27 } }\n",
+            "agents.toml: agent 'calc' version 2: openai 'params' must hold JSON values",
+        ),
+        (
+            "[agents.calc.versions.2]\nopenai = { base_url = 'http://h/v1', model = 'm', "
+            "timeout = -1 }\n",
+            "agents.toml: agent 'calc' version 2: openai 'timeout' must be a positive number"
+            " of seconds, got -1",
         ),
         (
             "[agents.calc.versions.1]\ncommand = ['x']\ncwd = 'elsewhere'\n",
@@ -146,6 +168,26 @@ def test_bad_file_is_input_error_naming_file_and_problem(
     assert str(caught.value).startswith(message)
     assert "\n" not in str(caught.value)
     assert caught.value.exit_code == 2
+
+
+def test_openai_params_and_timeout_are_kept_as_given(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "[agents.llm.versions.1]\n"
+        "openai = { base_url = 'http://h/v1', model = 'm', timeout = 20,\n"
+        '  params = { temperature = 0, max_tokens = 256, seed = 7, stop = ["\\n"],\n'
+        "             response_format = { type = 'json_object' } } }\n",
+    )
+    spec = load_agents(path)["llm"][1].openai
+    assert spec is not None
+    assert spec.timeout == 20
+    assert spec.params == {
+        "temperature": 0,
+        "max_tokens": 256,
+        "seed": 7,
+        "stop": ["\n"],
+        "response_format": {"type": "json_object"},
+    }
 
 
 def test_missing_file_is_input_error(tmp_path: Path) -> None:

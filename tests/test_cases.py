@@ -11,6 +11,7 @@ import pytest
 
 from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError
+from tests.judging import verdict_of
 
 GOOD_TOML = """\
 # a comment before the first case
@@ -54,8 +55,8 @@ def test_toml_loads_cases_in_file_order_with_their_raw_check(tmp_path: Path) -> 
     assert [case.name for case in cases] == ["arithmetic", "json-shape", "summary"]
     assert cases[2].input == {"document": "…", "task": "summarize"}
     assert cases[2].spec == {"contains": "refund", "ignore_case": True}
-    assert cases[0].check is not None and cases[0].check.evaluate("391").passed
-    assert cases[2].check is not None and cases[2].check.evaluate("A REFUND").passed
+    assert cases[0].check is not None and verdict_of(cases[0].check, "391").passed
+    assert cases[2].check is not None and verdict_of(cases[2].check, "A REFUND").passed
 
 
 def test_jsonl_loads_one_case_per_non_blank_line(tmp_path: Path) -> None:
@@ -86,7 +87,7 @@ def test_command_checks_run_in_the_cases_files_folder(tmp_path: Path) -> None:
     path = folder / "cases.jsonl"
     path.write_text(json.dumps(row) + "\n")
     [case] = load_cases(path)
-    assert case.check is not None and case.check.evaluate("x").passed
+    assert case.check is not None and verdict_of(case.check, "x").passed
 
 
 # -- file-level errors --------------------------------------------------------
@@ -203,7 +204,7 @@ def test_bad_regex_names_the_case(tmp_path: Path) -> None:
     path = jsonl(tmp_path, {"name": "rx", "input": "y", "check": {"regex": "[a-"}})
     assert load_error(path) == (
         f"{path}: line 1: case 'rx': check: bad regex '[a-': "
-        "unterminated character set at position 0"
+        "unterminated character set at position 3"
     )
 
 

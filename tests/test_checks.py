@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks import Check, compile_check
 from passk_tui.core.errors import InputError
+from tests.judging import verdict_of
 
 WHERE = "cases.toml: line 3: case 'x': check"
 
@@ -20,7 +22,7 @@ def make(spec: dict[str, Any], base_dir: Path = Path(".")) -> Check:
 
 
 def judge(spec: dict[str, Any], output: Any) -> Verdict:
-    return make(spec).evaluate(output)
+    return verdict_of(make(spec), output)
 
 
 def compile_error(spec: Any) -> str:
@@ -196,22 +198,28 @@ def test_json_nested_items_and_odd_keys_in_paths() -> None:
 # -- command ------------------------------------------------------------------
 
 
-def python_check(code: str, tmp_path: Path) -> Check:
-    return make({"command": [sys.executable, "-c", code]}, tmp_path)
+def python_check(code: str, tmp_path: Path, **options: Any) -> Check:
+    return make({"command": [sys.executable, "-c", code], **options}, tmp_path)
 
 
 def test_command_gets_the_answer_on_stdin_and_passes_on_exit_0(tmp_path: Path) -> None:
     check = python_check("import sys; sys.exit(sys.stdin.read() != 'Grüße 👍')", tmp_path)
-    assert check.blocking
-    assert check.evaluate("  Grüße 👍\n").passed
-    assert check.evaluate({"a": 1}).reason == "command exited 1"
+    assert verdict_of(check, "Grüße 👍").passed
+    assert verdict_of(check, {"a": 1}).reason == "command exited 1"
+
+
+def test_command_gets_the_answer_untrimmed_as_the_agent_gave_it(tmp_path: Path) -> None:
+    # A HumanEval completion starts with four spaces: trimmed, it is no longer a function body.
+    completion = "    return a + b\n"
+    check = python_check(f"import sys; sys.exit(sys.stdin.read() != {completion!r})", tmp_path)
+    assert verdict_of(check, completion).passed
+    assert not verdict_of(check, completion.strip()).passed
 
 
 def test_command_failure_reason_is_the_stderr_tail(tmp_path: Path) -> None:
     code = "import sys; print('noise', file=sys.stderr); sys.exit('wrong answer: ' + input())"
-    assert (
-        python_check(code, tmp_path).evaluate("42").reason == "command exited 1: wrong answer: 42"
-    )
+    check = python_check(code, tmp_path)
+    assert verdict_of(check, "42").reason == "command exited 1: wrong answer: 42"
 
 
 def test_command_runs_in_the_cases_folder_with_a_relative_script(tmp_path: Path) -> None:
@@ -219,7 +227,7 @@ def test_command_runs_in_the_cases_folder_with_a_relative_script(tmp_path: Path)
     script = tmp_path / "checks" / "is_cwd.py"
     script.write_text("import os, sys\nsys.exit(os.getcwd() != sys.stdin.read())\n")
     check = make({"command": [sys.executable, "checks/is_cwd.py"]}, tmp_path)
-    assert check.evaluate(str(tmp_path.resolve())).passed
+    assert verdict_of(check, str(tmp_path.resolve())).passed
 
 
 def test_command_resolves_a_relative_program_against_the_cases_folder(tmp_path: Path) -> None:
@@ -228,18 +236,95 @@ def test_command_resolves_a_relative_program_against_the_cases_folder(tmp_path: 
     script.write_text("#!/bin/sh\nexit 0\n")
     script.chmod(0o755)
     check = make({"command": ["checks/ok.sh"]}, tmp_path)
-    assert check.evaluate("anything").passed
+    assert verdict_of(check, "anything").passed
 
 
-def test_command_missing_program_fails_without_crashing(tmp_path: Path) -> None:
-    check = make({"command": ["no-such-program-passk"]}, tmp_path)
-    assert check.evaluate("x") == Verdict(False, "command not found: no-such-program-passk")
+def test_command_program_that_is_not_executable_is_bad_input_at_load(tmp_path: Path) -> None:
+    (tmp_path / "check.sh").write_text("#!/bin/sh\nexit 0\n")
+    with pytest.raises(InputError) as caught:
+        make({"command": ["./check.sh"]}, tmp_path)
+    assert str(caught.value) == f"{WHERE}: command not executable: ./check.sh"
 
 
-def test_command_timeout_fails_with_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("passk_tui.core.checks.COMMAND_TIMEOUT", 0.2)
-    check = python_check("import time; time.sleep(30)", tmp_path)
-    assert check.evaluate("x").reason == "command timed out after 0.2 s"
+def test_command_timeout_is_its_own_and_defaults_to_60_s(tmp_path: Path) -> None:
+    check = python_check("import time; time.sleep(30)", tmp_path, timeout=0.2)
+    assert verdict_of(check, "x").reason == "command timed out after 0.2 s"
+    assert python_check("pass", tmp_path).timeout == 60
+
+
+def sleeper(tmp_path: Path, **options: Any) -> tuple[Check, Path]:
+    """A check that writes its pid, then sleeps a minute; the pid file says it started."""
+    pid_file = tmp_path / "pid"
+    code = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    return python_check(code, tmp_path, **options), pid_file
+
+
+def test_command_is_bounded_by_the_attempts_deadline_and_killed(tmp_path: Path) -> None:
+    check, pid_file = sleeper(tmp_path)
+    verdict = verdict_of(check, "x", seconds=0.5)
+    assert verdict.reason == "command still running at the attempt's deadline"
+    assert not Path(f"/proc/{pid_file.read_text()}").exists()
+
+
+async def test_command_cancelled_with_its_attempt_is_killed_and_reaped(tmp_path: Path) -> None:
+    check, pid_file = sleeper(tmp_path)
+    loop = asyncio.get_running_loop()
+    judging = asyncio.create_task(check.judge("x", loop.time() + 120))
+    while not pid_file.exists() or not pid_file.read_text():
+        await asyncio.sleep(0.02)
+    judging.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await judging
+    assert not Path(f"/proc/{pid_file.read_text()}").exists()
+
+
+# -- bounded regexes and nesting ------------------------------------------------
+
+
+def test_regex_the_issue_froze_on_is_answered(tmp_path: Path) -> None:
+    assert judge({"regex": "^(a+)+$"}, "a" * 36 + "!").reason == "no match for /^(a+)+$/"
+
+
+async def test_catastrophic_regex_gives_up_at_the_deadline_leaving_the_loop_free() -> None:
+    check = make({"regex": "^(a|a)+$"})
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    verdict = await check.judge("a" * 40 + "!", asyncio.get_running_loop().time() + 0.5)
+    ticker.cancel()
+    assert verdict.reason == "regex /^(a|a)+$/ still searching at the attempt's deadline"
+    assert ticks >= 3  # the event loop kept running while the search went on
+
+
+def nested(kind_of: Any, depth: int, leaf: Any) -> Any:
+    value = leaf
+    for _ in range(depth):
+        value = kind_of(value)
+    return value
+
+
+def test_checks_nested_5000_deep_are_one_line_of_bad_input() -> None:
+    spec = nested(lambda inner: {"all": [inner]}, 5000, {"equals": "x"})
+    assert compile_error(spec) == f"{WHERE}: all/any nested more than 64 deep"
+    assert make(nested(lambda inner: {"any": [inner]}, 63, {"equals": "x"})).spec
+
+
+def test_schemas_nested_3000_deep_are_one_line_of_bad_input() -> None:
+    schema = nested(lambda inner: {"items": inner}, 3000, {"type": "string"})
+    assert compile_error({"json": schema}) == f"{WHERE}.json: schema nested more than 64 deep"
+    deep_property = nested(lambda inner: {"properties": {"a": inner}}, 3000, {})
+    assert compile_error({"json": deep_property}).endswith("schema nested more than 64 deep")
+
+
+def test_an_answer_nested_100000_deep_is_wrong_not_a_crash() -> None:
+    answer = "[" * 100_000 + "]" * 100_000
+    assert judge({"json": True}, answer).reason == "answer nested too deep to check"
 
 
 # -- all / any ----------------------------------------------------------------
@@ -249,7 +334,6 @@ def test_all_gives_the_first_failing_reason() -> None:
     spec = {"all": [{"contains": "a"}, {"contains": "b"}, {"contains": "c"}]}
     assert judge(spec, "abc").passed
     assert judge(spec, "a").reason == "'b' not found in answer"
-    assert not make(spec).blocking
 
 
 def test_any_lists_every_reason_when_none_passed() -> None:
@@ -258,7 +342,7 @@ def test_any_lists_every_reason_when_none_passed() -> None:
     assert judge(spec, "no").reason == "none passed: expected 'yes', got 'no'; not a number: 'no'"
 
 
-def test_nested_groups_carry_their_own_ignore_case_and_blocking(tmp_path: Path) -> None:
+def test_nested_groups_carry_their_own_ignore_case_and_commands(tmp_path: Path) -> None:
     spec = {
         "all": [
             {"any": [{"equals": "OK", "ignore_case": True}, {"regex": "^fine"}]},
@@ -266,12 +350,18 @@ def test_nested_groups_carry_their_own_ignore_case_and_blocking(tmp_path: Path) 
         ]
     }
     check = make(spec, tmp_path)
-    assert check.blocking
-    assert check.evaluate("ok").passed
-    assert check.evaluate("fine by me").passed
-    assert check.evaluate("Fine").reason == (
+    assert verdict_of(check, "ok").passed
+    assert verdict_of(check, "fine by me").passed
+    assert verdict_of(check, "Fine").reason == (
         "none passed: expected 'OK', got 'Fine'; no match for /^fine/"
     )
+
+
+def test_only_checks_that_may_wait_are_judged_apart(tmp_path: Path) -> None:
+    """The engine gives a check that may wait a task of its own (a cancel reaches it)."""
+    assert not make({"all": [{"equals": "a"}, {"any": [{"number": 1}, {"json": True}]}]}).waits
+    assert make({"regex": "a"}).waits
+    assert make({"any": [{"equals": "a"}, {"command": [sys.executable, "-c", "pass"]}]}).waits
 
 
 def test_spec_is_the_table_as_written() -> None:
@@ -303,6 +393,17 @@ def test_spec_is_the_table_as_written() -> None:
         ({"one_of": ["a", 1]}, "one_of must be a list of strings"),
         ({"number": "1"}, "number must be a finite number, got '1'"),
         ({"number": float("nan")}, "number must be a finite number, got nan"),
+        ({"number": 10**400}, "number must be a finite number, got an integer too large"),
+        ({"equals": "1", "timeout": 5}, "timeout goes only with command"),
+        (
+            {"command": ["true"], "timeout": 0},
+            "timeout must be a positive number of seconds, got 0",
+        ),
+        (
+            {"command": ["no-such-program-passk"]},
+            "command not found on PATH: no-such-program-passk",
+        ),
+        ({"command": ["./missing.sh"]}, "command not found: ./missing.sh"),
         ({"number": 1, "tolerance": -1}, "tolerance must not be negative, got -1"),
         ({"equals": "1", "tolerance": 1}, "tolerance goes only with number"),
         ({"number": 1, "ignore_case": True}, "ignore_case means nothing with number"),
@@ -346,6 +447,4 @@ def test_compile_errors_name_the_place_and_problem(spec: Any, problem: str) -> N
 
 
 def test_bad_regex_names_the_case_and_the_regex_error() -> None:
-    assert compile_error({"regex": "(ab"}) == (
-        f"{WHERE}: bad regex '(ab': missing ), unterminated subpattern at position 0"
-    )
+    assert compile_error({"regex": "(ab"}) == (f"{WHERE}: bad regex '(ab': missing ) at position 3")

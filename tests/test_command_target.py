@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from passk_tui.targets import command as command_module
+from passk_tui.core import program as program_module
+from passk_tui.core.errors import RunError
 from passk_tui.targets.agents_file import local_target
 from passk_tui.targets.command import CommandTarget
 
@@ -129,6 +130,34 @@ async def test_missing_program_is_failed_turn() -> None:
     assert turn.error == "cannot start 'no-such-agent-program': No such file or directory"
 
 
+async def test_prepare_passes_for_a_program_that_can_start(tmp_path: Path) -> None:
+    await CommandTarget([PY, "-c", "pass"], tmp_path).prepare()
+    script = tmp_path / "agent.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o755)
+    await CommandTarget(["./agent.sh"], tmp_path).prepare()
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["no-such-agent-program"], "program not found on PATH: no-such-agent-program"),
+        (["./missing.sh"], "program not found: ./missing.sh"),
+        (["./agent.sh"], "program not executable: ./agent.sh"),
+        (["."], "program not found on PATH: ."),
+    ],
+)
+async def test_prepare_refuses_a_program_that_cannot_start(
+    tmp_path: Path, argv: list[str], problem: str
+) -> None:
+    (tmp_path / "agent.sh").write_text("#!/bin/sh\necho hi\n")  # not executable
+    target = CommandTarget(argv, tmp_path, label="agents.toml: agent 'calc' version 1")
+    with pytest.raises(RunError) as caught:
+        await target.prepare()
+    assert str(caught.value) == f"agents.toml: agent 'calc' version 1: {problem}"
+    assert caught.value.exit_code == 3
+
+
 async def test_relative_paths_resolve_against_the_agents_file_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -182,7 +211,7 @@ async def test_a_second_cancel_while_reaping_still_waits_for_the_program(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     killed: list[int] = []
-    monkeypatch.setattr(command_module, "_kill_group", killed.append)
+    monkeypatch.setattr(program_module, "kill_group", killed.append)
     exited = asyncio.Event()
 
     class SlowToDie:
@@ -192,7 +221,7 @@ async def test_a_second_cancel_while_reaping_still_waits_for_the_program(
             await exited.wait()
             return -9
 
-    task = asyncio.create_task(command_module._kill_and_reap(SlowToDie()))
+    task = asyncio.create_task(program_module.kill_and_reap(SlowToDie()))
     await asyncio.sleep(0.01)
     assert killed == [4242]
     task.cancel()  # the user cancels while the deadline's kill is being reaped

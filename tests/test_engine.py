@@ -7,6 +7,7 @@ The target here is an in-process double of the Target protocol: the real ones
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -116,6 +117,30 @@ async def test_deadline_errors_and_cancels_the_attempt() -> None:
     assert record.status == "timed_out" and record.outcome is Outcome.ERRORED
     assert "0.2 s deadline" in (record.error or "")
     assert len(target.cancelled) == 2
+
+
+async def test_a_case_timeout_overrides_the_evaluations() -> None:
+    slow = Case("slow", "hang", None, None, timeout=0.2)
+    ev = Evaluation("ev_t", [slow], settings(attempts=1, timeout=3600), ScriptedTarget())
+    assert await asyncio.wait_for(ev.run(), 5) == "done"
+    [[record]] = ev.progress.records
+    assert record.status == "timed_out"
+    assert "0.2 s deadline" in (record.error or "")
+
+
+async def test_a_check_in_flight_is_cancelled_with_the_runs(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    code = f"import pathlib, time; pathlib.Path({str(started)!r}).touch(); time.sleep(60)"
+    spec = {"command": [sys.executable, "-c", code]}
+    hanging = Case("judged", "x", compile_check(spec, "judged", tmp_path), spec)
+    ev = Evaluation("ev_t", [hanging], settings(attempts=1), ScriptedTarget())
+    runner = asyncio.create_task(ev.run())
+    while not started.exists():
+        await asyncio.sleep(0.01)
+    ev.cancel()
+    assert await asyncio.wait_for(runner, 5) == "cancelled"
+    assert ev.progress.finished == 0  # not judged, not counted
+    assert ev.progress.in_flight == 0
 
 
 async def test_user_cancel_withdraws_the_attempts_in_flight() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from passk_tui.core.errors import InputError
+from passk_tui.core.errors import InputError, RunError
 from passk_tui.targets.openai import OpenAITarget
 from tests.fake_openai import FakeOpenAI, Reply
 
@@ -92,6 +92,45 @@ async def test_answer_usage_and_request_shape(server: FakeOpenAI, make_target) -
         ],
     }
     assert seen.headers["Authorization"] == f"Bearer {SECRET}"
+
+
+async def test_params_go_into_the_body_as_given(server: FakeOpenAI, make_target) -> None:
+    params = {"temperature": 0, "top_p": 1, "max_tokens": 256, "seed": 7, "stop": ["\n"]}
+    turn = await run(make_target(params=params), "What is 17 * 23?")
+    assert turn.status == "completed"
+    [seen] = server.seen
+    assert seen.json == {
+        "model": "tiny",
+        "messages": [{"role": "user", "content": "What is 17 * 23?"}],
+        **params,
+    }
+
+
+async def test_request_timeout_bounds_each_request(server: FakeOpenAI, make_target) -> None:
+    server.push(Reply(delay=3.0))
+    notices = Notices()
+    # The attempt has 30 s; each request only 0.3 s: the slow reply times out, the next works.
+    turn = await run(make_target(request_timeout=0.3), "x", notices, seconds=30)
+    assert turn.status == "completed"
+    [(reason, _)] = notices
+    assert reason.startswith(f"no response in time from {server.base_url}/chat/completions")
+
+
+async def test_prepare_passes_when_any_server_answers(server: FakeOpenAI, make_target) -> None:
+    await make_target().prepare()  # the fake has no /models: a 405 still means someone is there
+    assert server.requests == 0
+
+
+async def test_prepare_stops_when_the_endpoint_refuses_connections(make_target) -> None:
+    port = closed_port()
+    target = make_target(base_url=f"http://127.0.0.1:{port}/v1")
+    with pytest.raises(RunError) as caught:
+        await target.prepare()
+    assert str(caught.value) == (
+        f"agents.toml: agent 'llm' version 1: cannot reach http://127.0.0.1:{port}/v1: "
+        "connection refused"
+    )
+    assert caught.value.exit_code == 3
 
 
 async def test_no_system_prompt_and_json_input(server: FakeOpenAI, make_target) -> None:
@@ -202,10 +241,15 @@ async def test_malformed_response_is_failed(
     assert server.requests == 1
 
 
-async def test_connection_refused_is_retried_then_failed(make_target, monkeypatch) -> None:
-    with socket.socket() as sock:  # a port nobody listens on
+def closed_port() -> int:
+    """A port nobody listens on."""
+    with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        return sock.getsockname()[1]
+
+
+async def test_connection_refused_is_retried_then_failed(make_target, monkeypatch) -> None:
+    port = closed_port()
     notices = Notices()
     target = make_target(base_url=f"http://127.0.0.1:{port}/v1")
     turn = await run(target, "x", notices)

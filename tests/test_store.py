@@ -32,6 +32,7 @@ from passk_tui.store import (
     UnknownEvaluation,
 )
 from passk_tui.store.schema import SCHEMA_VERSION
+from tests.judging import verdict_of
 from tests.stack_server import StackScript, StackServer, TurnScript
 
 CASES = """\
@@ -44,6 +45,7 @@ check = { all = [{ contains = "ONE", ignore_case = true }, { not_contains = "two
 name = "two"
 input = "two"
 check = { equals = "two" }
+timeout = 2.5
 """
 
 
@@ -95,9 +97,10 @@ def test_round_trip_of_settings_cases_and_records(tmp_path: Path, cases_file: Pa
     assert [c.name for c in stored.cases] == ["one", "two"]
     assert [c.input for c in stored.cases] == [c.input for c in cases]
     assert [c.spec for c in stored.cases] == [c.spec for c in cases]
+    assert [c.timeout for c in stored.cases] == [None, 2.5]  # a resume keeps each case's own
     # The checks were compiled again from their specs and judge as before.
-    assert stored.cases[0].check.evaluate("one ONE").passed
-    assert not stored.cases[0].check.evaluate("one two").passed
+    assert verdict_of(stored.cases[0].check, "one ONE").passed
+    assert not verdict_of(stored.cases[0].check, "one two").passed
     assert stored.status == "interrupted"  # running, and no process holds it
     assert stored.missing == 3
     assert [f.passed for f in stored.figures()] == [1, 0]

@@ -15,9 +15,9 @@ from passk_tui.core.checks import Check, compile_check, strict_json_loads
 from passk_tui.core.errors import InputError
 from passk_tui.core.terminal_text import escape, first_unsafe
 from passk_tui.core.toml_text import parse_toml
-from passk_tui.core.values import lone_surrogate, type_name
+from passk_tui.core.values import lone_surrogate, positive_seconds, type_name
 
-CASE_KEYS = ("name", "input", "check")
+CASE_KEYS = ("name", "input", "check", "timeout")
 
 # A `[[cases]]` header line; TOML parsers keep no positions, so case lines are found by scanning.
 _CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
@@ -31,6 +31,8 @@ class Case:
     input: Any
     check: Check | None
     spec: Any = None
+    timeout: float | None = None
+    """Seconds per attempt of this case, overriding --timeout; None: --timeout applies."""
 
 
 def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
@@ -183,9 +185,13 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
         raise InputError(
             f"{in_case}: input must be a JSON value (quote dates, no nan/inf)"
         ) from None
+    timeout = row.get("timeout")
+    if timeout is not None:
+        timeout = positive_seconds(timeout, f"{in_case}: timeout")
     spec = row.get("check")
     if spec is None:
         if not completion_only:
             raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
-        return Case(name, row["input"], None, None)
-    return Case(name, row["input"], compile_check(spec, f"{in_case}: check", base_dir), spec)
+        return Case(name, row["input"], None, None, timeout)
+    check = compile_check(spec, f"{in_case}: check", base_dir)
+    return Case(name, row["input"], check, spec, timeout)

@@ -2,99 +2,45 @@
 
 from __future__ import annotations
 
+import asyncio
 import difflib
-import json
 import math
-import os
-import re
-import signal
-import subprocess
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import regex
+
 from passk_tui.core.attempt import Verdict
+from passk_tui.core.check_base import (
+    PASS,
+    Check,
+    PureCheck,
+    answer_text,
+    finite_field,
+    quote,
+    strict_json_loads,
+    string_field,
+)
+from passk_tui.core.command_check import CommandCheck
 from passk_tui.core.errors import InputError
 from passk_tui.core.json_schema import Schema
-from passk_tui.core.values import SHOWN_CHARS, shorten, strings, type_name
+from passk_tui.core.nesting import Nesting
+from passk_tui.core.values import shorten, strings, type_name
+from passk_tui.core.worker_thread import in_daemon_thread
 
-#: Seconds a `command` check may run before it fails.
-COMMAND_TIMEOUT = 60.0
+#: Seconds a regex may search on the event loop before the search moves to a thread of its own.
+REGEX_ON_LOOP = 0.02
+#: Deepest nesting of all/any: far beyond any real check, well within Python's recursion limit.
+MAX_CHECK_DEPTH = 64
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
 KINDS = (*TEXT_KINDS, "number", "json", "command", "all", "any")
-MODIFIERS = ("ignore_case", "tolerance")
-
-_PASS = Verdict(True)
+MODIFIERS = ("ignore_case", "tolerance", "timeout")
 
 
-def answer_text(output: Any) -> str:
-    """The answer as the text checks see it: trimmed; JSON text for a non-string; '' for None."""
-    if output is None:
-        return ""
-    if isinstance(output, str):
-        return output.strip()
-    return json.dumps(output, ensure_ascii=False).strip()
-
-
-def strict_json_loads(text: str) -> Any:
-    """json.loads without NaN/Infinity, which Python accepts but JSON does not."""
-    return json.loads(text, parse_constant=_reject_constant)
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _quote(text: str) -> str:
-    """A short, one-line quotation of text for a reason (repr escapes newlines)."""
-    return repr(shorten(text))
-
-
-def _tail(text: str) -> str:
-    """The last non-blank line of a stream, cut from the left: where errors usually are."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    last = lines[-1].strip() if lines else ""
-    return last if len(last) <= SHOWN_CHARS else "…" + last[-(SHOWN_CHARS - 1) :]
-
-
-def _string(spec: dict[str, Any], key: str, where: str) -> str:
-    value = spec[key]
-    if not isinstance(value, str):
-        raise InputError(f"{where}: {key} must be a string, got {type_name(value)}")
-    return value
-
-
-def _finite(spec: dict[str, Any], key: str, where: str) -> float:
-    value = spec[key]
-    try:
-        # An integer past float's range (a 401-digit number) overflows here: not finite either.
-        finite = (
-            not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
-        )
-    except OverflowError:
-        finite = False
-    if not finite:
-        raise InputError(f"{where}: {key} must be a finite number, got {shorten(repr(value))}")
-    return value
-
-
-class Check(ABC):
-    """One compiled check; ``spec`` is its table as written, for display."""
-
-    #: True when evaluate may start a process: the engine then runs it in a thread.
-    blocking: bool = False
-
-    def __init__(self, spec: dict[str, Any]) -> None:
-        self.spec = spec
-
-    @abstractmethod
-    def evaluate(self, output: Any) -> Verdict:
-        """Judge one answer; on failure the reason says why, briefly."""
-
-
-class _TextCheck(Check):
+class _TextCheck(PureCheck):
     """A check of the trimmed answer text; with ``ignore_case`` both sides are casefolded."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
@@ -106,23 +52,23 @@ class _TextCheck(Check):
 
     def evaluate(self, output: Any) -> Verdict:
         text = answer_text(output)
-        return self.judge(text, self.fold(text))
+        return self.compare(text, self.fold(text))
 
     @abstractmethod
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         """Judge ``compared`` (the text, casefolded when asked); quote ``text`` in reasons."""
 
 
 class _Equals(_TextCheck):
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
-        self.shown = _string(spec, "equals", where)
+        self.shown = string_field(spec, "equals", where)
         self.expected = self.fold(self.shown)
 
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         if compared == self.expected:
-            return _PASS
-        return Verdict(False, f"expected {_quote(self.shown)}, got {_quote(text)}")
+            return PASS
+        return Verdict(False, f"expected {quote(self.shown)}, got {quote(text)}")
 
 
 class _Contains(_TextCheck):
@@ -131,16 +77,16 @@ class _Contains(_TextCheck):
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
         self.present = "contains" in spec
-        self.shown = _string(spec, "contains" if self.present else "not_contains", where)
+        self.shown = string_field(spec, "contains" if self.present else "not_contains", where)
         if not self.shown:
             raise InputError(f"{where}: the text to look for must not be empty")
         self.needle = self.fold(self.shown)
 
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         if (self.needle in compared) == self.present:
-            return _PASS
+            return PASS
         found = "not found in" if self.present else "found in"
-        return Verdict(False, f"{_quote(self.shown)} {found} answer")
+        return Verdict(False, f"{quote(self.shown)} {found} answer")
 
 
 class _OneOf(_TextCheck):
@@ -150,32 +96,55 @@ class _OneOf(_TextCheck):
         self.shown = shorten(", ".join(repr(option) for option in options))
         self.options = frozenset(self.fold(option) for option in options)
 
-    def judge(self, text: str, compared: str) -> Verdict:
+    def compare(self, text: str, compared: str) -> Verdict:
         if compared in self.options:
-            return _PASS
-        return Verdict(False, f"expected one of {self.shown}, got {_quote(text)}")
+            return PASS
+        return Verdict(False, f"expected one of {self.shown}, got {quote(text)}")
 
 
 class _Regex(Check):
+    """A regular expression search, bounded by the attempt's deadline (the `regex` package's timeout).
+
+    A search runs on the event loop for at most ``REGEX_ON_LOOP`` seconds; one that
+    needs longer (catastrophic backtracking) goes on in a daemon thread, the GIL
+    released, so the app and Ctrl-C stay responsive and exit never waits for it.
+    """
+
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
-        source = _string(spec, "regex", where)
+        source = string_field(spec, "regex", where)
+        flags = regex.VERSION0 | (regex.IGNORECASE if spec.get("ignore_case") else 0)
         try:
-            self.pattern = re.compile(source, re.IGNORECASE if spec.get("ignore_case") else 0)
-        except re.error as error:
-            raise InputError(f"{where}: bad regex {_quote(source)}: {error}") from None
+            self.pattern = regex.compile(source, flags)
+        except regex.error as error:
+            raise InputError(f"{where}: bad regex {quote(source)}: {error}") from None
 
-    def evaluate(self, output: Any) -> Verdict:
-        if self.pattern.search(answer_text(output)):
-            return _PASS
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
+        text = answer_text(output)
+        loop = asyncio.get_running_loop()
+        try:
+            found = self.pattern.search(text, timeout=REGEX_ON_LOOP)
+        except TimeoutError:
+            remaining = deadline - loop.time()
+            try:
+                if remaining <= 0:
+                    raise TimeoutError from None
+                found = await in_daemon_thread(
+                    lambda: self.pattern.search(text, timeout=remaining, concurrent=True)
+                )
+            except TimeoutError:
+                shown = shorten(self.pattern.pattern)
+                return Verdict(False, f"regex /{shown}/ still searching at the attempt's deadline")
+        if found:
+            return PASS
         return Verdict(False, f"no match for /{shorten(self.pattern.pattern)}/")
 
 
-class _Number(Check):
+class _Number(PureCheck):
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
-        self.expected = _finite(spec, "number", where)
-        self.tolerance = _finite(spec, "tolerance", where) if "tolerance" in spec else 0
+        self.expected = finite_field(spec, "number", where)
+        self.tolerance = finite_field(spec, "tolerance", where) if "tolerance" in spec else 0
         if self.tolerance < 0:
             raise InputError(f"{where}: tolerance must not be negative, got {self.tolerance!r}")
 
@@ -186,16 +155,16 @@ class _Number(Check):
         except ValueError:
             value = math.nan
         if math.isnan(value):
-            return Verdict(False, f"not a number: {_quote(text)}")
+            return Verdict(False, f"not a number: {quote(text)}")
         difference = abs(value - self.expected)
         # Inclusive boundary despite binary floats: 1.1 is within 0.1 of 1.0.
         if difference <= self.tolerance or math.isclose(difference, self.tolerance):
-            return _PASS
+            return PASS
         got = shorten(text)
         return Verdict(False, f"expected {self.expected} ± {self.tolerance}, got {got}")
 
 
-class _Json(Check):
+class _Json(PureCheck):
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
         value = spec["json"]
@@ -214,94 +183,40 @@ class _Json(Check):
             except ValueError as error:
                 return Verdict(False, f"not valid JSON: {error}")
         problem = self.schema.problem(value, "$") if self.schema else None
-        return Verdict(False, problem) if problem else _PASS
-
-
-class _Command(Check):
-    blocking = True
-
-    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
-        super().__init__(spec)
-        self.argv = list(strings(spec, "command", where))
-        self.cwd = base_dir.absolute()
-        program = Path(self.argv[0])
-        # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.
-        if not program.is_absolute() and len(program.parts) > 1 and (self.cwd / program).is_file():
-            self.argv[0] = str(self.cwd / program)
-
-    def evaluate(self, output: Any) -> Verdict:
-        try:
-            # A session of its own, so that a timeout kills whatever the command started too.
-            process = subprocess.Popen(
-                self.argv,
-                cwd=self.cwd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=os.name == "posix",
-            )
-        except FileNotFoundError:
-            return Verdict(False, f"command not found: {self.argv[0]}")
-        except OSError as error:
-            return Verdict(False, f"command could not start: {self.argv[0]}: {error.strerror}")
-        with process:
-            try:
-                data = answer_text(output).encode("utf-8")
-                stdout, stderr = process.communicate(data, timeout=COMMAND_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                _kill(process)
-                process.communicate()
-                return Verdict(False, f"command timed out after {COMMAND_TIMEOUT:g} s")
-        if process.returncode == 0:
-            return _PASS
-        if process.returncode < 0:
-            return Verdict(False, f"command killed by signal {-process.returncode}")
-        tail = _tail(stderr.decode("utf-8", "replace")) or _tail(stdout.decode("utf-8", "replace"))
-        reason = f"command exited {process.returncode}"
-        return Verdict(False, f"{reason}: {tail}" if tail else reason)
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """Kill the command and, on POSIX, whatever it started (they share its process group)."""
-    try:
-        if os.name == "posix":
-            os.killpg(process.pid, signal.SIGKILL)
-        else:
-            process.kill()
-    except ProcessLookupError:
-        pass  # it ended on its own meanwhile
+        return Verdict(False, problem) if problem else PASS
 
 
 class _All(Check):
     """`all` (and, through _Any, `any`): a non-empty list of checks, compiled each in turn."""
 
-    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
+    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path, nesting: Nesting) -> None:
         super().__init__(spec)
         kind = "all" if "all" in spec else "any"
         items = spec[kind]
         if not isinstance(items, list) or not items:
             raise InputError(f"{where}: {kind} must be a non-empty list of checks")
+        inner = nesting.inner("all/any")
         self.checks = [
-            compile_check(item, f"{where}.{kind}[{index}]", base_dir)
+            _compile(item, f"{where}.{kind}[{index}]", base_dir, inner)
             for index, item in enumerate(items)
         ]
-        self.blocking = any(check.blocking for check in self.checks)
+        self.waits = any(check.waits for check in self.checks)
 
-    def evaluate(self, output: Any) -> Verdict:
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
         for check in self.checks:
-            verdict = check.evaluate(output)
+            verdict = await check.verdict(output, deadline)
             if not verdict.passed:
                 return verdict
-        return _PASS
+        return PASS
 
 
 class _Any(_All):
-    def evaluate(self, output: Any) -> Verdict:
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
         reasons = []
         for check in self.checks:
-            verdict = check.evaluate(output)
+            verdict = await check.verdict(output, deadline)
             if verdict.passed:
-                return _PASS
+                return PASS
             reasons.append(verdict.reason or "failed")
         return Verdict(False, "none passed: " + "; ".join(reasons))
 
@@ -321,6 +236,11 @@ def compile_check(spec: Any, where: str, base_dir: Path) -> Check:
     ``where`` locates the table for the user ("cases.toml: line 3: case 'x': check");
     ``base_dir`` is the cases file's folder, where `command` checks run.
     """
+    return _compile(spec, where, base_dir, Nesting(where, MAX_CHECK_DEPTH))
+
+
+def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
+    """compile_check at a given depth of all/any (``nesting``)."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with one check kind, got {type_name(spec)}")
     for key in spec:
@@ -341,6 +261,8 @@ def compile_check(spec: Any, where: str, base_dir: Path) -> Check:
         raise InputError(f"{where}: ignore_case means nothing with {kind}")
     if "tolerance" in spec and kind != "number":
         raise InputError(f"{where}: tolerance goes only with number")
+    if "timeout" in spec and kind != "command":
+        raise InputError(f"{where}: timeout goes only with command")
     if kind in _TEXT_CLASSES:
         return _TEXT_CLASSES[kind](spec, where)
     if kind == "number":
@@ -348,5 +270,6 @@ def compile_check(spec: Any, where: str, base_dir: Path) -> Check:
     if kind == "json":
         return _Json(spec, where)
     if kind == "command":
-        return _Command(spec, where, base_dir)
-    return _All(spec, where, base_dir) if kind == "all" else _Any(spec, where, base_dir)
+        return CommandCheck(spec, where, base_dir)
+    group = _All if kind == "all" else _Any
+    return group(spec, where, base_dir, nesting)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict
 from passk_tui.core.cases import Case
@@ -72,9 +72,10 @@ class Evaluation:
         self._sink = sink
         self._emit = on_event or (lambda event: None)
         self._pool = Pool(settings.concurrency)
-        self._in_flight: dict[asyncio.Task[Turn], PlannedAttempt] = {}
+        #: The attempts' Run tasks, and the judging tasks of checks that may wait: what a stop reaches.
+        self._in_flight: dict[asyncio.Task[Any], PlannedAttempt] = {}
         #: In-flight attempts the user's stop withdrew: their ends are not recorded again.
-        self._withdrawn: set[asyncio.Task[Turn]] = set()
+        self._withdrawn: set[asyncio.Task[Any]] = set()
         self._unsaved: list[AttemptRecord] = []
         self._flush_scheduled = False
         self._cancelled = False
@@ -156,7 +157,7 @@ class Evaluation:
 
     async def _attempt(self, planned: PlannedAttempt) -> None:
         loop = asyncio.get_running_loop()
-        timeout = self.settings.timeout
+        timeout = planned.case.timeout or self.settings.timeout
         started = time.time()
         deadline = loop.time() + timeout
         last_retry: list[str] = []
@@ -187,7 +188,23 @@ class Evaluation:
             self._drop(planned)
             return
         self.progress.run_ended(planned.case_index, planned.attempt)
-        verdict = await self._judge(planned.case, turn)
+        check = planned.case.check
+        if turn.status != "completed" or check is None or not check.waits:
+            verdict = await self._judge(planned.case, turn, deadline)
+        else:
+            # A check that may wait (a process, a slow regex) is withdrawn with the Runs.
+            judging = loop.create_task(self._judge(planned.case, turn, deadline))
+            self._in_flight[judging] = planned
+            try:
+                verdict = await judging
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise
+                self._withdrawn.discard(judging)
+                self._drop(planned)
+                return
+            finally:
+                self._in_flight.pop(judging, None)
         self._keep(self._record(planned, turn, verdict, started))
 
     def _turn_of(
@@ -209,15 +226,13 @@ class Evaluation:
             return Turn("failed", error=f"{type(exc).__name__}: {exc}")
         return task.result()
 
-    async def _judge(self, case: Case, turn: Turn) -> Verdict | None:
-        """The check's verdict on a completed Turn; None for errored ones."""
+    async def _judge(self, case: Case, turn: Turn, deadline: float) -> Verdict | None:
+        """The check's verdict on a completed Turn, bounded by the deadline; None for errored ones."""
         if turn.status != "completed":
             return None
         if case.check is None:
             return Verdict(True)
-        if case.check.blocking:
-            return await asyncio.to_thread(case.check.evaluate, turn.output)
-        return case.check.evaluate(turn.output)
+        return await case.check.judge(turn.output, deadline)
 
     def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
         """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""

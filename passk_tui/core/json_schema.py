@@ -7,10 +7,14 @@ import re
 from typing import Any
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.nesting import Nesting
 from passk_tui.core.values import shorten, strings, type_name
 
 JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 SCHEMA_KEYS = ("type", "required", "properties", "items", "enum")
+
+#: Deepest nesting of properties/items: far beyond any real schema, within Python's recursion limit.
+MAX_SCHEMA_DEPTH = 64
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -18,7 +22,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class Schema:
     """A compiled JSON schema subset; ``problem`` names the first place a value breaks it."""
 
-    def __init__(self, spec: Any, where: str) -> None:
+    def __init__(self, spec: Any, where: str, nesting: Nesting | None = None) -> None:
+        nesting = nesting or Nesting(where, MAX_SCHEMA_DEPTH)
         if not isinstance(spec, dict):
             raise InputError(f"{where}: a schema must be a table, got {type_name(spec)}")
         for key in spec:
@@ -32,10 +37,11 @@ class Schema:
         properties = spec.get("properties", {})
         if not isinstance(properties, dict):
             raise InputError(f"{where}.properties: must be a table, got {type_name(properties)}")
+        inner = nesting.inner("schema") if properties or "items" in spec else nesting
         self.properties = {
-            key: Schema(sub, f"{where}.properties.{key}") for key, sub in properties.items()
+            key: Schema(sub, f"{where}.properties.{key}", inner) for key, sub in properties.items()
         }
-        self.items = Schema(spec["items"], f"{where}.items") if "items" in spec else None
+        self.items = Schema(spec["items"], f"{where}.items", inner) if "items" in spec else None
         self.enum: list[Any] | None = spec.get("enum")
         if self.enum is not None and (not isinstance(self.enum, list) or not self.enum):
             raise InputError(f"{where}.enum: must be a non-empty list")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import re
 from typing import Any
 
@@ -110,3 +111,29 @@ def bounded_output(output: Any) -> tuple[Any, int | None]:
     if len(text) <= OUTPUT_LIMIT:
         return output, None
     return text[:OUTPUT_LIMIT], len(text)
+
+
+def finite_number(value: Any) -> float | None:
+    """``value`` as a float when it is a finite number (a bool is not; nor a 400-digit integer)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def shown_number(value: Any) -> str:
+    """A value that should have been a number, shown short (a huge integer has no short repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and finite_number(value) is None:
+        return "an integer too large"
+    return shorten(repr(value))
+
+
+def positive_seconds(value: Any, what: str) -> float:
+    """``value`` as seconds when it is a positive finite number; InputError 'what must be ...'."""
+    seconds = finite_number(value)
+    if seconds is None or seconds <= 0:
+        raise InputError(f"{what} must be a positive number of seconds, got {shown_number(value)}")
+    return seconds

@@ -356,8 +356,8 @@ class Store:
 
 def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
     db.executemany(
-        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec)"
-        " VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec, timeout)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
         [
             (
                 evaluation_id,
@@ -365,6 +365,7 @@ def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Ca
                 layout.text(case.name),
                 layout.to_json(case.input),
                 None if case.spec is None else layout.to_json(case.spec),
+                case.timeout,
             )
             for index, case in enumerate(cases)
         ],

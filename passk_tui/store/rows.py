@@ -138,4 +138,4 @@ def case_from_row(row: sqlite3.Row, where: str, base_dir: Path) -> Case:
         check = None if spec is None else compile_check(spec, f"{where}: check", base_dir)
     except InputError as exc:
         raise StoreUnusable(f"stored check no longer compiles: {exc}") from None
-    return Case(row["name"], json.loads(row["input"]), check, spec)
+    return Case(row["name"], json.loads(row["input"]), check, spec, row["timeout"])

@@ -100,6 +100,10 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX attempts_counted ON attempts(evaluation_id, case_index, attempt)
         WHERE outcome != 'withdrawn';
     """,
+    # 3: a case's own per-attempt timeout (seconds; NULL: the evaluation's applies).
+    """
+    ALTER TABLE cases ADD COLUMN timeout REAL;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

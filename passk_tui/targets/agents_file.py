@@ -14,8 +14,9 @@ and, where it applies, the line or the agent and version.
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ import platformdirs
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.toml_text import parse_toml
+from passk_tui.core.values import positive_seconds
 
 if TYPE_CHECKING:
     from passk_tui.targets.base import Target
@@ -30,7 +32,10 @@ if TYPE_CHECKING:
 #: The file name looked for in the working folder and in the user config folder.
 AGENTS_FILE_NAME = "agents.toml"
 
-_OPENAI_KEYS = ("base_url", "model", "system", "api_key_env")
+_OPENAI_KEYS = ("base_url", "model", "system", "api_key_env", "params", "timeout")
+_OPENAI_TEXT_KEYS = ("base_url", "model", "system", "api_key_env")
+#: Body keys the target writes itself: `params` may set any other.
+_OWN_BODY_KEYS = ("model", "messages")
 _VERSION_KEY = re.compile(r"[0-9]+")
 
 
@@ -42,6 +47,10 @@ class OpenAISpec:
     model: str
     system: str | None = None
     api_key_env: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    """Further Chat Completions body keys (temperature, max_tokens, seed, ...), passed as given."""
+    timeout: float | None = None
+    """Seconds per request; None: only the attempt's deadline bounds it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +157,8 @@ def local_target(path: Path, agent: str, version: int, *, concurrency: int) -> T
         model=spec.openai.model,
         system=spec.openai.system,
         api_key_env=spec.openai.api_key_env,
+        params=spec.openai.params,
+        request_timeout=spec.openai.timeout,
         concurrency=concurrency,
         label=label,
     )
@@ -183,10 +194,10 @@ def _parse_openai(table: Any, where: str) -> OpenAISpec:
     for required in ("base_url", "model"):
         if required not in table:
             raise InputError(f"{where}: openai is missing {required!r}")
-    for key, value in table.items():
-        if not isinstance(value, str) or not value:
+    for key in _OPENAI_TEXT_KEYS:
+        if key in table and (not isinstance(table[key], str) or not table[key]):
             raise InputError(f"{where}: openai {key!r} must be a non-empty string")
-    base_url = table["base_url"]
+    base_url, timeout = table["base_url"], table.get("timeout")
     if not base_url.startswith(("http://", "https://")):
         raise InputError(f"{where}: openai 'base_url' must start with http:// or https://")
     return OpenAISpec(
@@ -194,7 +205,27 @@ def _parse_openai(table: Any, where: str) -> OpenAISpec:
         model=table["model"],
         system=table.get("system"),
         api_key_env=table.get("api_key_env"),
+        params=_params(table.get("params", {}), where),
+        timeout=None
+        if timeout is None
+        else positive_seconds(timeout, f"{where}: openai 'timeout'"),
     )
+
+
+def _params(params: Any, where: str) -> dict[str, Any]:
+    """The ``params`` table: any Chat Completions body keys but model/messages, JSON values."""
+    if not isinstance(params, dict):
+        raise InputError(f"{where}: openai 'params' must be a table, e.g. {{ temperature = 0 }}")
+    for key in _OWN_BODY_KEYS:
+        if key in params:
+            raise InputError(f"{where}: openai 'params' may not set {key!r} (it is set for you)")
+    try:
+        json.dumps(params, allow_nan=False)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"{where}: openai 'params' must hold JSON values (quote dates, no nan/inf)"
+        ) from None
+    return params
 
 
 def _no_unknown_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:

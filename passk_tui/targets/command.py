@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import signal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.attempt import Turn
+from passk_tui.core.errors import RunError
+from passk_tui.core.program import kill_and_reap, program_problem, run_program
 
 if TYPE_CHECKING:
     from passk_tui.core.plan import PlannedAttempt
@@ -49,34 +49,19 @@ class CommandTarget:
         return f"CommandTarget(argv={list(self.argv)!r}, cwd={str(self.cwd)!r})"
 
     async def prepare(self) -> None:
-        """Nothing to check up front: a program that cannot start fails its attempts."""
+        """A program that cannot start is no answer of the agent's: RunError (exit 3) at once."""
+        problem = program_problem(self.argv[0], self.cwd)
+        if problem:
+            raise RunError(f"{self.label or 'command agent'}: program {problem}")
 
     async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
         """Run the program once on this attempt's input and map its exit to a Turn."""
-        data = stdin_bytes(attempt.case.input)
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *self.argv,
-                cwd=self.cwd,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                # Its own process group, so a kill reaches whatever it spawned.
-                start_new_session=True,
+            code, stdout, stderr = await run_program(
+                self.argv, self.cwd, stdin_bytes(attempt.case.input), self._running
             )
         except OSError as exc:
             return Turn("failed", error=f"cannot start {self.argv[0]!r}: {exc.strerror or exc}")
-        self._running.add(proc)
-        try:
-            stdout, stderr = await proc.communicate(data)
-        except BaseException:
-            await _kill_and_reap(proc)
-            raise
-        finally:
-            self._running.discard(proc)
-        # Leave nothing behind: a backgrounded grandchild must not outlive its attempt.
-        _kill_group(proc.pid)
-        code = proc.returncode
         if code == 0:
             return Turn("completed", output=_answer(stdout))
         return Turn("failed", error=_exit_error(code, stderr))
@@ -84,7 +69,7 @@ class CommandTarget:
     async def aclose(self) -> None:
         """Kill and reap any program still running (normally none: the engine cancels first)."""
         for proc in list(self._running):
-            await _kill_and_reap(proc)
+            await kill_and_reap(proc)
         self._running.clear()
 
 
@@ -109,25 +94,3 @@ def _exit_error(code: int | None, stderr: bytes) -> str:
         how = f"exit {code}"
     tail = stderr.decode("utf-8", errors="replace").strip()[-STDERR_TAIL:]
     return f"{how}: {tail}" if tail else how
-
-
-def _kill_group(pgid: int) -> None:
-    """SIGKILL a process group; it may already be gone."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-async def _kill_and_reap(proc: asyncio.subprocess.Process) -> None:
-    """Kill the program's whole group and wait for the program itself, even if cancelled again."""
-    _kill_group(proc.pid)
-    waiting = asyncio.ensure_future(proc.wait())
-    cancelled = False
-    while not waiting.done():
-        try:
-            await asyncio.shield(waiting)
-        except asyncio.CancelledError:
-            # A second cancel (user cancel after the deadline) must not leave a zombie:
-            # SIGKILL makes this wait short, so finish it, then pass the cancel on.
-            cancelled = True
-    if cancelled:
-        raise asyncio.CancelledError

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from passk_tui.core.attempt import Turn
-from passk_tui.core.errors import InputError
+from passk_tui.core.errors import InputError, RunError
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber
@@ -26,6 +26,18 @@ BACKOFF_BASE = 0.05
 BACKOFF_CAP = 5.0
 #: finish_reason values that mean the model stopped before finishing its answer.
 _CUT_OFF = frozenset({"length", "content_filter"})
+#: Seconds prepare() waits to reach the endpoint before the evaluation stops (exit 3).
+PROBE_TIMEOUT = 10.0
+#: Transport failures after which prepare() stops at once: nothing listens there.
+_UNREACHABLE = frozenset(
+    {
+        "connection refused",
+        "host not found",
+        "cannot connect",
+        "connect timed out",
+        "TLS handshake failed",
+    }
+)
 
 
 def user_text(value: Any) -> str:
@@ -39,6 +51,8 @@ class OpenAITarget:
     429, 5xx, connection errors and timeouts are retried with full-jitter
     backoff (honouring Retry-After) up to ``MAX_RETRIES`` times; any other 4xx,
     or a response that is not a chat completion, fails the attempt at once.
+    ``params`` go into every request body beside model and messages, as given;
+    ``request_timeout`` bounds each request (the attempt's deadline bounds all).
     The API key lives only in the request headers: never in a repr, an error
     or a retry notice.
     """
@@ -50,6 +64,8 @@ class OpenAITarget:
         model: str,
         system: str | None = None,
         api_key_env: str | None = None,
+        params: dict[str, Any] | None = None,
+        request_timeout: float | None = None,
         concurrency: int = 4,
         label: str = "",
         max_retries: int = MAX_RETRIES,
@@ -60,6 +76,8 @@ class OpenAITarget:
         self.model = model
         self.system = system
         self.api_key_env = api_key_env
+        self.params = dict(params or {})
+        self.request_timeout = request_timeout
         self.label = label
         self.max_retries = max_retries
         self.backoff_base = backoff_base
@@ -85,7 +103,26 @@ class OpenAITarget:
         return f"OpenAITarget(url={self.url!r}, model={self.model!r}{key})"
 
     async def prepare(self) -> None:
-        """Nothing beyond the key check done at construction: the endpoint is not called."""
+        """An endpoint nothing answers at is no answer of the model's: RunError (exit 3) at once.
+
+        One GET of ``<base_url>/models``: any HTTP response at all (even 404) means
+        a server is there; only a failure to connect stops the evaluation.
+        """
+        base = self.url.removesuffix("/chat/completions")
+        timeout = httpx.Timeout(PROBE_TIMEOUT)
+        request = httpx.Request(
+            "GET",
+            base + "/models",
+            headers=self._headers,
+            extensions={"timeout": timeout.as_dict()},
+        )
+        try:
+            await send(self._client, request)
+        except TRANSPORT_ERRORS as exc:
+            reason = transport_reason(exc)
+            if reason in _UNREACHABLE:
+                where = self.label or "openai agent"
+                raise RunError(self._scrub(f"{where}: cannot reach {base}: {reason}")) from None
 
     async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
         """Ask the model once (retrying transient failures) and map the completion to a Turn."""
@@ -93,7 +130,7 @@ class OpenAITarget:
         if self.system is not None:
             messages.append({"role": "system", "content": self.system})
         messages.append({"role": "user", "content": user_text(attempt.case.input)})
-        body = json.dumps({"model": self.model, "messages": messages}).encode("utf-8")
+        body = json.dumps({"model": self.model, "messages": messages, **self.params}).encode()
 
         if self._url is None:
             self._url = httpx.URL(self.url)  # a bad URL raises here, as client.post did
@@ -102,6 +139,8 @@ class OpenAITarget:
         while True:
             # The engine enforces the deadline; reads wait no longer than it anyway.
             remaining = max(1.0, deadline - loop.time())
+            if self.request_timeout is not None:
+                remaining = min(remaining, self.request_timeout)
             timeout = httpx.Timeout(remaining, connect=min(10.0, remaining))
             wait_hint: float | None = None
             request = httpx.Request(

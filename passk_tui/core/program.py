@@ -1,0 +1,85 @@
+"""Local programs (agents and `command` checks): found before anything runs, leaving nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def program_problem(program: str, cwd: Path) -> str | None:
+    """Why ``program`` cannot start from ``cwd`` ('not found: x', 'not executable: x'), or None.
+
+    A name with a slash is a path (relative ones from ``cwd``, as the OS will
+    take it there); a bare name is looked up on PATH, as ``exec`` does.
+    """
+    if os.sep not in program and not (os.altsep and os.altsep in program):
+        return None if shutil.which(program) else f"not found on PATH: {program}"
+    path = cwd / program  # an absolute program replaces cwd
+    if not path.exists():
+        return f"not found: {program}"
+    if path.is_dir() or not os.access(path, os.X_OK):
+        return f"not executable: {program}"
+    return None
+
+
+async def run_program(
+    argv: Sequence[str],
+    cwd: Path,
+    stdin: bytes,
+    running: set[asyncio.subprocess.Process] | None = None,
+) -> tuple[int | None, bytes, bytes]:
+    """Run ``argv`` in its own process group with ``stdin``: (exit code, stdout, stderr).
+
+    When cancelled (a deadline, the user) the whole group is killed and the
+    program reaped before ``CancelledError`` goes on; after a normal exit the
+    group is killed too, so a backgrounded grandchild does not outlive it.
+    OSError (the program cannot start) propagates. ``running`` holds the
+    process while it runs, for a caller that must kill it on close.
+    """
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=cwd,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
+    )
+    if running is not None:
+        running.add(proc)
+    try:
+        stdout, stderr = await proc.communicate(stdin)
+    except BaseException:
+        await kill_and_reap(proc)
+        raise
+    finally:
+        if running is not None:
+            running.discard(proc)
+    kill_group(proc.pid)
+    return proc.returncode, stdout, stderr
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL a process group; it may already be gone."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+async def kill_and_reap(proc: asyncio.subprocess.Process) -> None:
+    """Kill the program's whole group and wait for the program itself, even if cancelled again."""
+    kill_group(proc.pid)
+    waiting = asyncio.ensure_future(proc.wait())
+    cancelled = False
+    while not waiting.done():
+        try:
+            await asyncio.shield(waiting)
+        except asyncio.CancelledError:
+            # A second cancel (user cancel after the deadline) must not leave a zombie:
+            # SIGKILL makes this wait short, so finish it, then pass the cancel on.
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
