@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -17,10 +18,13 @@ from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.settings import Settings
 from passk_tui.core.table import gate_lines, gate_text
+from passk_tui.tui import messages
+from passk_tui.tui.contrast import derived_variables
 from passk_tui.tui.form import FormValues
-from passk_tui.tui.last_used import save_last_used
+from passk_tui.tui.last_used import load_theme, save_last_used, save_theme
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
+from passk_tui.tui.screens.help import HelpScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.view import EvaluationView
 
@@ -53,6 +57,9 @@ class PasskApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f2", "history", "History"),
+        Binding(
+            "question_mark", "help", "Help", tooltip="What the figures, intervals and glyphs mean"
+        ),
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
     ]
 
@@ -83,7 +90,18 @@ class PasskApp(App[None]):
         self.failure: InputError | RunError | None = None
         self._quit_when_stopped = False
 
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables plus the app's text colours, made readable on this theme."""
+        variables = super().get_css_variables()
+        variables.update(derived_variables(variables))
+        self.theme_variables = variables
+        return variables
+
     def on_mount(self) -> None:
+        theme = load_theme()
+        if theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
         self.push_screen(
             ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
         )
@@ -139,9 +157,75 @@ class PasskApp(App[None]):
     def start_demo(self) -> None:
         self.start_evaluation(demo_settings(), None)
 
+    # -- what the screens ask for --------------------------------------------------------
+
+    @on(messages.RunRequested)
+    def _run_requested(self, message: messages.RunRequested) -> None:
+        self.start_evaluation(message.settings, message.key, remember=message.remember)
+
+    @on(messages.DemoRequested)
+    def _demo_requested(self) -> None:
+        self.start_demo()
+
+    @on(messages.ResumeRequested)
+    def _resume_requested(self, message: messages.ResumeRequested) -> None:
+        self.resume(message.ref)
+
+    @on(messages.CancelRequested)
+    def _cancel_requested(self) -> None:
+        self.cancel_evaluation()
+
+    @on(messages.HistoryRequested)
+    def _history_requested(self) -> None:
+        self.action_history()
+
+    @on(messages.CaseOpened)
+    def _case_opened(self, message: messages.CaseOpened) -> None:
+        self.show_case(message.view, message.case_index)
+
+    @on(messages.ResultsOpened)
+    def _results_opened(self, message: messages.ResultsOpened) -> None:
+        from passk_tui.tui.screens.results import ResultsScreen
+
+        self.push_screen(ResultsScreen(message.view))
+
+    @on(messages.StoredEvaluationOpened)
+    def _stored_opened(self, message: messages.StoredEvaluationOpened) -> None:
+        """The live view when it is the evaluation running here, else what the store holds."""
+        from passk_tui.store import Store
+        from passk_tui.tui.screens.results import ResultsScreen
+
+        here = self.view
+        if here is not None and here.evaluation_id == message.evaluation_id and here.live:
+            self.push_screen(ResultsScreen(here))
+            return
+        try:
+            with Store.open() as store:
+                stored = store.load(message.evaluation_id)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot open", severity="error")
+            return
+        view = EvaluationView(
+            stored.id,
+            stored.settings,
+            stored.progress(),
+            stored.cases,
+            stored_status=stored.status,
+            stored_error=stored.error,
+            show_timing=self.show_timing,
+        )
+        self.push_screen(ResultsScreen(view))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # -- running ---------------------------------------------------------------------------
+
     def _launch(self, evaluation: Evaluation) -> None:
         self.failure = None
-        self.view = EvaluationView.live(evaluation)
+        self.view = EvaluationView.running_here(evaluation)
+        self.view.show_timing = self.show_timing
         self.worker = self.run_worker(
             self._run(evaluation),
             name="evaluation",
@@ -166,6 +250,9 @@ class PasskApp(App[None]):
         worker = event.worker
         if worker is not self.worker or not worker.is_finished:
             return
+        # A question about the run (cancel?) is moot now: close it, so the run's end shows.
+        while isinstance(self.screen, ConfirmScreen) and self.screen.about_run:
+            self.pop_screen()
         self._export()
         if event.state == WorkerState.ERROR:
             error = worker.error
@@ -288,7 +375,12 @@ class PasskApp(App[None]):
         seen = {"Quit", "Commands"}
         for key, active in screen.active_bindings.items():
             binding = active.binding
-            if not binding.description or binding.description in seen or not active.enabled:
+            # What the footer shows, and actions worth a tooltip: not cursor movements.
+            if not (binding.show or binding.tooltip) or not binding.description:
+                continue
+            if not active.enabled:
+                continue
+            if binding.description in seen:
                 continue
             seen.add(binding.description)
             yield SystemCommand(

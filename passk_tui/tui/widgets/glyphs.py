@@ -6,6 +6,7 @@ from textual.app import App
 from textual.color import Color
 
 from passk_tui.core.progress import Cell
+from passk_tui.tui.contrast import DERIVED
 
 #: One narrow symbol per cell state; each is distinct without colour.
 SYMBOLS: dict[Cell, str] = {
@@ -27,15 +28,10 @@ NAMES: dict[Cell, str] = {
     Cell.ERRORED: "errored",
 }
 
-#: Theme variables per state, for places that colour Rich text rather than CSS (tables).
-THEME_COLOUR: dict[Cell, str] = {
-    Cell.PENDING: "foreground-muted",
-    Cell.RUNNING: "foreground",
-    Cell.RETRYING: "primary-lighten-2",
-    Cell.PASSED: "success",
-    Cell.WRONG: "warning",
-    Cell.ERRORED: "error",
-}
+#: The app's colour variable per state (see ``tui.contrast``: the theme's, made readable).
+THEME_COLOUR: dict[Cell, str] = {cell: f"outcome-{name}" for cell, name in NAMES.items()}
+#: Every colour variable Rich text may use.
+PALETTE_NAMES = (*DERIVED, "primary", "accent", "foreground")
 
 
 def palette(app: App) -> dict[str, str]:
@@ -43,17 +39,7 @@ def palette(app: App) -> dict[str, str]:
     variables = app.theme_variables
     background = Color.parse(variables.get("background", "#000000"))
     resolved: dict[str, str] = {}
-    for name in (
-        "primary",
-        "secondary",
-        "accent",
-        "success",
-        "warning",
-        "error",
-        "foreground",
-        "foreground-muted",
-        "primary-lighten-2",
-    ):
+    for name in PALETTE_NAMES:
         value = variables.get(name)
         if value is None:
             continue

@@ -11,43 +11,43 @@ from passk_tui.core.progress import Progress
 BAR_WIDTH = 16
 
 
-def summary_text(
-    progress: Progress,
-    status: str,
-    colours: dict[str, str],
-    elapsed: float,
-    *,
-    show_timing: bool = True,
-) -> Text:
-    """One line, e.g. ``[██████░░░] 12/25 · ✓ 9 ✗ 2 ! 1 · 4 in flight · 3.1/s · ~0:04 left``.
+def summary_text(progress: Progress, colours: dict[str, str]) -> Text:
+    """One line, e.g. ``██████░░░ 12/25 attempts  ✓ 9 passed  ✗ 2 wrong  ! 1 errored``.
 
-    ``colours`` maps theme variable names to colours; ``elapsed`` is the run's
-    seconds so far (frozen by the caller once it ended); with ``show_timing`` off the
-    clock-dependent parts (rate, elapsed, time left) show as dashes so that a
-    snapshot of the screen is stable.
+    ``colours`` maps theme variable names to colours. It fits 80 columns: the pace
+    (Runs in flight, rate, time left) is a line of its own, ``pace_text``.
     """
     done, total = progress.finished, progress.total
     filled = round(BAR_WIDTH * done / total) if total else BAR_WIDTH
     text = Text()
     text.append("█" * filled, style=colours.get("primary", ""))
-    text.append("░" * (BAR_WIDTH - filled), style="dim")
+    text.append("░" * (BAR_WIDTH - filled), style=colours.get("muted-text", ""))
     text.append(f" {done}/{total} attempts", style="bold")
     text.append("  ")
-    text.append(f"✓ {sum(progress.passed)} passed", style=colours.get("success", ""))
+    text.append(f"✓ {sum(progress.passed)} passed", style=colours.get("outcome-passed", ""))
     text.append("  ")
-    text.append(f"✗ {sum(progress.wrong)} wrong", style=colours.get("warning", ""))
+    text.append(f"✗ {sum(progress.wrong)} wrong", style=colours.get("outcome-wrong", ""))
     text.append("  ")
-    text.append(f"! {sum(progress.errored)} errored", style=colours.get("error", ""))
-    text.append(f"  ·  {progress.in_flight} Runs in flight")
+    text.append(f"! {sum(progress.errored)} errored", style=colours.get("outcome-errored", ""))
+    return text
+
+
+def pace_text(progress: Progress, status: str, elapsed: float, *, show_timing: bool = True) -> str:
+    """``4 Runs in flight · 3.1/s · ~0:04 left`` (or ``took 0:09`` once it ended).
+
+    ``elapsed`` is the run's seconds so far (frozen by the caller once it ended);
+    with ``show_timing`` off the clock-dependent parts show as dashes so that a
+    snapshot of the screen is stable.
+    """
+    done, total = progress.finished, progress.total
+    text = f"{progress.in_flight} Runs in flight"
     rate = done / elapsed if elapsed > 0 else 0.0
     if not show_timing:
-        text.append("  ·  –/s  ·  – left")
-    elif status == "running":
-        left = f"~{clock((total - done) / rate)} left" if rate > 0 else "– left"
-        text.append(f"  ·  {rate:.1f}/s  ·  {left}")
-    else:
-        text.append(f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}")
-    return text
+        return text + "  ·  -/s  ·  - left"
+    if status == "running":
+        left = f"~{clock((total - done) / rate)} left" if rate > 0 else "- left"
+        return text + f"  ·  {rate:.1f}/s  ·  {left}"
+    return text + f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}"
 
 
 class LiveLine(Widget):
