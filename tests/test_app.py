@@ -47,7 +47,10 @@ EXPECTED_TABLE = [
 
 
 def table_text(table: DataTable) -> list[tuple[str, ...]]:
-    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+    """Each row's cells as text, without the padding that right-aligns numbers."""
+    return [
+        tuple(str(cell).strip() for cell in table.get_row_at(i)) for i in range(table.row_count)
+    ]
 
 
 def message(app: PasskApp, field: str) -> Static:
@@ -168,7 +171,7 @@ async def test_run_fills_every_cell_and_ends_on_the_right_table(app_env: Path) -
         assert [list(row) for row in app.view.progress.cells] == EXPECTED_CELLS
         assert isinstance(app.screen, ResultsScreen)
         table = app.screen.query_one(DataTable)
-        assert [str(c.label) for c in table.columns.values()] == [
+        assert [str(c.label).strip() for c in table.columns.values()] == [
             "case", "passed", "wrong", "errored", "pass@1", "pass@3", "pass^3", "all passed",
         ]  # fmt: skip
         assert table_text(table) == EXPECTED_TABLE
@@ -327,7 +330,9 @@ async def test_the_command_palette_lists_the_screen_actions(app_env: Path) -> No
         app.cancel_evaluation()
         await run_to_end(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
-        assert {"By name", "By pass@k", "By errored", "Problems only"} <= titles
+        assert {"Sort name", "Sort pass@k", "Sort errored", "Problems only"} <= titles
+        assert "Open case" in titles and "Help" in titles
+        assert not {"Up", "Down", "Cursor up", "Cursor down", "Page up", "First"} & titles
 
 
 # -- history -------------------------------------------------------------------------------

@@ -55,8 +55,8 @@ class PasskApp(App[None]):
     TITLE = "passk-tui"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("f2", "history", "History"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
         Binding(
             "question_mark", "help", "Help", tooltip="What the figures, intervals and glyphs mean"
         ),

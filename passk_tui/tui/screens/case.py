@@ -19,6 +19,7 @@ from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
 from passk_tui.tui.widgets.row_table import AttemptsTable
 
 COLUMNS = ("attempt", "outcome", "Turn status", "duration")
@@ -138,8 +139,9 @@ class CaseScreen(Screen[None]):
         if columns != self._columns:
             table.clear(columns=True)
             for column in columns:
-                justify = "right" if column in ("attempt", "duration") else "left"
-                table.add_column(Text(column, justify=justify), key=column)
+                numeric = column in ("attempt", "duration")
+                heading = right_aligned(column, len(column)) if numeric else left_aligned(column)
+                table.add_column(heading, key=column)
             self._columns = columns
         table.clear()
         for attempt, state in enumerate(cells, start=1):
@@ -148,14 +150,17 @@ class CaseScreen(Screen[None]):
             outcome = Text(
                 f"{SYMBOLS[cell]} {NAMES[cell]}", style=colours.get(THEME_COLOUR[cell], "")
             )
-            number = Text(str(attempt), justify="right")
+            number = right_aligned(str(attempt), len("attempt"))
             if record is None:
                 row: tuple = (number, outcome, "", "")
             else:
                 duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
-                row = (number, outcome, record.status, Text(duration, justify="right"))
-            if with_ids:
-                row += (record.run_id or "-", record.turn_id or "-") if record else ("", "")
+                status = left_aligned(record.status)
+                row = (number, outcome, status, right_aligned(duration, len("duration")))
+            if with_ids and record is not None:
+                row += (left_aligned(record.run_id or "-"), left_aligned(record.turn_id or "-"))
+            elif with_ids:
+                row += ("", "")
             table.add_row(*row, key=str(attempt))
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
@@ -165,27 +170,28 @@ class CaseScreen(Screen[None]):
         f = self.view.progress.figures(self.case_index)
         colours = palette(self.app)
         k = self.view.progress.k
-        text = Text()
-        # Parts joined by " · ", never by runs of spaces: SVG viewers outside browsers
-        # collapse those, and the name ran into its figures ("arithmetic5/5 passed").
-        text.append(f.name, style="bold")
-        text.append(f" · ✓ {f.passed}/{f.n} passed · ", style=colours.get("outcome-passed", ""))
-        text.append(f"✗ {f.wrong} wrong", style=colours.get("outcome-wrong", "") if f.wrong else "")
-        text.append(" · ")
-        text.append(
-            f"! {f.errored} errored", style=colours.get("outcome-errored", "") if f.errored else ""
-        )
+        muted = colours.get("muted-text", "")
+        parts = [
+            (f.name, "bold"),
+            (f" · ✓ {f.passed}/{f.n} passed", colours.get("outcome-passed", "")),
+            (" · ", ""),
+            (f"✗ {f.wrong} wrong", colours.get("outcome-wrong", "") if f.wrong else ""),
+            (" · ", ""),
+            (f"! {f.errored} errored", colours.get("outcome-errored", "") if f.errored else ""),
+        ]
         if f.n:
-            text.append(
-                f" · pass@1 {two_decimals(f.pass_at_1)} · pass@{k} {two_decimals(f.pass_at_k)}"
-                f" · pass^{k} {two_decimals(f.pass_hat_k)}"
+            parts.append(
+                (
+                    f" · pass@1 {two_decimals(f.pass_at_1)} · pass@{k} {two_decimals(f.pass_at_k)}"
+                    f" · pass^{k} {two_decimals(f.pass_hat_k)}",
+                    "",
+                )
             )
         if self.view.live:
-            text.append(" · (live)", style=colours.get("muted-text", ""))
+            parts.append((" · (live)", muted))
         elif self.view.snapshot_of_running:
-            text.append(
-                " · (a snapshot: still running elsewhere)", style=colours.get("muted-text", "")
-            )
+            parts.append((" · (a snapshot: still running elsewhere)", muted))
+        text = parts_line(*parts)
         self.query_one("#case-figures", Static).update(text)
 
     @on(DataTable.RowHighlighted, "#case-attempts")
@@ -226,11 +232,10 @@ class CaseScreen(Screen[None]):
     def _verdict_text(self, record: AttemptRecord) -> Text:
         colours = palette(self.app)
         cell = CELL_OF_OUTCOME[record.outcome]
-        text = Text()
-        text.append(
-            f"{SYMBOLS[cell]} {NAMES[cell]}", style=f"bold {colours.get(THEME_COLOUR[cell], '')}"
+        text = parts_line(
+            (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
+            (f" · Turn {record.status}", ""),
         )
-        text.append(f" · Turn {record.status}")
         spec = self.view.cases[self.case_index].spec if self.view.cases else None
         if record.outcome is Outcome.PASSED and spec is None:
             text.append(" · completion only: no check, a completed Turn passes")

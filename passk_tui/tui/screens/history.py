@@ -16,6 +16,7 @@ from passk_tui.core.errors import InputError, RunError
 from passk_tui.tui.messages import ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import EvaluationsTable
 from passk_tui.tui.widgets.search_bar import SearchBar, matching
 
@@ -95,8 +96,15 @@ class HistoryScreen(Screen[None]):
         table.clear(columns=True)
         rows = history_rows(self._summaries)
         columns = [rows[0].index(name) for name in SHOWN]
+        widths = {
+            name: max(len(row[c]) for row in rows) for name, c in zip(SHOWN, columns, strict=True)
+        }
+        ids = short_ids([s.id for s in self._summaries])
+        widths["id"] = max((len(i) for i in ids), default=2)
         for name in SHOWN:
-            table.add_column(Text(name, justify="right" if name in NUMERIC else "left"), key=name)
+            width = widths[name] = max(widths[name], len(name))
+            heading = right_aligned(name, width) if name in NUMERIC else left_aligned(name)
+            table.add_column(heading, key=name, width=width)
         colours = palette(self.app)
         status_colour = {
             "done": colours.get("outcome-passed", ""),
@@ -104,7 +112,6 @@ class HistoryScreen(Screen[None]):
             "cancelled": colours.get("outcome-wrong", ""),
             "failed": colours.get("outcome-errored", ""),
         }
-        ids = short_ids([s.id for s in self._summaries])
         searchable = [" ".join(row) for row in rows[1:]]
         self._shown = matching(searchable, query)
         for index in self._shown:
@@ -113,8 +120,10 @@ class HistoryScreen(Screen[None]):
             texts = []
             for name in SHOWN:
                 style = status_colour.get(cells[name], "") if name == "status" else ""
-                justify = "right" if name in NUMERIC else "left"
-                texts.append(Text(cells[name], style=style, justify=justify))
+                if name in NUMERIC:
+                    texts.append(right_aligned(cells[name], widths[name], style))
+                else:
+                    texts.append(left_aligned(cells[name], style))
             table.add_row(*texts)
         muted = colours.get("muted-text", "")
         if not self._summaries:

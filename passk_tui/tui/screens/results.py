@@ -20,6 +20,7 @@ from passk_tui.tui.messages import CaseOpened, ResumeRequested
 from passk_tui.tui.results_order import COLUMNS, Order, sort_figures
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
 from passk_tui.tui.widgets.row_table import CasesTable
 from passk_tui.tui.widgets.search_bar import SearchBar
 
@@ -27,6 +28,8 @@ from passk_tui.tui.widgets.search_bar import SearchBar
 GATE_NAMES_SHOWN = 4
 #: Statuses a resume can continue.
 RESUMABLE = ("interrupted", "cancelled", "failed")
+#: The widest a case name's column gets (longer names are cut).
+NAME_WIDTH_MAX = 40
 #: Columns whose cells are numbers: right-aligned, as on the Run grid.
 NUMERIC = {"a", "w", "e", "1", "p", "h"}
 
@@ -40,14 +43,14 @@ class ResultsScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back", show=False),
-        _sort_binding("p", "By pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
-        _sort_binding("e", "By errored", "Sort by errored, most first (again: reversed)", True),
-        _sort_binding("n", "By name", "Sort by name (again: reversed)"),
-        _sort_binding("a", "By passed", "Sort by passed, fewest first (again: reversed)"),
-        _sort_binding("w", "By wrong", "Sort by wrong, most first (again: reversed)"),
-        _sort_binding("1", "By pass@1", "Sort by pass@1, lowest first (again: reversed)"),
-        _sort_binding("h", "By pass^k", "Sort by pass^k, lowest first (again: reversed)"),
-        _sort_binding("y", "By all passed", "Sort by all passed, no first (again: reversed)"),
+        _sort_binding("p", "Sort pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
+        _sort_binding("e", "Sort errored", "Sort by errored, most first (again: reversed)"),
+        _sort_binding("n", "Sort name", "Sort by name (again: reversed)"),
+        _sort_binding("a", "Sort passed", "Sort by passed, fewest first (again: reversed)"),
+        _sort_binding("w", "Sort wrong", "Sort by wrong, most first (again: reversed)"),
+        _sort_binding("1", "Sort pass@1", "Sort by pass@1, lowest first (again: reversed)"),
+        _sort_binding("h", "Sort pass^k", "Sort by pass^k, lowest first (again: reversed)"),
+        _sort_binding("y", "Sort all passed", "Sort by all passed, no first (again: reversed)"),
         Binding("o", "sort_file", "File order", show=False, tooltip="The cases file's order"),
         Binding(
             "f",
@@ -119,10 +122,18 @@ class ResultsScreen(Screen[None]):
         rows = table_rows(figures, k)
         cursor_case = self._order[table.cursor_row] if self._order and table.row_count else None
         table.clear(columns=True)
-        for column in COLUMNS:
+        # Widths set here, not measured by the table: its measuring raced the rebuild
+        # after a sort and cut the names to the header's width.
+        widths = []
+        for position, column in enumerate(COLUMNS):
             label = column.label.format(k=k) + self.order.arrow(column.key)
-            justify = "right" if column.key in NUMERIC else "left"
-            table.add_column(Text(label, justify=justify), key=column.key)
+            source = {6: None, 7: 6}.get(position, position)  # pass^k is not in table_rows
+            cells = [row[source] for row in rows[1:]] if source is not None else ["0.00"]
+            longest = max((len(cell) for cell in cells), default=0)
+            width = max(len(label), min(longest, NAME_WIDTH_MAX) if position == 0 else longest)
+            heading = right_aligned(label, width) if column.key in NUMERIC else left_aligned(label)
+            table.add_column(heading, key=column.key, width=width)
+            widths.append(width)
         indexed = list(enumerate(figures))
         if self.only_problems:
             indexed = [(i, f) for i, f in indexed if f.wrong or f.errored]
@@ -132,13 +143,15 @@ class ResultsScreen(Screen[None]):
         failing = {f.name for f in view.failing()}
         self._order = []
         for index, f in sort_figures(indexed, self.order):
-            table.add_row(*self._cells(rows[index + 1], f, f.name in failing))
+            table.add_row(*self._cells(rows[index + 1], f, f.name in failing, widths))
             self._order.append(index)
         if cursor_case is not None and cursor_case in self._order:
             table.move_cursor(row=self._order.index(cursor_case))
         self.refresh_bindings()
 
-    def _cells(self, cells: tuple[str, ...], f: CaseFigures, under_gate: bool) -> list[Text]:
+    def _cells(
+        self, cells: tuple[str, ...], f: CaseFigures, under_gate: bool, widths: list[int]
+    ) -> list[Text]:
         """One row's cells: counts coloured by outcome, the figure under the gate marked."""
         colours = palette(self.app)
         muted = colours.get("muted-text", "")
@@ -155,8 +168,10 @@ class ResultsScreen(Screen[None]):
             colours.get("outcome-passed", "") if f.all_passed else "",
         ]
         return [
-            Text(text, style=style, justify="right" if column.key in NUMERIC else "left")
-            for text, style, column in zip(texts, styles, COLUMNS, strict=True)
+            right_aligned(text, width, style)
+            if column.key in NUMERIC
+            else left_aligned(text, style)
+            for text, style, column, width in zip(texts, styles, COLUMNS, widths, strict=True)
         ]
 
     def _update_header(self) -> None:
@@ -230,7 +245,8 @@ class ResultsScreen(Screen[None]):
                 gate.append(f": every case's pass@{k} is at least {shown}")
         self.query_one("#results-gate", Static).update(gate)
 
-        order = Text(f"Sorted by {self.order.describe(k)}", style=colours.get("muted-text", ""))
+        muted = colours.get("muted-text", "")
+        parts = [(f"Sorted by {self.order.describe(k)}", muted)]
         for is_on, what in (
             (self.only_problems, "FILTER: only cases with wrong or errored attempts (f: all)"),
             (
@@ -239,8 +255,8 @@ class ResultsScreen(Screen[None]):
             ),
         ):
             if is_on:
-                order.append("  ·  ")
-                order.append(what, style=f"bold {colours.get('gate-fail', '')}")
+                parts += [("  ·  ", muted), (what, f"bold {colours.get('gate-fail', '')}")]
+        order = parts_line(*parts)
         self.query_one("#results-order", Static).update(order)
 
     def action_sort(self, column: str) -> None:

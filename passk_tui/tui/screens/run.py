@@ -19,6 +19,7 @@ from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
 from passk_tui.tui.widgets.search_bar import SearchBar, matching
 
@@ -65,21 +66,24 @@ class RunScreen(Screen[None]):
         s = self.view.settings
         parts = [
             f"{len(self.view.progress.case_names)} cases × {s.attempts} attempts",
-            f"k = {s.k}",
+            f"k={s.k}",
             f"concurrency {s.concurrency}",
             f"timeout {s.timeout:g} s",
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             s.stack or "local agent",
         ]
-        return "  ·  ".join(parts)
+        return " · ".join(parts)
 
     def _legend(self) -> Text:
         colours = palette(self.app)
-        legend = Text()
+        parts: list[tuple[str, str]] = []
         for cell in Cell:
-            legend.append(SYMBOLS[cell], style=colours.get(THEME_COLOUR[cell], ""))
-            legend.append(f" {NAMES[cell]}  ")
-        legend.append("? help", style=colours.get("muted-text", ""))
+            parts += [
+                (SYMBOLS[cell], colours.get(THEME_COLOUR[cell], "")),
+                (f" {NAMES[cell]}  ", ""),
+            ]
+        parts.append(("? help", colours.get("muted-text", "")))
+        legend = parts_line(*parts)
         return legend
 
     def refresh_from_progress(self) -> None:

@@ -113,10 +113,12 @@ class AttemptsGrid(ScrollView, can_focus=True):
         fixed = 1 + len(_GAP) + 1 + self._figures_width
         name_width = max(NAME_WIDTH_MIN, min(self._longest_name, width - fixed - CELLS_WIDTH_MIN))
         name_width = min(name_width, self._longest_name)
-        window = max(CELLS_WIDTH_MIN, width - fixed - name_width)
+        room = max(CELLS_WIDTH_MIN, width - fixed - name_width)
         longest = self._longest_row()
-        step = 2 if longest * 2 - 1 <= window else 1
-        return name_width, window, step
+        step = 2 if longest * 2 - 1 <= room else 1
+        # No wider than the cells need: the figures sit beside the attempts, not far off.
+        needed = max(len("attempts"), longest * 2 - 1 if step == 2 else longest)
+        return name_width, min(room, needed), step
 
     def attempts_shown(self) -> tuple[int, int]:
         """The attempts in the cells' window: (first, last) 1-based, inclusive."""
@@ -186,15 +188,24 @@ class AttemptsGrid(ScrollView, can_focus=True):
         cached = self._lines.get(key)
         if cached is not None:
             return cached
+        label = "attempts"
         if last - first + 1 < longest:
             arrows = ("←" if first > 1 else " ") + ("→" if last < longest else " ")
-            label = f"attempts {first}-{last} of {longest} {arrows}"
-        else:
-            label = "attempts"
-        label = label[:window] if len(label) > window else label.ljust(window)
-        text = " " + "case".ljust(name_width) + _GAP + label
-        text += "".join(f"  {h}" for h in self._figure_headers) + " "
-        strip = Strip([Segment(text, self._palette(False)["header"])])
+            fitting = [
+                f"attempts {first}-{last} of {longest} {arrows}",
+                f"{first}-{last} of {longest} {arrows}",
+                f"{first}-{last}/{longest}{arrows}",
+            ]
+            label = next((t for t in fitting if len(t) <= window), fitting[-1])
+        label = label[:window].ljust(window)
+        # Every run starts with its text, its padding before it a run of its own: SVG
+        # viewers outside browsers drop a run's leading spaces (see widgets/line_text.py).
+        header, base = self._palette(False)["header"], self._palette(False)[""]
+        segments = [Segment(" ", base), Segment("case".ljust(name_width) + _GAP + label, header)]
+        for h in self._figure_headers:
+            segments += [Segment(_GAP, base), Segment(h, header)]
+        segments.append(Segment(" ", base))
+        strip = Strip(segments)
         self._lines[key] = strip
         return strip
 
@@ -213,7 +224,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
             name = name[: name_width - 1] + "…"
         palette = self._palette(is_cursor)
         base = palette[""]
-        segments = [Segment(" " + name.ljust(name_width) + _GAP, palette["name"])]
+        segments = [Segment(" ", base), Segment(name.ljust(name_width) + _GAP, palette["name"])]
         styles = {cell: palette[NAMES[cell]] for cell in Cell}
         used = 0
         for index, state in enumerate(cells):
@@ -239,7 +250,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
             strict=True,
         ):
             style = styles[cell] if cell is not None and text != "0" else figure_style
-            segments.append(Segment("  " + text.rjust(len(header)), style))
+            segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), base)]
+            segments.append(Segment(text, style))
         segments.append(Segment(" ", base))
         strip = Strip(segments)
         if is_cursor:  # the highlight spans the whole width, not just the text

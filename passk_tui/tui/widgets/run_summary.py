@@ -7,6 +7,7 @@ from textual.widget import Widget
 
 from passk_tui.core.clock import clock
 from passk_tui.core.progress import Progress
+from passk_tui.tui.widgets.line_text import parts_line
 
 BAR_WIDTH = 16
 
@@ -19,17 +20,14 @@ def summary_text(progress: Progress, colours: dict[str, str]) -> Text:
     """
     done, total = progress.finished, progress.total
     filled = round(BAR_WIDTH * done / total) if total else BAR_WIDTH
-    text = Text()
-    text.append("█" * filled, style=colours.get("primary", ""))
-    text.append("░" * (BAR_WIDTH - filled), style=colours.get("muted-text", ""))
-    text.append(f" {done}/{total} attempts", style="bold")
-    text.append("  ")
-    text.append(f"✓ {sum(progress.passed)} passed", style=colours.get("outcome-passed", ""))
-    text.append("  ")
-    text.append(f"✗ {sum(progress.wrong)} wrong", style=colours.get("outcome-wrong", ""))
-    text.append("  ")
-    text.append(f"! {sum(progress.errored)} errored", style=colours.get("outcome-errored", ""))
-    return text
+    return parts_line(
+        ("█" * filled, colours.get("primary", "")),
+        ("░" * (BAR_WIDTH - filled), colours.get("muted-text", "")),
+        (f" {done}/{total} attempts", "bold"),
+        (f"  ✓ {sum(progress.passed)} passed", colours.get("outcome-passed", "")),
+        (f"  ✗ {sum(progress.wrong)} wrong", colours.get("outcome-wrong", "")),
+        (f"  ! {sum(progress.errored)} errored", colours.get("outcome-errored", "")),
+    )
 
 
 def pace_text(progress: Progress, status: str, elapsed: float, *, show_timing: bool = True) -> str:
