@@ -24,8 +24,15 @@ DERIVED = {
     "gate-fail": "text-accent",
     "muted-text": "foreground-muted",
 }
-#: Where text is drawn: the screen, tables and panels, and their zebra stripes.
-BACKGROUNDS = ("background", "surface", "panel", "surface-lighten-1", "surface-darken-1")
+#: Where text is drawn: the screen, tables and panels, their zebra stripes, the table cursor.
+BACKGROUNDS = (
+    "background",
+    "surface",
+    "panel",
+    "surface-lighten-1",
+    "surface-darken-1",
+    "primary-muted",
+)
 
 
 def luminance(colour: Color) -> float:
@@ -67,4 +74,15 @@ def derived_variables(variables: Mapping[str, str]) -> dict[str, str]:
     for name, source in DERIVED.items():
         start = background + Color.parse(variables.get(source, variables.get("foreground", "#888")))
         derived[name] = readable(start, grounds).hex
+    # Textual's own parts drawn in the theme's colours: the footer's keys (accent on the
+    # panel: 2.9:1 in the light theme) and the tables' cursor row (text on primary: 3.8:1).
+    panel = background + Color.parse(
+        variables.get("footer-background", variables.get("panel", "#000"))
+    )
+    accent = background + Color.parse(variables.get("accent", "#888"))
+    derived["footer-key-foreground"] = readable(accent, [panel]).hex
+    derived["block-cursor-background"] = variables.get(
+        "primary-muted", variables.get("panel", "#000")
+    )
+    derived["block-cursor-foreground"] = variables.get("foreground", "#fff")
     return derived
