@@ -59,7 +59,10 @@ class PasskApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
         Binding(
-            "question_mark", "help", "Help", tooltip="What the figures, intervals and glyphs mean"
+            "question_mark,f1",
+            "help",
+            "Help",
+            tooltip="What the figures, intervals and glyphs mean (? or F1; F1 while typing)",
         ),
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
     ]

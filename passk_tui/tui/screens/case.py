@@ -42,7 +42,7 @@ class CaseScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back", show=False),
-        Binding("a", "focus_answer", "Answer"),
+        Binding("a", "focus_answer", "Answer", show=False, tooltip="Move to the answer (a)"),
         Binding("t", "focus_attempts", "Attempts"),
         Binding("i", "toggle_input", "Whole input", tooltip="Show the whole input (again: less)"),
     ]

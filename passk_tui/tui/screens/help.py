@@ -88,9 +88,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog"):
-            yield Static(self._text(), id="help-text")
+            yield Static(self.body(), id="help-text")
 
-    def _text(self) -> Group:
+    def body(self) -> Group:
+        """Definitions, glyphs and keys, coloured as the other screens colour them."""
         colours = palette(self.app)
 
         def grid(rows: list[tuple[Text, str]]) -> Table:

@@ -173,7 +173,9 @@ class AttemptsGrid(ScrollView, can_focus=True):
         base = self.rich_style
         if is_cursor:
             base += self.get_component_rich_style("attempts-grid--cursor")
-        styles = {"": base}
+        # Padding in a style of its own, so it never joins the text after it into one run
+        # that starts with spaces (SVG viewers outside browsers drop those).
+        styles = {"": base, "pad": base + Style(strike=False)}
         for name in ("header", "name", "figure", *NAMES.values()):
             component = self.get_component_rich_style(f"attempts-grid--{name}")
             styles[name] = base + Style(color=component.color, bold=component.bold)
@@ -200,7 +202,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
         label = label[:window].ljust(window)
         # Every run starts with its text, its padding before it a run of its own: SVG
         # viewers outside browsers drop a run's leading spaces (see widgets/line_text.py).
-        header, base = self._palette(False)["header"], self._palette(False)[""]
+        header, base = self._palette(False)["header"], self._palette(False)["pad"]
         segments = [Segment(" ", base), Segment("case".ljust(name_width) + _GAP + label, header)]
         for h in self._figure_headers:
             segments += [Segment(_GAP, base), Segment(h, header)]
@@ -224,7 +226,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
             name = name[: name_width - 1] + "…"
         palette = self._palette(is_cursor)
         base = palette[""]
-        segments = [Segment(" ", base), Segment(name.ljust(name_width) + _GAP, palette["name"])]
+        pad = palette["pad"]
+        segments = [Segment(" ", pad), Segment(name.ljust(name_width) + _GAP, palette["name"])]
         styles = {cell: palette[NAMES[cell]] for cell in Cell}
         used = 0
         for index, state in enumerate(cells):
@@ -250,7 +253,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
             strict=True,
         ):
             style = styles[cell] if cell is not None and text != "0" else figure_style
-            segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), base)]
+            segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), pad)]
             segments.append(Segment(text, style))
         segments.append(Segment(" ", base))
         strip = Strip(segments)
