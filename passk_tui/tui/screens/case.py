@@ -147,8 +147,8 @@ class CaseScreen(Screen[None]):
         for attempt, state in enumerate(cells, start=1):
             record = records.get(attempt)
             cell = CELL_OF_OUTCOME[record.outcome] if record else Cell(state)
-            outcome = Text(
-                f"{SYMBOLS[cell]} {NAMES[cell]}", style=colours.get(THEME_COLOUR[cell], "")
+            outcome = left_aligned(
+                f"{SYMBOLS[cell]} {NAMES[cell]}", colours.get(THEME_COLOUR[cell], "")
             )
             number = right_aligned(str(attempt), len("attempt"))
             if record is None:

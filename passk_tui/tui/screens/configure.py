@@ -51,6 +51,9 @@ class ConfigureScreen(Screen[None]):
         self.initial = values
         self.env_key = env_key
         self.offer_demo = offer_demo
+        #: Where focus lands (again after the terminal lost and regained it): the demo
+        #: when offered, else the first field.
+        self.AUTO_FOCUS = "#demo" if offer_demo else "#input-agent"
         self.check = FormCheck()
         #: The stack's answer per (address, key, agent): versions, or the error.
         self._stack_answers: dict[tuple, list[int] | str] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -100,6 +101,9 @@ class HistoryScreen(Screen[None]):
             name: max(len(row[c]) for row in rows) for name, c in zip(SHOWN, columns, strict=True)
         }
         ids = short_ids([s.id for s in self._summaries])
+        # This year's dates without the year: the columns fit 80 with the status kept.
+        whens = [datetime.fromtimestamp(s.created).strftime("%m-%d %H:%M") for s in self._summaries]
+        widths["when"] = max((len(w) for w in whens), default=4)
         widths["id"] = max((len(i) for i in ids), default=2)
         for name in SHOWN:
             width = widths[name] = max(widths[name], len(name))
@@ -117,6 +121,7 @@ class HistoryScreen(Screen[None]):
         for index in self._shown:
             cells = dict(zip(SHOWN, (rows[index + 1][c] for c in columns), strict=True))
             cells["id"] = ids[index]
+            cells["when"] = whens[index]
             texts = []
             for name in SHOWN:
                 style = status_colour.get(cells[name], "") if name == "status" else ""
@@ -138,7 +143,7 @@ class HistoryScreen(Screen[None]):
         else:
             note.update(
                 Text(
-                    "Enter opens an evaluation's results; u resumes an interrupted, cancelled or failed one.",
+                    "Enter opens its results; u resumes an interrupted, cancelled or failed one.",
                     style=muted,
                 )
             )

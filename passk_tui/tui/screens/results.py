@@ -184,27 +184,25 @@ class ResultsScreen(Screen[None]):
         )
         status = view.status
         counts = f"{progress.finished} of {progress.total} attempts"
+        span = attempts_span(progress.records)
+        took = f" in {clock(span)}" if span is not None and view.show_timing else ""
         line = Text()
         if status == "done":
             line.append("Done", style=f"bold {colours.get('outcome-passed', '')}")
-            line.append(f": {counts}")
+            line.append(f": {counts}{took}")
         elif view.live:
             line.append("Running (live)", style="bold")
-            line.append(f": {counts} so far")
+            line.append(f": {counts} so far{took}")
         elif status == "running":
             line.append("Running elsewhere", style="bold")
             line.append(f": a snapshot of {counts}, taken when opened")
         elif status in ("cancelled", "interrupted"):
             line.append(status.capitalize(), style=f"bold {colours.get('outcome-wrong', '')}")
-            line.append(f", {progress.finished} of {progress.total} attempts finished")
-            if not view.live:
-                line.append(": u resumes it")
+            line.append(f", {progress.finished} of {progress.total} attempts finished{took}")
+            line.append(": u resumes it")
         else:
             line.append("Could not run", style=f"bold {colours.get('outcome-errored', '')}")
             line.append(f": {view.error or status} ({counts} finished; u resumes it)")
-        span = attempts_span(progress.records)
-        if span is not None and view.show_timing:
-            line.append(f" in {clock(span)}")
         line.append("   ")
         line.append(f"✓ {totals.passed} passed", style=colours.get("outcome-passed", ""))
         line.append("  ")
