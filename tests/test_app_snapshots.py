@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
@@ -27,11 +28,18 @@ SMALL = (80, 24)
 BOTH = pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x36", "80x24"])
 
 
+async def steady_cursor(pilot: Pilot) -> None:
+    """A blinking cursor is drawn or not by the clock: hold it on, so the snapshot is stable."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
 class TestConfigure:
     @BOTH
     def test_fresh_start_offers_the_demo(self, app_env: Path, snap_compare, size) -> None:
         app = PasskApp(form=blank_form(), offer_demo=True, show_timing=False)
-        assert snap_compare(app, terminal_size=size)
+        assert snap_compare(app, terminal_size=size, run_before=steady_cursor)
 
     @BOTH
     def test_errors_beside_their_fields(self, app_env: Path, snap_compare, size) -> None:
@@ -44,7 +52,7 @@ class TestConfigure:
             "require": "1.2",
         }
         app = PasskApp(form=form, show_timing=False)
-        assert snap_compare(app, terminal_size=size)
+        assert snap_compare(app, terminal_size=size, run_before=steady_cursor)
 
 
 class TestRun:
