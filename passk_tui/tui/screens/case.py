@@ -76,8 +76,7 @@ class CaseScreen(Screen[None]):
         self.sub_title = f"case {self.view.progress.case_names[case_index]}"
         self.query_one("#case-spec", Static).update(self._case_text())
         table = self.query_one(DataTable)
-        table.clear(columns=True)
-        self._columns = ()
+        table.clear()  # the columns stay unless this case needs others (ids or none)
         self.refresh_from_progress()
         table.move_cursor(row=0)
         table.focus()

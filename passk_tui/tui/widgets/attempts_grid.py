@@ -96,6 +96,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
         self._seen_version = -1
         self._palettes: dict[bool, dict[str, Style]] = {}
         self._longest = (-1, 0)
+        self._line_layout: tuple[tuple[int, int], tuple[int, int, int]] = ((-1, -1), (0, 0, 0))
         self.virtual_size = Size(0, len(self.rows) + 1)
 
     # -- the layout of a line ----------------------------------------------------------
@@ -108,8 +109,16 @@ class AttemptsGrid(ScrollView, can_focus=True):
         return self._longest[1]
 
     def _layout(self) -> tuple[int, int, int]:
-        """(name width, cells window width, columns per attempt) at the present width."""
+        """(name width, cells window width, columns per attempt) at the present width.
+
+        Worked out once per width and Progress change, not for every line drawn."""
         width = self.scrollable_content_region.width or self.size.width
+        key = (width, self.progress.version)
+        if self._line_layout[0] != key:
+            self._line_layout = (key, self._work_out_layout(width))
+        return self._line_layout[1]
+
+    def _work_out_layout(self, width: int) -> tuple[int, int, int]:
         fixed = 1 + len(_GAP) + 1 + self._figures_width
         name_width = max(NAME_WIDTH_MIN, min(self._longest_name, width - fixed - CELLS_WIDTH_MIN))
         name_width = min(name_width, self._longest_name)
