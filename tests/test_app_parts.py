@@ -91,3 +91,24 @@ def test_no_run_of_a_line_starts_with_spaces() -> None:
     assert all(not run.startswith(" ") for run in runs(line))
     assert all(not run.startswith(" ") for run in runs(right_aligned("7", 6, "red")))
     assert right_aligned("7", 6).plain == "     7"
+
+
+def test_the_demos_weather_case_can_be_passed_wrong_and_errored() -> None:
+    """The demo shows what the tool is for: one case with both wrong and errored attempts."""
+    import re
+
+    from passk_tui.demo.demo_agent import answer
+
+    class Roll:
+        def __init__(self, value: float) -> None:
+            self.value = value
+
+        def random(self) -> float:
+            return self.value
+
+    question = "Use the weather tool: what is the weather in Lisbon?"
+    check = re.compile(r"\d+\s*°C")
+    errored, wrong, passed = (answer(question, Roll(v)) for v in (0.1, 0.5, 0.9))
+    assert errored[1] != 0
+    assert wrong[1] == 0 and not check.search(wrong[0])
+    assert passed[1] == 0 and check.search(passed[0])
