@@ -78,3 +78,32 @@ async def run_to_end(pilot: Pilot, timeout: float = 30.0) -> None:
     app = pilot.app
     await wait_for(pilot, lambda: app.worker is not None and app.worker.is_finished, timeout)
     await pilot.pause(0.3)
+
+
+def synthetic_view(
+    attempts: int, names: tuple[str, ...] = ("steady", "flaky", "broken-tool", "mixed")
+):
+    """A finished evaluation made in memory (no agent runs): case c's attempt a passes,
+    is wrong or errors by a fixed pattern, so a 100-attempt grid is quick and stable."""
+    from passk_tui.core.attempt import AttemptRecord, Outcome
+    from passk_tui.tui.view import EvaluationView
+
+    patterns = ("P", "PW", "E", "PEWPE")
+    outcome = {"P": Outcome.PASSED, "W": Outcome.WRONG, "E": Outcome.ERRORED}
+    progress = Progress(list(names), attempts, 3)
+    records = []
+    for c, name in enumerate(names):
+        pattern = patterns[c % len(patterns)]
+        for a in range(1, attempts + 1):
+            result = outcome[pattern[(a - 1) % len(pattern)]]
+            status = "failed" if result is Outcome.ERRORED else "completed"
+            records.append(
+                AttemptRecord(
+                    c, name, a, f"k{c}-{a}", result, status, "391", None, None, None, None, 0.0, 1.0
+                )
+            )
+    progress.add(records)
+    settings = scripted(attempts=attempts, require=Fraction(9, 10))
+    return EvaluationView(
+        "ev_synthetic", settings, progress, None, stored_status="done", show_timing=False
+    )

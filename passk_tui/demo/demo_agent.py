@@ -3,8 +3,8 @@
 It is not a model. It reads a case's input on stdin and answers on stdout so
 that the demo suite shows every kind of result passk-tui tells apart: a case
 that always passes, flaky ones that are sometimes wrong, and one whose "tool"
-usually errors (a non-zero exit, which a local command agent reports as a
-failed Turn). Each answer takes a random 0.1-0.6 s, so the live grid has
+often errors (a non-zero exit, which a local command agent reports as a failed
+Turn) and, when it answers, is sometimes wrong too. Each answer takes a random 0.1-0.6 s, so the live grid has
 something to show.
 """
 
@@ -33,9 +33,12 @@ def answer(question: str, rng: random.Random, version: int = 1) -> tuple[str, in
             return json.dumps({"name": "Ada", "age": 36}), 0
         return json.dumps({"name": "Ada", "age": "thirty-six"}), 0
     if "weather" in question:
-        if rng.random() < 0.7:
+        roll = rng.random()
+        if roll < 0.4:
             sys.stderr.write("weather tool: upstream timed out (simulated)\n")
             return "", 1
+        if roll < 0.7:
+            return "It is warm and sunny in Lisbon.", 0  # no temperature: the check fails
         return "It is 21 °C and sunny in Lisbon.", 0
     if "summarize" in question:
         if rng.random() < 0.9:

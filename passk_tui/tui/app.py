@@ -13,6 +13,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -21,10 +22,13 @@ from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.gate import gate_lines, read
 from passk_tui.core.settings import Settings
+from passk_tui.tui import messages
+from passk_tui.tui.contrast import derived_variables
 from passk_tui.tui.form import FormValues
-from passk_tui.tui.last_used import save_last_used
+from passk_tui.tui.last_used import load_theme, save_last_used, save_theme
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
+from passk_tui.tui.screens.help import HelpScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.view import EvaluationView
@@ -56,8 +60,14 @@ class PasskApp(App[None]):
     TITLE = "passk-tui"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("f2", "history", "History"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
+        Binding(
+            "question_mark,f1",
+            "help",
+            "Help",
+            tooltip="What the figures, intervals and glyphs mean (? or F1; F1 while typing)",
+        ),
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
     ]
 
@@ -90,6 +100,17 @@ class PasskApp(App[None]):
         #: SIGTERM or SIGHUP ended the app: the exit status is 128 + it.
         self.signalled: int | None = None
 
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables plus the app's text colours, made readable on this theme."""
+        variables = super().get_css_variables()
+        variables.update(derived_variables(variables))
+        self.theme_variables = variables
+        return variables
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """``passk-tui · demo v1 · cases.toml`` in one colour (the dimmed half read at 4.4:1)."""
+        return Content(f"{title} · {sub_title}" if sub_title else title)
+
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
         for name in ("SIGTERM", "SIGHUP"):  # Ctrl-C is a key to Textual, not a signal
@@ -97,6 +118,10 @@ class PasskApp(App[None]):
             # Not where the loop cannot take them (another thread, Windows): the default stays.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
                 loop.add_signal_handler(signum, self._stop_for_signal, signum)
+        theme = load_theme()
+        if theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
         self.push_screen(
             ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
         )
@@ -149,17 +174,83 @@ class PasskApp(App[None]):
             self.notify(warning, severity="warning", timeout=15)
         self._launch(resumed.evaluation)
 
+    def start_demo(self) -> None:
+        self.start_evaluation(demo_settings(), None)
+
+    # -- what the screens ask for --------------------------------------------------------
+
+    @on(messages.RunRequested)
+    def _run_requested(self, message: messages.RunRequested) -> None:
+        self.start_evaluation(message.settings, message.key, remember=message.remember)
+
     @on(RerunRequested)
     def _rerun_requested(self, message: RerunRequested) -> None:
         """Results asked to rerun its failing cases: a new evaluation of the file it wrote."""
         self.start_evaluation(message.settings, self.env_key)
 
-    def start_demo(self) -> None:
-        self.start_evaluation(demo_settings(), None)
+    @on(messages.DemoRequested)
+    def _demo_requested(self) -> None:
+        self.start_demo()
+
+    @on(messages.ResumeRequested)
+    def _resume_requested(self, message: messages.ResumeRequested) -> None:
+        self.resume(message.ref)
+
+    @on(messages.CancelRequested)
+    def _cancel_requested(self) -> None:
+        self.cancel_evaluation()
+
+    @on(messages.HistoryRequested)
+    def _history_requested(self) -> None:
+        self.action_history()
+
+    @on(messages.CaseOpened)
+    def _case_opened(self, message: messages.CaseOpened) -> None:
+        self.show_case(message.view, message.case_index)
+
+    @on(messages.ResultsOpened)
+    def _results_opened(self, message: messages.ResultsOpened) -> None:
+        from passk_tui.tui.screens.results import ResultsScreen
+
+        self.push_screen(ResultsScreen(message.view))
+
+    @on(messages.StoredEvaluationOpened)
+    def _stored_opened(self, message: messages.StoredEvaluationOpened) -> None:
+        """The live view when it is the evaluation running here, else what the store holds."""
+        from passk_tui.store import Store
+        from passk_tui.tui.screens.results import ResultsScreen
+
+        here = self.view
+        if here is not None and here.evaluation_id == message.evaluation_id and here.live:
+            self.push_screen(ResultsScreen(here))
+            return
+        try:
+            with Store.open() as store:
+                stored = store.load(message.evaluation_id)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot open", severity="error")
+            return
+        view = EvaluationView(
+            stored.id,
+            stored.settings,
+            stored.progress(),
+            stored.cases,
+            stored_status=stored.status,
+            stored_error=stored.error,
+            show_timing=self.show_timing,
+        )
+        self.push_screen(ResultsScreen(view))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # -- running ---------------------------------------------------------------------------
 
     def _launch(self, evaluation: Evaluation) -> None:
         self.failure = None
-        self.view = EvaluationView.live(evaluation)
+        self.view = EvaluationView.running_here(evaluation)
+        self.view.show_timing = self.show_timing
         self.worker = self.run_worker(
             self._run(evaluation),
             name="evaluation",
@@ -184,6 +275,9 @@ class PasskApp(App[None]):
         worker = event.worker
         if worker is not self.worker or not worker.is_finished:
             return
+        # A question about the run (cancel?) is moot now: close it, so the run's end shows.
+        while isinstance(self.screen, ConfirmScreen) and self.screen.about_run:
+            self.pop_screen()
         self._export()
         if event.state == WorkerState.ERROR:
             error = worker.error
@@ -317,7 +411,12 @@ class PasskApp(App[None]):
         seen = {"Quit", "Commands"}
         for key, active in screen.active_bindings.items():
             binding = active.binding
-            if not binding.description or binding.description in seen or not active.enabled:
+            # What the footer shows, and actions worth a tooltip: not cursor movements.
+            if not (binding.show or binding.tooltip) or not binding.description:
+                continue
+            if not active.enabled:
+                continue
+            if binding.description in seen:
                 continue
             seen.add(binding.description)
             yield SystemCommand(

@@ -24,11 +24,7 @@ def settings_file() -> Path:
 
 def load_last_used(path: Path | None = None) -> FormValues:
     """The saved field values (as text); nothing when absent or unreadable (never fatal)."""
-    path = path or settings_file()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return {}
+    data = _read(path or settings_file())
     values: FormValues = {}
     for name in REMEMBERED:
         value = data.get(name)
@@ -59,6 +55,34 @@ def save_last_used(values: Mapping[str, str | bool], path: Path | None = None) -
         else:
             data[name] = text
     data["completion_only"] = bool(values.get("completion_only", False))
+    theme = load_theme(path)
+    if theme:
+        data["theme"] = theme
+    _write(path, data)
+
+
+def load_theme(path: Path | None = None) -> str | None:
+    """The theme chosen last time (Ctrl+P, "Change theme"); None when never chosen."""
+    theme = _read(path or settings_file()).get("theme")
+    return theme if isinstance(theme, str) else None
+
+
+def save_theme(theme: str, path: Path | None = None) -> None:
+    """Remember the theme beside the other last-used settings (best effort)."""
+    path = path or settings_file()
+    data = _read(path)
+    data["theme"] = theme
+    _write(path, data)
+
+
+def _read(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def _write(path: Path, data: dict) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(tomli_w.dumps(data), encoding="utf-8")

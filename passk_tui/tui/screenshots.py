@@ -16,15 +16,34 @@ SIZE = (120, 36)
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "screenshots"
 
 
+#: The case the Case screenshot shows: the demo's one that is both wrong and errored.
+MIXED_CASE = "weather-tool"
+#: The demo is random: runs tried before giving up on one where MIXED_CASE is both.
+TRIES = 8
+
+
 async def take(folder: Path) -> list[Path]:
-    """Drive the app through configure, run (mid-way), results and one case; save each screen."""
+    """Drive the app through configure, run (mid-way), results and one case; save each screen.
+
+    The demo's agent is random, so the run is repeated (in a fresh app) until its
+    weather-tool case has both wrong and errored attempts, which the Case screen shows.
+    """
+    for _ in range(TRIES - 1):
+        saved = await _take_once(folder)
+        if saved:
+            return saved
+    return await _take_once(folder, settle=True)
+
+
+async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     from passk_tui import demo
+    from passk_tui.core.progress import Cell
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.form import blank_form
 
     folder.mkdir(parents=True, exist_ok=True)
-    saved: list[Path] = []
-    # The form as a user fills it in for the demo, with paths relative to the demo's folder.
+    # The form as a user fills it in for the demo, with paths relative to the demo's folder:
+    # the run is started from it (Ctrl+R), so every screen shows the settings it claims.
     os.chdir(demo.HERE)
     form = blank_form() | {
         "agent": demo.AGENT,
@@ -33,17 +52,17 @@ async def take(folder: Path) -> list[Path]:
         "agents": demo.AGENTS.name,
         "require": "0.8",
     }
-    app = PasskApp(form=form, offer_demo=True)
+    app = PasskApp(form=form)
+    shots: dict[str, str] = {}
 
     def save(name: str) -> None:
-        path = folder / f"{name}.svg"
-        app.save_screenshot(path.name, str(folder))
-        saved.append(path)
+        shots[name] = app.export_screenshot()
 
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.3)
         save("configure")
-        await pilot.press("d")
+        await pilot.press("ctrl+r")
+        await pilot.pause(0.1)
         progress = app.view.progress
         while progress.finished < progress.total // 2:
             await pilot.pause(0.05)
@@ -52,12 +71,24 @@ async def take(folder: Path) -> list[Path]:
         while app.worker is not None and not app.worker.is_finished:
             await pilot.pause(0.05)
         await pilot.pause(0.5)
+        mixed = progress.case_names.index(MIXED_CASE)
+        cells = list(progress.cells[mixed])
+        if (Cell.WRONG not in cells or Cell.ERRORED not in cells) and not settle:
+            return []
         await pilot.press("p")  # the worst cases first
         await pilot.pause(0.2)
         save("results")
-        await pilot.press("enter")
+        await pilot.press("o", *["down"] * mixed, "enter")
+        await pilot.pause(0.3)
+        first_errored = cells.index(Cell.ERRORED) if Cell.ERRORED in cells else 0
+        await pilot.press(*["down"] * first_errored)
         await pilot.pause(0.3)
         save("case")
+    saved = []
+    for name, svg in shots.items():
+        path = folder / f"{name}.svg"
+        path.write_text(svg, encoding="utf-8")
+        saved.append(path)
     return saved
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
@@ -25,9 +26,11 @@ class EvaluationView:
     stored_error: str | None = None
     #: Why the evaluation stopped before it could run (prepare raised): set by the app.
     failed_with: str | None = None
+    #: False in tests and snapshots: rates, clocks and durations show as dashes.
+    show_timing: bool = True
 
     @classmethod
-    def live(cls, evaluation: Evaluation) -> EvaluationView:
+    def running_here(cls, evaluation: Evaluation) -> EvaluationView:
         return cls(
             evaluation.evaluation_id,
             evaluation.settings,
@@ -55,9 +58,20 @@ class EvaluationView:
     def running(self) -> bool:
         return self.status == "running"
 
+    @property
+    def live(self) -> bool:
+        """Running here, so what the screens show keeps moving (not a stored snapshot)."""
+        return self.evaluation is not None and self.running
+
+    @property
+    def snapshot_of_running(self) -> bool:
+        """Loaded from the store while another process still runs it: frozen, not live."""
+        return self.evaluation is None and self.running
+
     def title(self) -> str:
+        """Agent, version and the cases file's name (its folder is in the settings line)."""
         s = self.settings
-        return f"{s.agent} v{s.version} · {s.cases_path}"
+        return f"{s.agent} v{s.version} · {Path(s.cases_path).name}"
 
     def failing(self) -> list[CaseFigures]:
         """The cases under the --require gate (empty without a gate)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -15,14 +15,18 @@ from textual.widgets import DataTable, Footer, Header, Static, TextArea
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
+from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
+from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
+from passk_tui.tui.widgets.row_table import AttemptsTable
 
-if TYPE_CHECKING:
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.view import EvaluationView
-
-COLUMNS = ("attempt", "outcome", "Turn status", "duration", "run id", "turn id")
+COLUMNS = ("attempt", "outcome", "Turn status", "duration")
+#: Shown only when some attempt of the case has one (local agents have none).
+ID_COLUMNS = ("run id", "turn id")
+#: Characters of the input shown before `i` expands it.
+INPUT_SHORT = 160
 
 
 def _answer_text(output: Any) -> str:
@@ -36,12 +40,11 @@ def _answer_text(output: Any) -> str:
 class CaseScreen(CaseViews):
     """One case: its figures, input and check, a row per attempt, the chosen attempt's answer."""
 
-    app: PasskApp
-
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("a", "focus_answer", "Answer"),
+        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("a", "focus_answer", "Answer", show=False, tooltip="Move to the answer (a)"),
         Binding("t", "focus_attempts", "Attempts"),
+        Binding("i", "toggle_input", "Whole input", tooltip="Show the whole input (again: less)"),
     ]
 
     def __init__(self, view: EvaluationView, case_index: int) -> None:
@@ -50,18 +53,20 @@ class CaseScreen(CaseViews):
         self.case_index = case_index
         self._seen: tuple | None = None
         self._shown_attempt: int | None = None
+        self._columns: tuple[str, ...] = ()
+        self._input_expanded = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="case-figures")
         yield Static(self._case_text(), id="case-spec")
-        yield DataTable(id="case-attempts", cursor_type="row", zebra_stripes=True)
+        yield AttemptsTable(id="case-attempts")
         with Vertical(id="attempt-detail"):
             yield Static(id="attempt-verdict")
             yield TextArea(
                 "", id="attempt-answer", read_only=True, soft_wrap=True, show_cursor=False
             )
-        yield Footer()
+        yield Footer(compact=True)
 
     def show_case(self, case_index: int) -> None:
         """Show another case of the same evaluation (the screen is reused: no new widgets)."""
@@ -71,7 +76,7 @@ class CaseScreen(CaseViews):
         self.sub_title = f"case {self.view.progress.case_names[case_index]}"
         self.query_one("#case-spec", Static).update(self._case_text())
         table = self.query_one(DataTable)
-        table.clear()
+        table.clear()  # the columns stay unless this case needs others (ids or none)
         self.refresh_from_progress()
         table.move_cursor(row=0)
         table.focus()
@@ -79,8 +84,6 @@ class CaseScreen(CaseViews):
     def on_mount(self) -> None:
         self.sub_title = f"case {self.view.progress.case_names[self.case_index]}"
         table = self.query_one(DataTable)
-        for column in COLUMNS:
-            table.add_column(column, key=column)
         self.query_one("#attempt-answer").border_title = "answer"
         self.refresh_from_progress()
         table.focus()
@@ -92,14 +95,27 @@ class CaseScreen(CaseViews):
         if not cases:
             return text
         case = cases[self.case_index]
-        shown_input = case.input if isinstance(case.input, str) else json.dumps(case.input)
-        if len(shown_input) > 300:
-            shown_input = shown_input[:299] + "…"
+        shown_input = (
+            case.input
+            if isinstance(case.input, str)
+            else json.dumps(case.input, ensure_ascii=False)
+        )
+        if len(shown_input) > INPUT_SHORT and not self._input_expanded:
+            shown_input = shown_input[: INPUT_SHORT - 1] + "… (i: all of it)"
         text.append("input  ", style="bold")
         text.append(shown_input)
         text.append("\ncheck  ", style="bold")
-        text.append(json.dumps(case.spec, ensure_ascii=False) if case.spec else "completion only")
+        if case.spec:
+            text.append(check_as_written(case.spec, self.view.settings.cases_path))
+        else:
+            text.append("none: completion only (a completed Turn passes)")
         return text
+
+    def action_toggle_input(self) -> None:
+        self._input_expanded = not self._input_expanded
+        spec = self.query_one("#case-spec", Static)
+        spec.set_class(self._input_expanded, "-expanded")
+        spec.update(self._case_text())
 
     def _records(self) -> dict[int, AttemptRecord]:
         return {r.attempt: r for r in self.view.progress.records[self.case_index]}
@@ -108,33 +124,42 @@ class CaseScreen(CaseViews):
         """Rebuild the rows when this case's cells changed (live) or on first show."""
         progress = self.view.progress
         cells = bytes(progress.cells[self.case_index])
-        if cells == self._seen:
+        key = (cells, self.view.status)
+        if key == self._seen:
             return
-        self._seen = cells
+        self._seen = key
         self._update_figures()
         table = self.query_one(DataTable)
         records = self._records()
         colours = palette(self.app)
         cursor = table.cursor_row
+        with_ids = any(r.run_id or r.turn_id for r in records.values())
+        columns = COLUMNS + ID_COLUMNS if with_ids else COLUMNS
+        if columns != self._columns:
+            table.clear(columns=True)
+            for column in columns:
+                numeric = column in ("attempt", "duration")
+                heading = right_aligned(column, len(column)) if numeric else left_aligned(column)
+                table.add_column(heading, key=column)
+            self._columns = columns
         table.clear()
         for attempt, state in enumerate(cells, start=1):
             record = records.get(attempt)
             cell = CELL_OF_OUTCOME[record.outcome] if record else Cell(state)
-            outcome = Text(
-                f"{SYMBOLS[cell]} {NAMES[cell]}", style=colours.get(THEME_COLOUR[cell], "")
+            outcome = left_aligned(
+                f"{SYMBOLS[cell]} {NAMES[cell]}", colours.get(THEME_COLOUR[cell], "")
             )
+            number = right_aligned(str(attempt), len("attempt"))
             if record is None:
-                row = (str(attempt), outcome, "", "", "", "")
+                row: tuple = (number, outcome, "", "")
             else:
-                duration = f"{record.duration:.2f} s" if self.app.show_timing else "–"
-                row = (
-                    str(attempt),
-                    outcome,
-                    record.status,
-                    duration,
-                    record.run_id or "–",
-                    record.turn_id or "–",
-                )
+                duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
+                status = left_aligned(record.status)
+                row = (number, outcome, status, right_aligned(duration, len("duration")))
+            if with_ids and record is not None:
+                row += (left_aligned(record.run_id or "-"), left_aligned(record.turn_id or "-"))
+            elif with_ids:
+                row += ("", "")
             table.add_row(*row, key=str(attempt))
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
@@ -144,19 +169,28 @@ class CaseScreen(CaseViews):
         f = self.view.progress.figures(self.case_index)
         colours = palette(self.app)
         k = self.view.progress.k
-        text = Text()
-        text.append(f.name, style="bold")
-        text.append(f"   {f.passed}/{f.n} passed   ")
-        text.append(f"{f.wrong} wrong", style=colours.get("warning", "") if f.wrong else "")
-        text.append("   ")
-        text.append(f"{f.errored} errored", style=colours.get("error", "") if f.errored else "")
+        muted = colours.get("muted-text", "")
+        parts = [
+            (f.name, "bold"),
+            (f" · ✓ {f.passed}/{f.n} passed", colours.get("outcome-passed", "")),
+            (" · ", ""),
+            (f"✗ {f.wrong} wrong", colours.get("outcome-wrong", "") if f.wrong else ""),
+            (" · ", ""),
+            (f"! {f.errored} errored", colours.get("outcome-errored", "") if f.errored else ""),
+        ]
         if f.n:
-            text.append(
-                f"   pass@1 {two_decimals(f.pass_at_1)}   pass@{k} {two_decimals(f.pass_at_k)}"
-                f"   pass^{k} {two_decimals(f.pass_hat_k)}"
+            parts.append(
+                (
+                    f" · pass@1 {two_decimals(f.pass_at_1)} · pass@{k} {two_decimals(f.pass_at_k)}"
+                    f" · pass^{k} {two_decimals(f.pass_hat_k)}",
+                    "",
+                )
             )
-        if self.view.running:
-            text.append("   (live)", style="dim")
+        if self.view.live:
+            parts.append((" · (live)", muted))
+        elif self.view.snapshot_of_running:
+            parts.append((" · (a snapshot: still running elsewhere)", muted))
+        text = parts_line(*parts)
         self.query_one("#case-figures", Static).update(text)
 
     @on(DataTable.RowHighlighted, "#case-attempts")
@@ -175,25 +209,37 @@ class CaseScreen(CaseViews):
         verdict = self.query_one("#attempt-verdict", Static)
         answer = self.query_one("#attempt-answer", TextArea)
         answer.border_title = f"attempt {attempt}: answer"
+        muted = palette(self.app).get("muted-text", "")
         if record is None:
-            verdict.update(Text(f"Attempt {attempt} has not finished yet.", style="dim"))
+            verdict.update(Text(f"Attempt {attempt} has not finished yet.", style=muted))
+            answer.placeholder = "no answer yet"
             answer.load_text("")
             return
         verdict.update(self._verdict_text(record))
         text = _answer_text(record.output)
+        answer.placeholder = self._why_no_answer(record)
         if answer.text != text:
             answer.load_text(text)
+
+    @staticmethod
+    def _why_no_answer(record: AttemptRecord) -> str:
+        """What an empty answer box says: why there is nothing in it."""
+        if record.outcome is Outcome.ERRORED:
+            return f"no answer: the Turn ended {record.status} (the error is above)"
+        return "the answer was empty"
 
     def _verdict_text(self, record: AttemptRecord) -> Text:
         colours = palette(self.app)
         cell = CELL_OF_OUTCOME[record.outcome]
-        text = Text()
-        text.append(
-            f"{SYMBOLS[cell]} {NAMES[cell]}", style=f"bold {colours.get(THEME_COLOUR[cell], '')}"
+        text = parts_line(
+            (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
+            (f" · Turn {record.status}", ""),
         )
-        text.append(f"   Turn {record.status}")
-        if record.outcome is Outcome.PASSED:
-            text.append("   the check passed")
+        spec = self.view.cases[self.case_index].spec if self.view.cases else None
+        if record.outcome is Outcome.PASSED and spec is None:
+            text.append(" · completion only: no check, a completed Turn passes")
+        elif record.outcome is Outcome.PASSED:
+            text.append(" · the check passed")
         elif record.outcome is Outcome.WRONG:
             text.append("\ncheck failed: ", style="bold")
             text.append(record.reason or "the answer did not pass the check")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,9 +15,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Stat
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
-
-if TYPE_CHECKING:
-    from passk_tui.tui.app import PasskApp
+from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 
 #: Each text field's label and placeholder.
 FIELDS: dict[str, tuple[str, str]] = {
@@ -40,8 +38,6 @@ STACK_CHECK_DELAY = 0.5
 class ConfigureScreen(Screen[None]):
     """A form over Settings; Run stays disabled while any field is invalid."""
 
-    app: PasskApp
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run", "Run", priority=True),
         Binding("d", "demo", "Run the demo"),
@@ -55,6 +51,9 @@ class ConfigureScreen(Screen[None]):
         self.initial = values
         self.env_key = env_key
         self.offer_demo = offer_demo
+        #: Where focus lands (again after the terminal lost and regained it): the demo
+        #: when offered, else the first field.
+        self.AUTO_FOCUS = "#demo" if offer_demo else "#input-agent"
         self.check = FormCheck()
         #: The stack's answer per (address, key, agent): versions, or the error.
         self._stack_answers: dict[tuple, list[int] | str] = {}
@@ -68,7 +67,9 @@ class ConfigureScreen(Screen[None]):
                 "deliberately flaky, simulated agent. Nothing else is needed.",
                 id="demo-offer",
             )
-        with VerticalScroll(id="configure-form"):
+        form = VerticalScroll(id="configure-form")
+        form.can_focus = False  # a focus stop with nothing to type into: keys vanished there
+        with form:
             for name, (label, placeholder) in FIELDS.items():
                 with Horizontal(classes="field", id=f"field-{name}"):
                     yield Label(label, classes="field-label")
@@ -90,11 +91,11 @@ class ConfigureScreen(Screen[None]):
                     compact=True,
                 )
             with Horizontal(id="configure-buttons"):
-                yield Button("Run", variant="success", id="run", disabled=True)
-                yield Button("Run the demo", id="demo")
-                yield Button("History", id="history")
+                yield Button("Run", variant="success", id="run", disabled=True, compact=True)
+                yield Button("Run the demo", id="demo", compact=True)
+                yield Button("History", id="history", compact=True)
                 yield Static("", id="configure-problems")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "configure an evaluation"
@@ -103,6 +104,12 @@ class ConfigureScreen(Screen[None]):
             self.query_one("#demo", Button).focus()
         else:
             self.query_one("#input-agent", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A lone `d` runs the demo only where it was offered (a fresh start), never mid-form."""
+        if action == "demo":
+            return self.offer_demo
+        return True
 
     # -- validation --------------------------------------------------------------------
 
@@ -212,12 +219,12 @@ class ConfigureScreen(Screen[None]):
                 self.query_one(f"#input-{first}", Input).focus()
             self.notify("Fix the fields marked in red first.", severity="warning")
             return
-        self.app.start_evaluation(self.check.settings, self.key(), remember=self.values())
+        self.post_message(RunRequested(self.check.settings, self.key(), remember=self.values()))
 
     @on(Button.Pressed, "#demo")
     def action_demo(self) -> None:
-        self.app.start_demo()
+        self.post_message(DemoRequested())
 
     @on(Button.Pressed, "#history")
     def _history(self) -> None:
-        self.app.action_history()
+        self.post_message(HistoryRequested())

@@ -20,11 +20,15 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(
+        self, question: str, yes: str = "Yes", no: str = "No", *, about_run: bool = False
+    ) -> None:
         super().__init__()
         self.question = question
         self.yes = yes
         self.no = no
+        #: A question about the running evaluation: moot (and closed) once it ends.
+        self.about_run = about_run
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -12,38 +14,61 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.messages import ResumeRequested, StoredEvaluationOpened
+from passk_tui.tui.screens.results import RESUMABLE
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
+from passk_tui.tui.widgets.row_table import EvaluationsTable
+from passk_tui.tui.widgets.search_bar import SearchBar, matching
 
 if TYPE_CHECKING:
     from passk_tui.store import EvaluationSummary
-    from passk_tui.tui.app import PasskApp
 
-#: Statuses a resume can continue.
-RESUMABLE = ("interrupted", "cancelled", "failed")
+#: The shortest an id is cut to on screen (any unique prefix opens or resumes it).
+ID_PREFIX_MIN = 10
+#: The columns in the order shown (status early: it matters more than the id's tail).
+SHOWN = ("id", "status", "when", "agent", "version", "cases", "attempts", "under gate")
+NUMERIC = ("version", "cases", "attempts", "under gate")
+
+
+def short_ids(ids: Sequence[str], minimum: int = ID_PREFIX_MIN) -> list[str]:
+    """Each id cut to the shortest prefix (at least ``minimum``) that no other id shares."""
+    shown = []
+    for one in ids:
+        length = min(len(one), minimum)
+        while length < len(one) and any(o != one and o.startswith(one[:length]) for o in ids):
+            length += 1
+        shown.append(one if length >= len(one) else one[:length] + "…")
+    return shown
 
 
 class HistoryScreen(Screen[None]):
     """Every stored evaluation, newest first (as `passk-tui history` prints them)."""
 
-    app: PasskApp
-
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("enter", "open", "Open results", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False),
         Binding("u", "resume", "Resume"),
+        Binding(
+            "slash",
+            "search",
+            "Search",
+            tooltip="Show only evaluations whose id, agent or status contains…",
+        ),
         Binding("f5", "reload", "Reload"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self._summaries: list[EvaluationSummary] = []
+        #: The rows shown (indices into the summaries), after a search.
+        self._shown: list[int] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="history-note")
-        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield SearchBar()
+        yield EvaluationsTable(id="history-table")
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "history"
@@ -52,7 +77,6 @@ class HistoryScreen(Screen[None]):
 
     def action_reload(self) -> None:
         from passk_tui.store import Store
-        from passk_tui.store.history import history_rows
 
         note = self.query_one("#history-note", Static)
         table = self.query_one(DataTable)
@@ -61,65 +85,93 @@ class HistoryScreen(Screen[None]):
             with Store.open() as store:
                 self._summaries = store.list_evaluations()
         except (InputError, RunError) as exc:
-            note.update(Text(str(exc), style=palette(self.app).get("error", "")))
+            note.update(Text(str(exc), style=palette(self.app).get("outcome-errored", "")))
             return
+        self._show()
+
+    def _show(self, query: str = "") -> None:
+        from passk_tui.store.history import history_rows
+
+        note = self.query_one("#history-note", Static)
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
         rows = history_rows(self._summaries)
-        for index, label in enumerate(rows[0]):
-            table.add_column(label, key=f"column-{index}")
+        columns = [rows[0].index(name) for name in SHOWN]
+        widths = {
+            name: max(len(row[c]) for row in rows) for name, c in zip(SHOWN, columns, strict=True)
+        }
+        ids = short_ids([s.id for s in self._summaries])
+        # This year's dates without the year: the columns fit 80 with the status kept.
+        whens = [datetime.fromtimestamp(s.created).strftime("%m-%d %H:%M") for s in self._summaries]
+        widths["when"] = max((len(w) for w in whens), default=4)
+        widths["id"] = max((len(i) for i in ids), default=2)
+        for name in SHOWN:
+            width = widths[name] = max(widths[name], len(name))
+            heading = right_aligned(name, width) if name in NUMERIC else left_aligned(name)
+            table.add_column(heading, key=name, width=width)
         colours = palette(self.app)
         status_colour = {
-            "done": colours.get("success", ""),
-            "interrupted": colours.get("warning", ""),
-            "cancelled": colours.get("warning", ""),
-            "failed": colours.get("error", ""),
+            "done": colours.get("outcome-passed", ""),
+            "interrupted": colours.get("outcome-wrong", ""),
+            "cancelled": colours.get("outcome-wrong", ""),
+            "failed": colours.get("outcome-errored", ""),
         }
-        for row in rows[1:]:
-            cells = list(row)
-            status = Text(cells[6], style=status_colour.get(cells[6], ""))
-            gate = Text(cells[7], style=colours.get("error", "") if cells[7] not in "-0" else "")
-            table.add_row(*cells[:6], status, gate)
-        if self._summaries:
+        searchable = [" ".join(row) for row in rows[1:]]
+        self._shown = matching(searchable, query)
+        for index in self._shown:
+            cells = dict(zip(SHOWN, (rows[index + 1][c] for c in columns), strict=True))
+            cells["id"] = ids[index]
+            cells["when"] = whens[index]
+            texts = []
+            for name in SHOWN:
+                style = status_colour.get(cells[name], "") if name == "status" else ""
+                if name in NUMERIC:
+                    texts.append(right_aligned(cells[name], widths[name], style))
+                else:
+                    texts.append(left_aligned(cells[name], style))
+            table.add_row(*texts)
+        muted = colours.get("muted-text", "")
+        if not self._summaries:
+            note.update(Text("No evaluations in the store yet.", style=muted))
+        elif query:
             note.update(
                 Text(
-                    "Enter opens an evaluation's results; u resumes an interrupted, "
-                    "cancelled or failed one.",
-                    style="dim",
+                    f"SEARCH: {len(self._shown)} of {len(self._summaries)} evaluations contain {query!r} (Escape: all)",
+                    style=muted,
                 )
             )
         else:
-            note.update(Text("No evaluations in the store yet.", style="dim"))
+            note.update(
+                Text(
+                    "Enter opens its results; u resumes an interrupted, cancelled or failed one.",
+                    style=muted,
+                )
+            )
+
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.Searched)
+    def _searched(self, event: SearchBar.Searched) -> None:
+        self._show(event.query)
+
+    @on(SearchBar.Closed)
+    def _search_closed(self) -> None:
+        self.query_one(DataTable).focus()
 
     def _chosen(self) -> EvaluationSummary | None:
         row = self.query_one(DataTable).cursor_row
-        return self._summaries[row] if 0 <= row < len(self._summaries) else None
+        return self._summaries[self._shown[row]] if 0 <= row < len(self._shown) else None
 
     @on(DataTable.RowSelected, "#history-table")
     def _selected(self) -> None:
         self.action_open()
 
     def action_open(self) -> None:
-        """Show the chosen evaluation's results as stored."""
-        from passk_tui.store import Store
-        from passk_tui.tui.screens.results import ResultsScreen
-
+        """Show the chosen evaluation's results (live when it is the one running here)."""
         chosen = self._chosen()
-        if chosen is None:
-            return
-        try:
-            with Store.open() as store:
-                stored = store.load(chosen.id)
-        except (InputError, RunError) as exc:
-            self.notify(str(exc), title="Cannot open", severity="error")
-            return
-        view = EvaluationView(
-            stored.id,
-            stored.settings,
-            stored.progress(),
-            stored.cases,
-            stored_status=chosen.status,
-            stored_error=stored.error,
-        )
-        self.app.push_screen(ResultsScreen(view))
+        if chosen is not None:
+            self.post_message(StoredEvaluationOpened(chosen.id))
 
     def action_resume(self) -> None:
         chosen = self._chosen()
@@ -128,4 +180,4 @@ class HistoryScreen(Screen[None]):
         if chosen.status not in RESUMABLE:
             self.notify(f"{chosen.id} is {chosen.status}: nothing to resume.", severity="warning")
             return
-        self.app.resume(chosen.id)
+        self.post_message(ResumeRequested(chosen.id))

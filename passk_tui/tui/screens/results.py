@@ -1,8 +1,8 @@
-"""The results screen: the plain table's columns plus pass^k, the gate verdict, sort and filter."""
+"""The results screen: what happened in counts, the table per case, the gate, sort, filter, search."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -11,66 +11,63 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Header, Static
 
+from passk_tui.core.clock import clock
 from passk_tui.core.figures import CaseFigures, two_decimals
+from passk_tui.core.summary import attempts_span, evaluation_totals
 from passk_tui.core.table import gate_text, table_rows
+from passk_tui.tui.messages import CaseOpened, ResumeRequested
+from passk_tui.tui.results_order import COLUMNS, Order, sort_figures
 from passk_tui.tui.screens.view_actions import ResultsViews
+from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
+from passk_tui.tui.widgets.row_table import CasesTable
+from passk_tui.tui.widgets.search_bar import SearchBar
 
-if TYPE_CHECKING:
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.view import EvaluationView
-
-#: The orders the table can take, and how each is described.
-SORTS = {
-    "file": "file order",
-    "name": "name",
-    "pass@k": "pass@k, lowest first",
-    "errored": "errored, most first",
-}
 #: Failing cases named in the gate line; the rest are counted (all are on stderr at exit).
-GATE_NAMES_SHOWN = 8
-#: Clicking these column headers (by position) sorts by them.
-HEADER_SORTS = {0: "name", 5: "pass@k", 3: "errored"}
+GATE_NAMES_SHOWN = 4
+#: Statuses a resume can continue.
+RESUMABLE = ("interrupted", "cancelled", "failed")
+#: The widest a case name's column gets (longer names are cut).
+NAME_WIDTH_MAX = 40
+#: Columns whose cells are numbers: right-aligned, as on the Run grid.
+NUMERIC = {"a", "w", "e", "1", "p", "h"}
 
 
-def sort_figures(indexed: list[tuple[int, CaseFigures]], by: str) -> list[tuple[int, CaseFigures]]:
-    """Cases in the asked order; ties keep file order."""
-    if by == "name":
-        return sorted(indexed, key=lambda item: item[1].name)
-    if by == "pass@k":
-        # An undefined pass@k (fewer than k attempts) sorts first, with the worst.
-        return sorted(
-            indexed, key=lambda item: (item[1].pass_at_k is not None, item[1].pass_at_k or 0)
-        )
-    if by == "errored":
-        return sorted(indexed, key=lambda item: -item[1].errored)
-    return list(indexed)
+def _sort_binding(column: str, description: str, tooltip: str, show: bool = False) -> Binding:
+    return Binding(column, f"sort('{column}')", description, show=show, tooltip=tooltip)
 
 
 class ResultsScreen(ResultsViews):
     """A row per case (never a mean across cases), wrong and errored coloured apart."""
 
-    app: PasskApp
-
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("enter", "open_case", "Open case", show=False),
-        Binding("n", "sort('name')", "By name", tooltip="Sort the cases by name"),
-        Binding("p", "sort('pass@k')", "By pass@k", tooltip="Sort by pass@k, lowest first"),
-        Binding("e", "sort('errored')", "By errored", tooltip="Sort by errored, most first"),
-        Binding("o", "sort('file')", "File order", tooltip="The cases file's order"),
+        Binding("escape", "app.pop_screen", "Back", show=False),
+        _sort_binding("p", "Sort pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
+        _sort_binding("e", "Sort errored", "Sort by errored, most first (again: reversed)"),
+        _sort_binding("n", "Sort name", "Sort by name (again: reversed)"),
+        _sort_binding("a", "Sort passed", "Sort by passed, fewest first (again: reversed)"),
+        _sort_binding("w", "Sort wrong", "Sort by wrong, most first (again: reversed)"),
+        _sort_binding("1", "Sort pass@1", "Sort by pass@1, lowest first (again: reversed)"),
+        _sort_binding("h", "Sort pass^k", "Sort by pass^k, lowest first (again: reversed)"),
+        _sort_binding("y", "Sort all passed", "Sort by all passed, no first (again: reversed)"),
+        Binding("o", "sort_file", "File order", show=False, tooltip="The cases file's order"),
         Binding(
             "f",
             "toggle_filter",
             "Problems only",
             tooltip="Only the cases with wrong or errored attempts (again: all)",
         ),
+        Binding("slash", "search", "Search", tooltip="Show only the cases whose name contains…"),
+        Binding("u", "resume", "Resume", tooltip="Run the attempts this evaluation is missing"),
     ]
 
-    sort_by: reactive[str] = reactive("file")
-    """The row order: a key of SORTS."""
-    only_problems: reactive[bool] = reactive(False)
+    order: reactive[Order] = reactive(Order, init=False)
+    """The row order: file order, or a column and its direction."""
+    only_problems: reactive[bool] = reactive(False, init=False)
     """Show only the cases with at least one wrong or errored attempt."""
+    search_text: reactive[str] = reactive("", init=False)
+    """Show only the cases whose name contains this (the `/` search)."""
 
     def __init__(self, view: EvaluationView) -> None:
         super().__init__()
@@ -81,128 +78,218 @@ class ResultsScreen(ResultsViews):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="results-status")
+        yield Static(id="results-cases")
         yield Static(id="results-gate")
         yield Static(id="results-order")
-        yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield SearchBar()
+        yield CasesTable(id="results-table")
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
         self.rebuild()
         self.query_one(DataTable).focus()
-        if self.view.running:
+        if self.view.live:
             self.set_interval(1.0, self.rebuild)
 
-    def watch_sort_by(self) -> None:
+    def watch_order(self) -> None:
         self.rebuild(force=True)
 
     def watch_only_problems(self) -> None:
         self.rebuild(force=True)
 
+    def watch_search_text(self) -> None:
+        self.rebuild(force=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Resume only where there is something to resume and nothing runs here."""
+        if action == "resume":
+            return self.view.status in RESUMABLE and not self.view.live
+        return True
+
     def rebuild(self, force: bool = False) -> None:
         """Fill the table from Progress (again only when it moved, the order or filter changed)."""
-        key = (self.view.progress.version, self.view.status, self.sort_by, self.only_problems)
+        view = self.view
+        key = (view.progress.version, view.status, self.order, self.only_problems, self.search_text)
         if key == self._seen and not force:
             return
         self._seen = key
         self._update_header()
         table = self.query_one(DataTable)
-        progress = self.view.progress
+        progress = view.progress
+        k = progress.k
         figures = progress.all_figures()
-        rows = table_rows(figures, progress.k)
-        header = (*rows[0][:6], f"pass^{progress.k}", rows[0][6])
+        rows = table_rows(figures, k)
         cursor_case = self._order[table.cursor_row] if self._order and table.row_count else None
         table.clear(columns=True)
-        for index, label in enumerate(header):
-            table.add_column(label, key=f"column-{index}")
+        # Widths set here, not measured by the table: its measuring raced the rebuild
+        # after a sort and cut the names to the header's width.
+        widths = []
+        for position, column in enumerate(COLUMNS):
+            label = column.label.format(k=k) + self.order.arrow(column.key)
+            source = {6: None, 7: 6}.get(position, position)  # pass^k is not in table_rows
+            cells = [row[source] for row in rows[1:]] if source is not None else ["0.00"]
+            longest = max((len(cell) for cell in cells), default=0)
+            width = max(len(label), min(longest, NAME_WIDTH_MAX) if position == 0 else longest)
+            heading = right_aligned(label, width) if column.key in NUMERIC else left_aligned(label)
+            table.add_column(heading, key=column.key, width=width)
+            widths.append(width)
         indexed = list(enumerate(figures))
         if self.only_problems:
             indexed = [(i, f) for i, f in indexed if f.wrong or f.errored]
-        colours = palette(self.app)
-        failing = {f.name for f in self.view.failing()}
+        if self.search_text:
+            needle = self.search_text.strip().casefold()
+            indexed = [(i, f) for i, f in indexed if needle in f.name.casefold()]
+        failing = {f.name for f in view.failing()}
         self._order = []
-        for index, f in sort_figures(indexed, self.sort_by):
-            cells = rows[index + 1]
-            name = Text(cells[0], style=colours.get("error", "") if f.name in failing else "")
-            wrong = Text(cells[2], style=f"bold {colours.get('warning', '')}" if f.wrong else "dim")
-            errored = Text(
-                cells[3], style=f"bold {colours.get('error', '')}" if f.errored else "dim"
-            )
-            all_passed = Text(cells[6], style=colours.get("success", "") if f.all_passed else "")
-            hat = two_decimals(f.pass_hat_k)
-            table.add_row(name, cells[1], wrong, errored, cells[4], cells[5], hat, all_passed)
+        for index, f in sort_figures(indexed, self.order):
+            table.add_row(*self._cells(rows[index + 1], f, f.name in failing, widths))
             self._order.append(index)
         if cursor_case is not None and cursor_case in self._order:
             table.move_cursor(row=self._order.index(cursor_case))
+        self.refresh_bindings()
+
+    def _cells(
+        self, cells: tuple[str, ...], f: CaseFigures, under_gate: bool, widths: list[int]
+    ) -> list[Text]:
+        """One row's cells: counts coloured by outcome, the figure under the gate marked."""
+        colours = palette(self.app)
+        muted = colours.get("muted-text", "")
+        hat = two_decimals(f.pass_hat_k) if f.n else "-"
+        texts = [*cells[:6], hat, cells[6]]
+        styles = [
+            "",
+            "",
+            f"bold {colours.get('outcome-wrong', '')}" if f.wrong else muted,
+            f"bold {colours.get('outcome-errored', '')}" if f.errored else muted,
+            "",
+            f"bold reverse {colours.get('gate-fail', '')}" if under_gate else "",
+            "",
+            colours.get("outcome-passed", "") if f.all_passed else "",
+        ]
+        return [
+            right_aligned(text, width, style)
+            if column.key in NUMERIC
+            else left_aligned(text, style)
+            for text, style, column, width in zip(texts, styles, COLUMNS, widths, strict=True)
+        ]
 
     def _update_header(self) -> None:
         view = self.view
         colours = palette(self.app)
         progress = view.progress
+        require = view.settings.require
+        totals = evaluation_totals(
+            progress.all_figures(), [len(c) for c in progress.cells], require
+        )
         status = view.status
-        counts = f"{progress.finished}/{progress.total} attempts"
+        counts = f"{progress.finished} of {progress.total} attempts"
+        span = attempts_span(progress.records)
+        took = f" in {clock(span)}" if span is not None and view.show_timing else ""
         line = Text()
         if status == "done":
-            line.append(f"Done: {counts}", style=colours.get("success", ""))
+            line.append("Done", style=f"bold {colours.get('outcome-passed', '')}")
+            line.append(f": {counts}{took}")
+        elif view.live:
+            line.append("Running (live)", style="bold")
+            line.append(f": {counts} so far{took}")
         elif status == "running":
-            line.append(f"Running: {counts} so far (live)", style="dim")
-        elif status == "cancelled":
-            line.append(f"Cancelled: {counts} finished", style=colours.get("warning", ""))
+            line.append("Running elsewhere", style="bold")
+            line.append(f": a snapshot of {counts}, taken when opened")
+        elif status in ("cancelled", "interrupted"):
+            line.append(status.capitalize(), style=f"bold {colours.get('outcome-wrong', '')}")
+            line.append(f", {progress.finished} of {progress.total} attempts finished{took}")
+            line.append(": u resumes it")
         else:
-            line.append(f"Could not run: {view.error or status}", style=colours.get("error", ""))
-            line.append(f" ({counts} finished)")
+            line.append("Could not run", style=f"bold {colours.get('outcome-errored', '')}")
+            line.append(f": {view.error or status} ({counts} finished; u resumes it)")
+        line.append("   ")
+        line.append(f"✓ {totals.passed} passed", style=colours.get("outcome-passed", ""))
+        line.append("  ")
+        line.append(f"✗ {totals.wrong} wrong", style=colours.get("outcome-wrong", ""))
+        line.append("  ")
+        line.append(f"! {totals.errored} errored", style=colours.get("outcome-errored", ""))
         self.query_one("#results-status", Static).update(line)
 
+        cases = Text(f"{totals.cases_all_passed} of {totals.cases} cases all passed")
+        if totals.cases_unfinished:
+            cases.append(f"; {totals.cases_unfinished} not finished (their figures: -)")
+        self.query_one("#results-cases", Static).update(cases)
+
         gate = Text()
-        require = view.settings.require
         k = progress.k
         if require is None:
-            gate.append("No gate: pass --require X (or set it in Configure) to gate on pass@k.")
+            gate.append(
+                "No gate (set --require X to gate on pass@k)", style=colours.get("muted-text", "")
+            )
         else:
             failing = view.failing()
             shown = gate_text(require)
             if failing:
+                gate.append("Gate failed", style=f"bold {colours.get('gate-fail', '')}")
                 gate.append(
-                    f"Gate failed: pass@{k} below {shown} for ", style=colours.get("error", "")
+                    f": {totals.cases_under_gate} of {totals.cases} cases have pass@{k} below {shown}: "
                 )
-                names = ", ".join(
-                    f"{f.name} ({two_decimals(f.pass_at_k)})" for f in failing[:GATE_NAMES_SHOWN]
+                gate.append(
+                    ", ".join(
+                        f"{f.name} ({two_decimals(f.pass_at_k)})"
+                        for f in failing[:GATE_NAMES_SHOWN]
+                    )
                 )
-                gate.append(names, style=f"bold {colours.get('error', '')}")
                 if len(failing) > GATE_NAMES_SHOWN:
-                    more = len(failing) - GATE_NAMES_SHOWN
-                    gate.append(f" and {more} more (p sorts them first)")
+                    gate.append(f" and {len(failing) - GATE_NAMES_SHOWN} more (p sorts them first)")
             else:
-                gate.append(
-                    f"Gate held: every case's pass@{k} is at least {shown}",
-                    style=colours.get("success", ""),
-                )
+                gate.append("Gate held", style=f"bold {colours.get('outcome-passed', '')}")
+                gate.append(f": every case's pass@{k} is at least {shown}")
         self.query_one("#results-gate", Static).update(gate)
-        order = f"Sorted by {SORTS[self.sort_by]}"
-        if self.only_problems:
-            order += " · only cases with wrong or errored attempts (f shows all)"
-        self.query_one("#results-order", Static).update(Text(order, style="dim"))
 
-    def action_sort(self, by: str) -> None:
-        self.sort_by = by
+        muted = colours.get("muted-text", "")
+        parts = [(f"Sorted by {self.order.describe(k)}", muted)]
+        for is_on, what in (
+            (self.only_problems, "FILTER: only cases with wrong or errored attempts (f: all)"),
+            (
+                bool(self.search_text),
+                f"SEARCH: names containing {self.search_text!r} (/ then Escape: all)",
+            ),
+        ):
+            if is_on:
+                parts += [("  ·  ", muted), (what, f"bold {colours.get('gate-fail', '')}")]
+        order = parts_line(*parts)
+        self.query_one("#results-order", Static).update(order)
+
+    def action_sort(self, column: str) -> None:
+        self.order = self.order.pressed(column)
+
+    def action_sort_file(self) -> None:
+        self.order = Order()
 
     def action_toggle_filter(self) -> None:
         self.only_problems = not self.only_problems
 
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.Searched)
+    def _searched(self, event: SearchBar.Searched) -> None:
+        self.search_text = event.query
+
+    @on(SearchBar.Closed)
+    def _search_closed(self) -> None:
+        self.search_text = self.query_one(SearchBar).value
+        self.query_one(DataTable).focus()
+
+    def action_resume(self) -> None:
+        self.post_message(ResumeRequested(self.view.evaluation_id))
+
     @on(DataTable.HeaderSelected, "#results-table")
     def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
-        by = HEADER_SORTS.get(event.column_index)
-        if by is not None:
-            self.sort_by = "file" if self.sort_by == by else by
+        self.order = self.order.pressed(COLUMNS[event.column_index].key)
 
     @on(DataTable.RowSelected, "#results-table")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         self._open(event.cursor_row)
 
-    def action_open_case(self) -> None:
-        self._open(self.query_one(DataTable).cursor_row)
-
     def _open(self, row: int) -> None:
         if not 0 <= row < len(self._order):
             return
-        self.app.show_case(self.view, self._order[row])
+        self.post_message(CaseOpened(self.view, self._order[row]))

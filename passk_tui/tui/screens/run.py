@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -14,14 +14,14 @@ from textual.widgets import Footer, Header, Static
 from passk_tui.core.clock import clock
 from passk_tui.core.progress import Cell
 from passk_tui.core.table import gate_text
+from passk_tui.tui.messages import CancelRequested, CaseOpened, ResultsOpened
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
-from passk_tui.tui.widgets.run_summary import LiveLine, summary_text
-
-if TYPE_CHECKING:
-    from passk_tui.tui.app import PasskApp
+from passk_tui.tui.widgets.line_text import parts_line
+from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
+from passk_tui.tui.widgets.search_bar import SearchBar, matching
 
 #: Repaints per second at most; a repaint happens only when Progress moved.
 REFRESH_HZ = 10
@@ -30,12 +30,11 @@ REFRESH_HZ = 10
 class RunScreen(Screen[None]):
     """Watches one evaluation: reads its Progress on a timer, never per event."""
 
-    app: PasskApp
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "cancel_run", "Cancel run"),
         Binding("r", "results", "Results"),
-        Binding("escape", "back", "Back"),
+        Binding("slash", "search", "Search", tooltip="Show only the cases whose name contains…"),
+        Binding("escape", "back", "Back", show=False),
     ]
 
     def __init__(self, view: EvaluationView) -> None:
@@ -49,9 +48,10 @@ class RunScreen(Screen[None]):
         yield Static(self._settings_line(), id="run-settings")
         yield LiveLine(id="run-summary")
         yield LiveLine(id="run-status")
+        yield SearchBar()
         yield AttemptsGrid(self.view.progress, id="attempts-grid")
         yield Static(self._legend(), id="run-legend")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
@@ -66,21 +66,24 @@ class RunScreen(Screen[None]):
         s = self.view.settings
         parts = [
             f"{len(self.view.progress.case_names)} cases × {s.attempts} attempts",
-            f"k = {s.k}",
+            f"k={s.k}",
             f"concurrency {s.concurrency}",
             f"timeout {s.timeout:g} s",
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             s.stack or "local agent",
         ]
-        return "  ·  ".join(parts)
+        return " · ".join(parts)
 
     def _legend(self) -> Text:
         colours = palette(self.app)
-        legend = Text()
+        parts: list[tuple[str, str]] = []
         for cell in Cell:
-            legend.append(SYMBOLS[cell], style=colours.get(THEME_COLOUR[cell], ""))
-            legend.append(f" {NAMES[cell]}   ")
-        legend.append("Enter: the case's attempts", style="dim")
+            parts += [
+                (SYMBOLS[cell], colours.get(THEME_COLOUR[cell], "")),
+                (f" {NAMES[cell]}  ", ""),
+            ]
+        parts.append(("? help", colours.get("muted-text", "")))
+        legend = parts_line(*parts)
         return legend
 
     def refresh_from_progress(self) -> None:
@@ -93,40 +96,51 @@ class RunScreen(Screen[None]):
         if status != "running" and self._took is None:
             self._took = view.progress.elapsed()
         elapsed = self._took if self._took is not None else view.progress.elapsed()
-        show_timing = self.app.show_timing
+        show_timing = self.view.show_timing
         key = (view.progress.version, status, int(elapsed * 2) if show_timing else 0)
         if key == self._shown:
             return
         self._shown = key
         self.query_one("#run-summary", LiveLine).show(
-            summary_text(view.progress, status, palette(self.app), elapsed, show_timing=show_timing)
+            summary_text(view.progress, palette(self.app))
         )
         self.query_one("#run-status", LiveLine).show(self._status_text(status, elapsed))
 
     def _status_text(self, status: str, elapsed: float) -> Text:
         colours = palette(self.app)
+        pace = pace_text(self.view.progress, status, elapsed, show_timing=self.view.show_timing)
         if status == "running":
-            took = f" for {clock(elapsed)}" if self.app.show_timing else ""
-            return Text(f"Running{took}: c cancels, r shows the results so far", style="dim")
+            took = f" for {clock(elapsed)}" if self.view.show_timing else ""
+            return Text(f"Running{took}  ·  {pace}", style=colours.get("muted-text", ""))
         if status == "done":
-            return Text("Done: r for the results", style=colours.get("success", ""))
+            return Text(f"Done  ·  {pace}", style=colours.get("outcome-passed", ""))
         if status == "cancelled":
             return Text(
-                "Cancelled: the results so far are kept (r)", style=colours.get("warning", "")
+                f"Cancelled, the results so far are kept  ·  {pace}",
+                style=colours.get("outcome-wrong", ""),
             )
         return Text(
             f"Could not run: {self.view.error or 'the evaluation failed'}",
-            style=f"bold {colours.get('error', '')}",
+            style=f"bold {colours.get('outcome-errored', '')}",
         )
 
     @on(AttemptsGrid.CaseChosen)
     def _open_case(self, event: AttemptsGrid.CaseChosen) -> None:
-        self.app.show_case(self.view, event.case_index)
+        self.post_message(CaseOpened(self.view, event.case_index))
 
     def action_results(self) -> None:
-        from passk_tui.tui.screens.results import ResultsScreen
+        self.post_message(ResultsOpened(self.view))
 
-        self.app.push_screen(ResultsScreen(self.view))
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.Searched)
+    def _searched(self, event: SearchBar.Searched) -> None:
+        self.query_one(AttemptsGrid).show_only(matching(self.view.progress.case_names, event.query))
+
+    @on(SearchBar.Closed)
+    def _search_closed(self) -> None:
+        self.query_one(AttemptsGrid).focus()
 
     def action_cancel_run(self) -> None:
         if not self.view.running:
@@ -135,7 +149,7 @@ class RunScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.cancel_evaluation()
+                self.post_message(CancelRequested())
 
         self.app.push_screen(
             ConfirmScreen(
@@ -143,6 +157,7 @@ class RunScreen(Screen[None]):
                 "cancelled and end errored. The results so far are kept.",
                 yes="Cancel the run",
                 no="Keep running",
+                about_run=True,
             ),
             answered,
         )

@@ -1,10 +1,22 @@
 """The live attempts grid: a row per case, a cell per attempt, drawn line by line (Line API).
 
-Only the lines on screen are rendered, each from ``Progress`` (a bytearray of
-cell states per case), and rendered lines are kept in an LRU cache keyed by
-their content: a repaint of a grid where three cells changed renders three
-lines. The screen calls ``refresh_from_progress`` on a timer; nothing here
-reacts to individual attempt events.
+Each line has three parts: the case name (fixed, left), the attempts' cells (the
+middle, which scrolls sideways on its own), and the counts and figures (fixed,
+right). So at any width and with any number of attempts the names and figures
+stay on screen; only the cells move. Rows may differ in length (a case given
+more attempts than another): each row draws the cells it has.
+
+How many attempts look:
+
+- when they fit spaced out (``✓ ✗ ✓``), they are;
+- else packed one column per attempt (``✓✗✓``);
+- else (hundreds or a thousand) packed, a window of them at a time: the header
+  says which (``attempts 1-40 of 1000 ←→``) and Left/Right move the window.
+
+Only the lines on screen are rendered, each from ``Progress``, and rendered
+lines are kept in an LRU cache keyed by their content: a repaint of a grid
+where three cells changed renders three lines. The screen calls
+``refresh_from_progress`` on a timer; nothing here reacts to attempt events.
 """
 
 from __future__ import annotations
@@ -28,6 +40,10 @@ from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
 
 #: Longest case name shown in full; longer names end in "…".
 NAME_WIDTH_MAX = 32
+#: The narrowest the name column gets when the screen is narrow.
+NAME_WIDTH_MIN = 10
+#: The narrowest the cells' window gets (the names shrink first).
+CELLS_WIDTH_MIN = 8
 _GAP = "  "
 _COUNT_HEADERS = ("passed", "wrong", "errored")
 
@@ -39,6 +55,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
         Binding("enter", "open_case", "Open case"),
         Binding("up", "cursor_up", "Up", show=False),
         Binding("down", "cursor_down", "Down", show=False),
+        Binding("left", "cells_left", "Earlier attempts", show=False),
+        Binding("right", "cells_right", "Later attempts", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("home", "first", "First case", show=False),
@@ -54,7 +72,9 @@ class AttemptsGrid(ScrollView, can_focus=True):
     }
 
     cursor_row: reactive[int] = reactive(0)
-    """The case under the cursor (its index in the file order)."""
+    """The shown row under the cursor (an index into ``rows``)."""
+    first_attempt: reactive[int] = reactive(0)
+    """The first attempt in the cells' window (0-based), when they do not all fit."""
 
     class CaseChosen(Message):
         """Enter (or a click on the cursor row) asked to open a case."""
@@ -67,19 +87,60 @@ class AttemptsGrid(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.progress = progress
         names = progress.case_names
-        self._name_width = max(4, min(NAME_WIDTH_MAX, max((len(n) for n in names), default=4)))
-        self._cells_width = max(len("attempts"), progress.attempts * 2 - 1)
+        #: The cases shown, as indices in file order (all, or those a search matched).
+        self.rows: list[int] = list(range(len(names)))
+        self._longest_name = max(4, min(NAME_WIDTH_MAX, max((len(n) for n in names), default=4)))
         self._figure_headers = (*_COUNT_HEADERS, "pass@1", f"pass@{progress.k}")
+        self._figures_width = sum(len(h) + 2 for h in self._figure_headers) + 1
         self._lines: LRUCache[tuple, Strip] = LRUCache(1024)
         self._seen_version = -1
         self._palettes: dict[bool, dict[str, Style]] = {}
-        self.virtual_size = Size(self._line_width(), len(names) + 1)
+        self._longest = (-1, 0)
+        self._line_layout: tuple[tuple[int, int], tuple[int, int, int]] = ((-1, -1), (0, 0, 0))
+        self.virtual_size = Size(0, len(self.rows) + 1)
+
+    # -- the layout of a line ----------------------------------------------------------
+
+    def _longest_row(self) -> int:
+        """The most attempts any case has (rows may differ); worked out once per Progress change."""
+        version = self.progress.version
+        if self._longest[0] != version:
+            self._longest = (version, max((len(c) for c in self.progress.cells), default=0))
+        return self._longest[1]
+
+    def _layout(self) -> tuple[int, int, int]:
+        """(name width, cells window width, columns per attempt) at the present width.
+
+        Worked out once per width and Progress change, not for every line drawn."""
+        width = self.scrollable_content_region.width or self.size.width
+        key = (width, self.progress.version)
+        if self._line_layout[0] != key:
+            self._line_layout = (key, self._work_out_layout(width))
+        return self._line_layout[1]
+
+    def _work_out_layout(self, width: int) -> tuple[int, int, int]:
+        fixed = 1 + len(_GAP) + 1 + self._figures_width
+        name_width = max(NAME_WIDTH_MIN, min(self._longest_name, width - fixed - CELLS_WIDTH_MIN))
+        name_width = min(name_width, self._longest_name)
+        room = max(CELLS_WIDTH_MIN, width - fixed - name_width)
+        longest = self._longest_row()
+        step = 2 if longest * 2 - 1 <= room else 1
+        # No wider than the cells need: the figures sit beside the attempts, not far off.
+        needed = max(len("attempts"), longest * 2 - 1 if step == 2 else longest)
+        return name_width, min(room, needed), step
+
+    def attempts_shown(self) -> tuple[int, int]:
+        """The attempts in the cells' window: (first, last) 1-based, inclusive."""
+        _, window, step = self._layout()
+        longest = self._longest_row()
+        per_window = window if step == 1 else (window + 1) // 2
+        first = min(self.first_attempt, max(0, longest - per_window))
+        return first + 1, min(longest, first + per_window)
+
+    def on_resize(self) -> None:
+        self._lines.clear()
 
     # -- drawing -----------------------------------------------------------------------
-
-    def _line_width(self) -> int:
-        figures = sum(len(h) + 2 for h in self._figure_headers)
-        return 1 + self._name_width + 2 + self._cells_width + 1 + figures + 1
 
     def refresh_from_progress(self) -> bool:
         """Repaint when Progress moved since the last call; True when it did."""
@@ -96,17 +157,18 @@ class AttemptsGrid(ScrollView, can_focus=True):
         self._palettes.clear()
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.size.width
+        scroll_y = self.scroll_offset.y
+        width = self.scrollable_content_region.width or self.size.width
         blank = self._palette(False)[""]
+        layout = self._layout()
         if y == 0:
-            strip = self._header_strip()
+            strip = self._header_strip(layout)
         else:
             row = scroll_y + y - 1
-            if row >= len(self.progress.case_names):
+            if row >= len(self.rows):
                 return Strip.blank(width, blank)
-            strip = self._row_strip(row)
-        return strip.crop_extend(scroll_x, scroll_x + width, blank)
+            strip = self._row_strip(row, layout)
+        return strip.crop_extend(0, width, blank)
 
     def _palette(self, is_cursor: bool) -> dict[str, Style]:
         """Every part's style for a plain or a cursor row, worked out once per theme.
@@ -120,53 +182,79 @@ class AttemptsGrid(ScrollView, can_focus=True):
         base = self.rich_style
         if is_cursor:
             base += self.get_component_rich_style("attempts-grid--cursor")
-        styles = {"": base}
+        # Padding in a style of its own, so it never joins the text after it into one run
+        # that starts with spaces (SVG viewers outside browsers drop those).
+        styles = {"": base, "pad": base + Style(strike=False)}
         for name in ("header", "name", "figure", *NAMES.values()):
             component = self.get_component_rich_style(f"attempts-grid--{name}")
             styles[name] = base + Style(color=component.color, bold=component.bold)
         self._palettes[is_cursor] = styles
         return styles
 
-    def _header_strip(self) -> Strip:
-        key = ("header",)
+    def _header_strip(self, layout: tuple[int, int, int]) -> Strip:
+        name_width, window, _ = layout
+        first, last = self.attempts_shown()
+        longest = self._longest_row()
+        key = ("header", layout, first)
         cached = self._lines.get(key)
         if cached is not None:
             return cached
-        text = " " + "case".ljust(self._name_width) + _GAP + "attempts".ljust(self._cells_width)
-        text += " " + "".join(f"  {h}" for h in self._figure_headers) + " "
-        strip = Strip([Segment(text, self._palette(False)["header"])])
+        label = "attempts"
+        if last - first + 1 < longest:
+            arrows = ("←" if first > 1 else " ") + ("→" if last < longest else " ")
+            fitting = [
+                f"attempts {first}-{last} of {longest} {arrows}",
+                f"{first}-{last} of {longest} {arrows}",
+                f"{first}-{last}/{longest}{arrows}",
+            ]
+            label = next((t for t in fitting if len(t) <= window), fitting[-1])
+        label = label[:window].ljust(window)
+        # Every run starts with its text, its padding before it a run of its own: SVG
+        # viewers outside browsers drop a run's leading spaces (see widgets/line_text.py).
+        header, base = self._palette(False)["header"], self._palette(False)["pad"]
+        segments = [Segment(" ", base), Segment("case".ljust(name_width) + _GAP + label, header)]
+        for h in self._figure_headers:
+            segments += [Segment(_GAP, base), Segment(h, header)]
+        segments.append(Segment(" ", base))
+        strip = Strip(segments)
         self._lines[key] = strip
         return strip
 
-    def _row_strip(self, row: int) -> Strip:
-        cells = self.progress.cells[row]
+    def _row_strip(self, row: int, layout: tuple[int, int, int]) -> Strip:
+        name_width, window, step = layout
+        case_index = self.rows[row]
+        first, last = self.attempts_shown()
+        cells = self.progress.cells[case_index][first - 1 : last]
         is_cursor = row == self.cursor_row and self.has_focus
-        key = (row, bytes(cells), is_cursor, self.size.width if is_cursor else 0)
+        key = (case_index, bytes(cells), is_cursor, layout, first)
         cached = self._lines.get(key)
         if cached is not None:
             return cached
-        name = self.progress.case_names[row]
-        if len(name) > self._name_width:
-            name = name[: self._name_width - 1] + "…"
+        name = self.progress.case_names[case_index]
+        if len(name) > name_width:
+            name = name[: name_width - 1] + "…"
         palette = self._palette(is_cursor)
         base = palette[""]
-        segments = [Segment(" " + name.ljust(self._name_width) + _GAP, palette["name"])]
+        pad = palette["pad"]
+        segments = [Segment(" ", pad), Segment(name.ljust(name_width) + _GAP, palette["name"])]
         styles = {cell: palette[NAMES[cell]] for cell in Cell}
+        used = 0
         for index, state in enumerate(cells):
             cell = Cell(state)
-            segments.append(Segment(SYMBOLS[cell], styles[cell]))
-            if index < len(cells) - 1:
+            if step == 2 and index:
                 segments.append(Segment(" ", base))
-        pad = self._cells_width - (len(cells) * 2 - 1)
-        figures = self.progress.figures(row)
+                used += 1
+            segments.append(Segment(SYMBOLS[cell], styles[cell]))
+            used += 1
+        segments.append(Segment(" " * (window - used), base))
+        figures = self.progress.figures(case_index)
         counts = (figures.passed, figures.wrong, figures.errored)
         texts = [str(c) for c in counts]
         if figures.n:
             texts += [two_decimals(figures.pass_at_1), two_decimals(figures.pass_at_k)]
         else:
-            texts += ["–", "–"]
+            texts += ["-", "-"]
         figure_style = palette["figure"]
-        segments.append(Segment(" " * (pad + 1), base))
         for header, text, cell in zip(
             self._figure_headers,
             texts,
@@ -174,7 +262,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
             strict=True,
         ):
             style = styles[cell] if cell is not None and text != "0" else figure_style
-            segments.append(Segment("  " + text.rjust(len(header)), style))
+            segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), pad)]
+            segments.append(Segment(text, style))
         segments.append(Segment(" ", base))
         strip = Strip(segments)
         if is_cursor:  # the highlight spans the whole width, not just the text
@@ -182,10 +271,27 @@ class AttemptsGrid(ScrollView, can_focus=True):
         self._lines[key] = strip
         return strip
 
+    # -- search ------------------------------------------------------------------------
+
+    def show_only(self, rows: list[int]) -> None:
+        """Show just these cases (a search's matches), keeping the cursor's case if shown."""
+        current = self.case_under_cursor()
+        self.rows = rows
+        self.virtual_size = Size(0, len(rows) + 1)
+        self.cursor_row = rows.index(current) if current in rows else 0
+        self.scroll_to(y=0, animate=False)
+        self.refresh()
+
+    def case_under_cursor(self) -> int | None:
+        return self.rows[self.cursor_row] if 0 <= self.cursor_row < len(self.rows) else None
+
     # -- the cursor --------------------------------------------------------------------
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         self._scroll_to_cursor()
+        self.refresh()
+
+    def watch_first_attempt(self) -> None:
         self.refresh()
 
     def on_focus(self) -> None:
@@ -206,7 +312,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor_row - rows + 1, animate=False)
 
     def _move(self, row: int) -> None:
-        self.cursor_row = max(0, min(len(self.progress.case_names) - 1, row))
+        self.cursor_row = max(0, min(len(self.rows) - 1, row))
 
     def action_cursor_up(self) -> None:
         self._move(self.cursor_row - 1)
@@ -224,17 +330,32 @@ class AttemptsGrid(ScrollView, can_focus=True):
         self._move(0)
 
     def action_last(self) -> None:
-        self._move(len(self.progress.case_names) - 1)
+        self._move(len(self.rows) - 1)
+
+    def _shift_cells(self, direction: int) -> None:
+        first, last = self.attempts_shown()
+        per_window = last - first + 1
+        longest = self._longest_row()
+        start = first - 1 + direction * max(1, per_window // 2)
+        self.first_attempt = max(0, min(start, max(0, longest - per_window)))
+
+    def action_cells_left(self) -> None:
+        self._shift_cells(-1)
+
+    def action_cells_right(self) -> None:
+        self._shift_cells(1)
 
     def action_open_case(self) -> None:
-        self.post_message(self.CaseChosen(self.cursor_row))
+        case_index = self.case_under_cursor()
+        if case_index is not None:
+            self.post_message(self.CaseChosen(case_index))
 
     def on_click(self, event: events.Click) -> None:
         """A click moves the cursor; a click on the cursor row (or a double click) opens it."""
         if event.y < 1:
             return
         row = round(self.scroll_offset.y) + event.y - 1
-        if row >= len(self.progress.case_names):
+        if row >= len(self.rows):
             return
         if row == self.cursor_row or event.chain > 1:
             self.cursor_row = row

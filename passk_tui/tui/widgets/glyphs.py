@@ -7,18 +7,14 @@ from textual.color import Color
 
 from passk_tui.core.glyphs import NAMES, SYMBOLS
 from passk_tui.core.progress import Cell
+from passk_tui.tui.contrast import DERIVED
 
 __all__ = ["NAMES", "SYMBOLS", "THEME_COLOUR", "palette"]
 
-#: Theme variables per state, for places that colour Rich text rather than CSS (tables).
-THEME_COLOUR: dict[Cell, str] = {
-    Cell.PENDING: "foreground-muted",
-    Cell.RUNNING: "foreground",
-    Cell.RETRYING: "primary-lighten-2",
-    Cell.PASSED: "success",
-    Cell.WRONG: "warning",
-    Cell.ERRORED: "error",
-}
+#: The app's colour variable per state (see ``tui.contrast``: the theme's, made readable).
+THEME_COLOUR: dict[Cell, str] = {cell: f"outcome-{name}" for cell, name in NAMES.items()}
+#: Every colour variable Rich text may use.
+PALETTE_NAMES = (*DERIVED, "primary", "accent", "foreground")
 
 
 def palette(app: App) -> dict[str, str]:
@@ -26,17 +22,7 @@ def palette(app: App) -> dict[str, str]:
     variables = app.theme_variables
     background = Color.parse(variables.get("background", "#000000"))
     resolved: dict[str, str] = {}
-    for name in (
-        "primary",
-        "secondary",
-        "accent",
-        "success",
-        "warning",
-        "error",
-        "foreground",
-        "foreground-muted",
-        "primary-lighten-2",
-    ):
+    for name in PALETTE_NAMES:
         value = variables.get(name)
         if value is None:
             continue

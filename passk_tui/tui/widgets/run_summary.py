@@ -7,47 +7,45 @@ from textual.widget import Widget
 
 from passk_tui.core.clock import clock
 from passk_tui.core.progress import Progress
+from passk_tui.tui.widgets.line_text import parts_line
 
 BAR_WIDTH = 16
 
 
-def summary_text(
-    progress: Progress,
-    status: str,
-    colours: dict[str, str],
-    elapsed: float,
-    *,
-    show_timing: bool = True,
-) -> Text:
-    """One line, e.g. ``[██████░░░] 12/25 · ✓ 9 ✗ 2 ! 1 · 4 in flight · 3.1/s · ~0:04 left``.
+def summary_text(progress: Progress, colours: dict[str, str]) -> Text:
+    """One line, e.g. ``██████░░░ 12/25 attempts  ✓ 9 passed  ✗ 2 wrong  ! 1 errored``.
 
-    ``colours`` maps theme variable names to colours; ``elapsed`` is the run's
-    seconds so far (frozen by the caller once it ended); with ``show_timing`` off the
-    clock-dependent parts (rate, elapsed, time left) show as dashes so that a
-    snapshot of the screen is stable.
+    ``colours`` maps theme variable names to colours. It fits 80 columns: the pace
+    (Runs in flight, rate, time left) is a line of its own, ``pace_text``.
     """
     done, total = progress.finished, progress.total
     filled = round(BAR_WIDTH * done / total) if total else BAR_WIDTH
-    text = Text()
-    text.append("█" * filled, style=colours.get("primary", ""))
-    text.append("░" * (BAR_WIDTH - filled), style="dim")
-    text.append(f" {done}/{total} attempts", style="bold")
-    text.append("  ")
-    text.append(f"✓ {sum(progress.passed)} passed", style=colours.get("success", ""))
-    text.append("  ")
-    text.append(f"✗ {sum(progress.wrong)} wrong", style=colours.get("warning", ""))
-    text.append("  ")
-    text.append(f"! {sum(progress.errored)} errored", style=colours.get("error", ""))
-    text.append(f"  ·  {progress.in_flight} Runs in flight")
+    return parts_line(
+        ("█" * filled, colours.get("primary", "")),
+        ("░" * (BAR_WIDTH - filled), colours.get("muted-text", "")),
+        (f" {done}/{total} attempts", "bold"),
+        (f"  ✓ {sum(progress.passed)} passed", colours.get("outcome-passed", "")),
+        (f"  ✗ {sum(progress.wrong)} wrong", colours.get("outcome-wrong", "")),
+        (f"  ! {sum(progress.errored)} errored", colours.get("outcome-errored", "")),
+    )
+
+
+def pace_text(progress: Progress, status: str, elapsed: float, *, show_timing: bool = True) -> str:
+    """``4 Runs in flight · 3.1/s · ~0:04 left`` (or ``took 0:09`` once it ended).
+
+    ``elapsed`` is the run's seconds so far (frozen by the caller once it ended);
+    with ``show_timing`` off the clock-dependent parts show as dashes so that a
+    snapshot of the screen is stable.
+    """
+    done, total = progress.finished, progress.total
+    text = f"{progress.in_flight} Runs in flight"
     rate = progress.finished_here / elapsed if elapsed > 0 else 0.0  # not a resume's stored
     if not show_timing:
-        text.append("  ·  –/s  ·  – left")
-    elif status == "running":
-        left = f"~{clock((total - done) / rate)} left" if rate > 0 else "– left"
-        text.append(f"  ·  {rate:.1f}/s  ·  {left}")
-    else:
-        text.append(f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}")
-    return text
+        return text + "  ·  -/s  ·  - left"
+    if status == "running":
+        left = f"~{clock((total - done) / rate)} left" if rate > 0 else "- left"
+        return text + f"  ·  {rate:.1f}/s  ·  {left}"
+    return text + f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}"
 
 
 class LiveLine(Widget):

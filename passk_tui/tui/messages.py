@@ -1,0 +1,65 @@
+"""What the screens ask of the app: posted by a screen, bubbled to and handled by ``PasskApp``.
+
+A screen never imports the app; it says what the user asked for and the app,
+which owns the evaluation worker, decides what happens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from passk_tui.core.settings import Settings
+from passk_tui.tui.form import FormValues
+from passk_tui.tui.view import EvaluationView
+
+
+@dataclass
+class RunRequested(Message):
+    """Start an evaluation with these settings (``remember``: the form to save as last used)."""
+
+    settings: Settings
+    key: str | None
+    remember: FormValues | None = None
+
+
+class DemoRequested(Message):
+    """Run the bundled demo."""
+
+
+@dataclass
+class ResumeRequested(Message):
+    """Continue a stored evaluation (an id or a unique prefix)."""
+
+    ref: str
+
+
+class CancelRequested(Message):
+    """Stop the running evaluation: nothing new starts, the Runs in flight are cancelled."""
+
+
+class HistoryRequested(Message):
+    """Open the stored evaluations."""
+
+
+@dataclass
+class CaseOpened(Message):
+    """Show one case's attempts."""
+
+    view: EvaluationView
+    case_index: int
+
+
+@dataclass
+class ResultsOpened(Message):
+    """Show an evaluation's results table."""
+
+    view: EvaluationView
+
+
+@dataclass
+class StoredEvaluationOpened(Message):
+    """Show a stored evaluation's results (the live view when it is the one running here)."""
+
+    evaluation_id: str

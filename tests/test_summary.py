@@ -1,0 +1,40 @@
+"""The Results header's counts: outcome totals, cases all passed, under the gate, the span."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.figures import CaseFigures
+from passk_tui.core.summary import attempts_span, evaluation_totals
+
+
+def test_totals_are_counts_never_a_mean() -> None:
+    figures = [
+        CaseFigures("a", 5, 5, 0, 0, 3),
+        CaseFigures("b", 5, 3, 1, 1, 3),
+        CaseFigures("c", 2, 0, 0, 2, 3),  # unfinished: 2 of 5 planned
+    ]
+    totals = evaluation_totals(figures, [5, 5, 5], Fraction(9, 10))
+    assert (totals.passed, totals.wrong, totals.errored, totals.finished) == (8, 1, 3, 12)
+    assert totals.cases == 3 and totals.cases_all_passed == 1
+    assert totals.cases_unfinished == 1
+    # b: pass@3 with n=5, c=3 is exactly 1, so only c (0 passes) is under 0.9.
+    assert totals.cases_under_gate == 1
+    assert evaluation_totals(figures, [5, 5, 5], None).cases_under_gate is None
+
+
+def test_a_case_that_passed_every_attempt_so_far_is_not_all_passed_until_finished() -> None:
+    totals = evaluation_totals([CaseFigures("a", 2, 2, 0, 0, 2)], [5], None)
+    assert totals.cases_all_passed == 0 and totals.cases_unfinished == 1
+
+
+def record(started: float, ended: float) -> AttemptRecord:
+    return AttemptRecord(
+        0, "a", 1, "k", Outcome.PASSED, "completed", "x", None, None, None, None, started, ended
+    )
+
+
+def test_the_span_runs_from_the_first_start_to_the_last_end() -> None:
+    assert attempts_span([[record(10.0, 12.0), record(11.0, 19.5)], [record(9.0, 9.5)]]) == 10.5
+    assert attempts_span([[], []]) is None
