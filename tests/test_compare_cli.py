@@ -29,6 +29,9 @@ TABLE = PRODUCT_TABLE + (
     "a provider or a tool before the agent\n"
 )
 
+#: The outcomes a count of (passed, wrong, errored) stands for, in that order.
+COUNTED = (Outcome.PASSED, Outcome.WRONG, Outcome.ERRORED)
+
 
 def compare(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -56,7 +59,7 @@ def store_evaluation(
     attempts = max(sum(c) for c in counts.values())
     records = []
     for index, name in enumerate(names):
-        outcomes = [o for o, n in zip(Outcome, counts[name], strict=True) for _ in range(n)]
+        outcomes = [o for o, n in zip(COUNTED, counts[name], strict=True) for _ in range(n)]
         for attempt, outcome in enumerate(outcomes, start=1):
             records.append(
                 AttemptRecord(
