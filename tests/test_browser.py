@@ -215,7 +215,7 @@ def test_serve_shows_configure_and_d_runs_the_demo(browser, served, tmp_path) ->
     assert "-first-byte" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
     browser.save_screenshot(str(tmp_path / "configure.png"))
     browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea").send_keys("d")
-    wait_for(lambda: screen.shows("Done: 25/25 attempts"), 120, "the demo's results")
+    wait_for(lambda: screen.shows("Done: 25 of 25 attempts"), 120, "the demo's results")
     assert screen.shows("arithmetic", "weather-tool", "all passed", "pass@3")
     browser.save_screenshot(str(tmp_path / "results.png"))
     # The page and the terminal came from the server alone (no web font from elsewhere).

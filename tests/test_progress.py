@@ -7,6 +7,7 @@ import threading
 
 from passk_tui.core.attempt import Turn, Verdict
 from passk_tui.core.cases import Case
+from passk_tui.core.check_base import Check
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.settings import Settings
@@ -44,16 +45,18 @@ def test_rate_and_time_left_count_only_this_sessions_attempts() -> None:
     assert progress.rate() > 0 and progress.seconds_left() is not None
 
 
-class SlowCheck:
-    """A blocking check held until ``release`` is set: the attempt waits to be judged."""
-
-    blocking = True
+class SlowCheck(Check):
+    """A check that waits (off the loop) until ``release`` is set: the attempt waits to be judged."""
 
     def __init__(self) -> None:
+        super().__init__({})
         self.release = threading.Event()
         self.entered = threading.Event()
 
-    def evaluate(self, output: object) -> Verdict:
+    async def verdict(self, output: object, deadline: float) -> Verdict:
+        return await asyncio.to_thread(self._held)
+
+    def _held(self) -> Verdict:
         self.entered.set()
         self.release.wait(10)
         return Verdict(True)
@@ -82,11 +85,11 @@ async def test_an_attempt_being_judged_is_not_a_run_in_flight() -> None:
 
 
 def test_the_run_screens_rate_after_a_resume_counts_this_session_only() -> None:
-    from passk_tui.tui.widgets.run_summary import summary_text
+    from passk_tui.tui.widgets.run_summary import pace_text
 
     progress = Progress(["a"], 1000, 2)
     progress.add([record(0, a) for a in range(1, 901)])
     progress.begin()
     progress.add([record(0, a) for a in range(901, 911)])
-    text = summary_text(progress, "running", {}, 10.0).plain
+    text = pace_text(progress, "running", 10.0)
     assert "1.0/s" in text and "~1:30 left" in text  # 10 in 10 s; 90 left

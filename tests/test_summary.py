@@ -13,15 +13,16 @@ def test_totals_are_counts_never_a_mean() -> None:
     figures = [
         CaseFigures("a", 5, 5, 0, 0, 3),
         CaseFigures("b", 5, 3, 1, 1, 3),
-        CaseFigures("c", 2, 0, 0, 2, 3),  # unfinished: 2 of 5 planned
+        CaseFigures("c", 3, 0, 0, 3, 3),  # unfinished: 3 of 5 planned
+        CaseFigures("d", 2, 0, 2, 0, 3),  # 2 attempts: pass@3 undefined, under no gate yet
     ]
-    totals = evaluation_totals(figures, [5, 5, 5], Fraction(9, 10))
-    assert (totals.passed, totals.wrong, totals.errored, totals.finished) == (8, 1, 3, 12)
-    assert totals.cases == 3 and totals.cases_all_passed == 1
-    assert totals.cases_unfinished == 1
-    # b: pass@3 with n=5, c=3 is exactly 1, so only c (0 passes) is under 0.9.
+    totals = evaluation_totals(figures, [5, 5, 5, 5], Fraction(9, 10))
+    assert (totals.passed, totals.wrong, totals.errored, totals.finished) == (8, 3, 4, 15)
+    assert totals.cases == 4 and totals.cases_all_passed == 1
+    assert totals.cases_unfinished == 2
+    # b: pass@3 with n=5, c=3 is exactly 1, so only c (0 passes in 3) is under 0.9.
     assert totals.cases_under_gate == 1
-    assert evaluation_totals(figures, [5, 5, 5], None).cases_under_gate is None
+    assert evaluation_totals(figures, [5, 5, 5, 5], None).cases_under_gate is None
 
 
 def test_a_case_that_passed_every_attempt_so_far_is_not_all_passed_until_finished() -> None:
