@@ -46,6 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--cases", metavar="PATH", help="cases file (.toml or .jsonl)")
     what.add_argument("--attempts", metavar="N", help="attempts per case (default 5)")
     what.add_argument(
+        "--max-attempts",
+        metavar="N",
+        help="adaptive: after --attempts, more attempts for each undecided case, up to N",
+    )
+    what.add_argument(
+        "--precision",
+        metavar="W",
+        help="adaptive without --require: a case is decided once its pass@1 interval is at most "
+        "W wide (default 0.2)",
+    )
+    what.add_argument(
         "--k", metavar="K", help="the k in pass@k (default 3, or --attempts if smaller)"
     )
     what.add_argument(

@@ -17,7 +17,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -159,10 +159,10 @@ class Store:
             db.execute(
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-                " cases_sha256, case_count) VALUES"
+                " cases_sha256, case_count, max_attempts, precision, confidence) VALUES"
                 " (:id, :created, 'running', :stack, :agents_path, :agent, :version, :attempts,"
                 " :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
-                " :cases_sha256, :case_count)",
+                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -208,13 +208,25 @@ class Store:
             _insert_cases(db, evaluation_id, cases)
 
     def reopen(self, evaluation_id: str, settings: Settings) -> None:
-        """A resume starts: status back to running, with the running settings given anew."""
+        """A resume starts: status back to running, with the running settings given anew
+        (and the attempts or the cap an extension raised)."""
         with self._writing("the resumed evaluation") as db:
             db.execute(
                 "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
                 " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
-                " timeout = :timeout WHERE id = :id",
+                " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
+                " precision = :precision, confidence = :confidence WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
+            )
+
+    def keep_stop_reasons(self, evaluation_id: str, reasons: Mapping[int, str | None]) -> None:
+        """Record why cases stopped getting attempts (None: sampled again, by an extension)."""
+        if not reasons:
+            return
+        with self._writing("the cases' stop reasons") as db:
+            db.executemany(
+                "UPDATE cases SET stop_reason = ? WHERE evaluation_id = ? AND case_index = ?",
+                [(text, evaluation_id, index) for index, text in reasons.items()],
             )
 
     def claim(self, evaluation_id: str) -> Claim:
@@ -325,13 +337,14 @@ class Store:
             raise UnknownEvaluation(f"no evaluation {evaluation_id!r} in the store ({self.path})")
         row = rows[0]
         base_dir = Path(row["cases_path"]).parent
+        case_rows = self._query(
+            "SELECT * FROM cases WHERE evaluation_id = ? ORDER BY case_index", (evaluation_id,)
+        )
         cases = [
             layout.case_from_row(
                 c, f"{self.path}: evaluation {evaluation_id}: case {c['name']!r}", base_dir
             )
-            for c in self._query(
-                "SELECT * FROM cases WHERE evaluation_id = ? ORDER BY case_index", (evaluation_id,)
-            )
+            for c in case_rows
         ]
         records, withdrawn = [], []
         for r in self._query(
@@ -351,6 +364,7 @@ class Store:
             cases_sha256=row["cases_sha256"],
             records=records,
             withdrawn=withdrawn,
+            stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
         )
 
 

@@ -9,6 +9,7 @@ from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.progress import Progress
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,8 @@ class StoredEvaluation:
     """The counted records (passed, wrong, errored), by case and attempt."""
     withdrawn: list[AttemptRecord] = field(default_factory=list)
     """Attempts the user's stop withdrew: counted nowhere, kept to number their retakes."""
+    stop_reasons: dict[int, StopReason] = field(default_factory=dict)
+    """Adaptive: why each case that stopped getting attempts stopped, by case index."""
 
     @property
     def missing(self) -> int:
@@ -74,6 +77,7 @@ class StoredEvaluation:
         """A Progress filled with the stored records, as the faces read a live one."""
         progress = Progress([c.name for c in self.cases], self.settings.attempts, self.settings.k)
         progress.add(self.records)
+        progress.stop_reasons = self.stop_reasons
         return progress
 
     def figures(self) -> list[CaseFigures]:
