@@ -107,3 +107,16 @@ def adaptive_lines(progress: Progress, settings: Settings, reading: Reading) -> 
         + (f"; {counts}" if counts else ""),
     ]
     return lines
+
+
+def stop_rule_text(settings: Settings) -> str | None:
+    """When an adaptive case is decided, in words; None for a fixed n."""
+    if not settings.adaptive:
+        return None
+    if settings.require is not None:
+        return (
+            f"decided once the pass@{settings.k} interval lies wholly at or above, or below, "
+            f"{float(settings.require):g}"
+        )
+    width = DEFAULT_PRECISION if settings.precision is None else settings.precision
+    return f"decided (precise) once the pass@1 interval is at most {width:g} wide"
