@@ -183,7 +183,10 @@ def main() -> None:
     seconds = {"fixed": 0.0, "adaptive": 0.0}
     for index in range(args.suites):
         suite, agent = simulated_suite(args.cases, rng), SimulatedAgent(rng.getrandbits(32))
-        for mode, tally, gate in (("fixed", fixed, fixed_gate), ("adaptive", adaptive, adaptive_gate)):
+        for mode, tally, gate in (
+            ("fixed", fixed, fixed_gate),
+            ("adaptive", adaptive, adaptive_gate),
+        ):
             settings = settings_for(args, adaptive=mode == "adaptive")
             target = SimulatedTarget(suite, agent)
             evaluation, took = asyncio.run(run_engine(suite, settings, target, f"{mode}{index}"))

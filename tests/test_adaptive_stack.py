@@ -6,9 +6,18 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from passk_tui.store import DB_NAME, Store
 from tests.stack_server import StackScript, TurnScript
-from tests.test_resume import KEY, cases, finish, passk, recorded, start_args  # noqa: F401
+from tests.test_resume import CASES, KEY, finish, passk, recorded, start_args
+
+
+@pytest.fixture
+def cases(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.toml"
+    path.write_text(CASES)
+    return path
 
 
 def flaky_script(latency: float) -> StackScript:

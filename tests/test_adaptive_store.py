@@ -20,7 +20,14 @@ from passk_tui.store.export import render_csv, render_json, render_md
 from passk_tui.store.report import build_report
 from passk_tui.store.report_html import render_report
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
-from tests.test_store import cases_file, record, settings_for  # noqa: F401 (a fixture)
+from tests.test_store import CASES, record, settings_for
+
+
+@pytest.fixture
+def cases_file(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.toml"
+    path.write_text(CASES)
+    return path
 
 
 def test_a_schema_2_store_migrates_to_3_keeping_everything(tmp_path: Path, cases_file) -> None:
@@ -94,7 +101,10 @@ def test_every_export_shows_each_cases_own_n_and_reason_with_the_anytime_valid_m
     assert (one["figures"]["attempts"], two["figures"]["attempts"]) == (6, 9)
     assert two["figures"]["exact"]["pass_at_1"] == "1/3"
     assert two["figures"]["exact"]["pass_at_k"] == str(1 - Fraction(15, 36))  # 1 - C(6,2)/C(9,2)
-    assert [one["stop_reason"], two["stop_reason"]] == ["decided pass at 6", "capped at 9 undecided"]
+    assert [one["stop_reason"], two["stop_reason"]] == [
+        "decided pass at 6",
+        "capped at 9 undecided",
+    ]
     for case, interval in zip((one, two), expected, strict=True):
         assert case["intervals"]["pass_at_1"] == {"low": interval.low, "high": interval.high}
 

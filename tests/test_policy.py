@@ -10,8 +10,8 @@ from passk_tui.core.cases import Case
 from passk_tui.core.checks import compile_check
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
-from passk_tui.core.stopping import StopReason
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 
 
 def record(case_index: int, attempt: int, passed: bool = True) -> AttemptRecord:

@@ -230,8 +230,6 @@ class AdaptivePolicy:
         """The most attempts still to start, as built: the gaps, and each undecided case up to the cap."""
         gaps = sum(top - self._prefix[i] - len(self._ahead[i]) for i, top in enumerate(self._top))
         extra = sum(
-            self.max_attempts - top
-            for i, top in enumerate(self._top)
-            if i not in self.stop_reasons
+            self.max_attempts - top for i, top in enumerate(self._top) if i not in self.stop_reasons
         )
         return gaps + extra

@@ -85,7 +85,7 @@ def stop_lines(
 ) -> list[str]:
     """One line per case: why it stopped getting attempts, or that it had not stopped yet."""
     return [
-        f"{prefix}{name}: {reasons[i] if i in reasons else 'still sampled (not stopped)'}"
+        f"{prefix}{name}: {reasons.get(i, 'still sampled (not stopped)')}"
         for i, name in enumerate(names)
     ]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from fractions import Fraction
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
