@@ -27,7 +27,6 @@ import random
 import statistics
 import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +40,7 @@ from adaptive_sim import (  # noqa: E402
     Tally,
     report,
     simulated_suite,
+    suite_parser,
 )
 from harness import machine, warn_if_busy  # noqa: E402
 
@@ -162,14 +162,7 @@ async def over_http(args: argparse.Namespace, suite: list[SimulatedCase], agent:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--cases", type=int, default=200)
-    parser.add_argument("--require", type=Fraction, default=Fraction(4, 5))
-    parser.add_argument("--k", type=int, default=3)
-    parser.add_argument("--attempts", type=int, default=3)
-    parser.add_argument("--max-attempts", type=int, default=40)
-    parser.add_argument("--fixed", type=int, default=40, help="fixed-n's attempts per case")
-    parser.add_argument("--confidence", type=float, default=0.95)
+    parser = suite_parser(__doc__)
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--suites", type=int, default=10, help="simulated suites in process")
     parser.add_argument("--latency", type=float, default=0.05, help="stack Turn latency, s")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.intervals import parse_confidence
 from passk_tui.core.values import shorten
 
 DEFAULT_ATTEMPTS = 5
@@ -73,14 +74,8 @@ def parse_max_attempts(text: str, attempts: int) -> int:
 
 
 def parse_precision(text: str) -> float:
-    """An interval width strictly between 0 and 1."""
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise InputError(f"must be a number between 0 and 1, got {shorten(text)!r}") from None
-    if not 0.0 < value < 1.0:
-        raise InputError(f"must be strictly between 0 and 1, got {text.strip()}")
-    return value
+    """An interval width: strictly between 0 and 1, as a level is."""
+    return parse_confidence(text)
 
 
 def parse_version(text: str) -> int:
