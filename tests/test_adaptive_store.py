@@ -13,6 +13,7 @@ import pytest
 
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.cases import load_cases
+from passk_tui.core.gate import read
 from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.core.stopping import StopReason
 from passk_tui.store import Store
@@ -140,3 +141,21 @@ def test_bad_adaptive_flags_are_exit_2_in_one_line(capsys) -> None:
         assert run_headless(parse(["--demo", *flags]), {}) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err, err
+
+
+def test_history_counts_an_adaptive_evaluation_by_its_cap_and_its_own_intervals(
+    tmp_path: Path, cases_file: Path
+) -> None:
+    """1 pass of 9 is a decided fail by Clopper-Pearson, still undecided by the anytime-valid one."""
+    with adaptive_store(tmp_path, cases_file) as store:
+        settings = store.load("ev_a").settings
+        store.create_evaluation("ev_h", settings, load_cases(cases_file), "abc", created=9e9)
+        store.write(
+            "ev_h",
+            [record(1, a, Outcome.PASSED if a == 1 else Outcome.WRONG) for a in range(1, 10)],
+        )
+        summary = store.list_evaluations()[0]
+        figures = store.load("ev_h").figures()
+    assert (summary.id, summary.recorded, summary.total, summary.max_attempts) == ("ev_h", 9, 18, 9)
+    assert read(figures, Fraction(4, 5), 0.95).decided == 1  # Clopper-Pearson
+    assert summary.decided == read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0

@@ -28,6 +28,7 @@ import platformdirs
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.sampling import interval_method
 from passk_tui.core.settings import Settings
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
@@ -309,7 +310,8 @@ class Store:
                 figures.append(
                     CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
                 )
-            under, decided = gate_counts(figures, Fraction(row["require"]))
+            method = interval_method(layout.settings_from_row(row))
+            under, decided = gate_counts(figures, Fraction(row["require"]), method)
         return EvaluationSummary(
             id=row["id"],
             created=row["created"],
@@ -323,6 +325,7 @@ class Store:
             status=self._status(row["id"], row["status"]),
             under_gate=under,
             decided=decided,
+            max_attempts=row["max_attempts"],
         )
 
     def _status(self, evaluation_id: str, stored: str) -> str:

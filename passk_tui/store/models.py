@@ -32,10 +32,13 @@ class EvaluationSummary:
     case has fewer than k attempts (its pass@k is undefined, so the count is too)."""
     decided: int | None = None
     """Cases the confident gate (at the default 0.95) decides, pass or fail; None with no gate."""
+    max_attempts: int | None = None
+    """Adaptive: the cap per case; None for a fixed n."""
 
     @property
     def total(self) -> int:
-        return self.cases * self.attempts
+        """The attempts planned; adaptive: the most there can be (every case at the cap)."""
+        return self.cases * (self.attempts if self.max_attempts is None else self.max_attempts)
 
 
 @dataclass(frozen=True, slots=True)
