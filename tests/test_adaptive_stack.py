@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import time
 from pathlib import Path
 
 import pytest
 
+from passk_tui.core.errors import InputError
 from passk_tui.store import DB_NAME, Store
 from tests.stack_server import StackScript, TurnScript
 from tests.test_resume import CASES, KEY, finish, passk, recorded, start_args
@@ -120,3 +122,59 @@ def test_sigkill_mid_adaptive_run_then_resume_gives_one_run_per_key(
         passed = sum(r.outcome.value == "passed" for r in mine)
         assert counts[case.name] == f"{passed}/{len(mine)}"
         assert sorted(r.attempt for r in mine) == list(range(1, len(mine) + 1))
+
+
+async def run_closing(evaluation) -> str:
+    try:
+        return await evaluation.run()
+    finally:
+        await evaluation.target.aclose()
+
+
+def test_extend_evaluation_for_the_app_says_how_many_runs_at_most_and_runs_them(
+    stack, cases: Path, tmp_path: Path
+) -> None:
+    """The session call the app's "more attempts" makes: most_left before, one Run per key after."""
+    from passk_tui.core.settings import Settings
+    from passk_tui.session import extend_evaluation, new_evaluation
+
+    stack.config.script = flaky_script(0.01)
+    settings = Settings(
+        agent="demo", version=1, cases_path=str(cases), attempts=3, k=3, stack=stack.url
+    )
+    with Store.open(tmp_path / "s.db") as store:
+        first = new_evaluation(settings, "secret", store=store)
+        assert asyncio.run(run_closing(first)) == "done"
+        with pytest.raises(InputError, match="fewer than the 3 stored"):
+            extend_evaluation(first.evaluation_id, "secret", attempts=2, store=store)
+        more = extend_evaluation(first.evaluation_id, "secret", max_attempts=20, store=store)
+        # No --require: the precision rule (0.2 wide); none is decided at 3, so 3 x 17 at most.
+        assert more.evaluation.policy.most_left() == 3 * 17 and not more.finished
+        assert asyncio.run(run_closing(more.evaluation)) == "done"
+        stored_now = store.load(first.evaluation_id)
+    stats = stack.stats()
+    assert set(stats.runs_by_key.values()) == {1}
+    assert stats.runs_created == len(stored_now.records) <= 9 + 3 * 17
+    assert {str(r) for r in stored_now.stop_reasons.values()} <= {
+        "capped at 20 undecided",
+        *(f"precise at {n}" for n in range(3, 21)),
+    }
+    assert len(stored_now.stop_reasons) == 3 and stored_now.settings.max_attempts == 20
+
+
+def test_confidence_and_precision_are_kept_for_the_resume(
+    make_stack, cases: Path, tmp_path: Path
+) -> None:
+    stack = make_stack(keys={KEY: None}, script=flaky_script(0.01))
+    data = tmp_path / "data"
+    args = start_args(stack, cases, "--max-attempts", "6", "--precision", "0.9")
+    code, out, err = finish(passk(*args, "--confidence", "0.9", data=data))
+    assert code == 0, err
+    assert "pass@3 90% CI" in out.splitlines()[0]
+    # 4 attempts give a pass@1 interval under 0.9 wide at 90% for every case: precise at 4.
+    assert err.count("precise at 4") == 3, err
+    code, out, err = finish(passk("--resume", "last", data=data))
+    assert code == 0, err
+    assert "pass@3 90% CI" in out.splitlines()[0]
+    assert err.count("precise at 4") == 3, err
+    assert stack.stats().max_runs_per_key == 1
