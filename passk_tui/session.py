@@ -90,25 +90,31 @@ class RecordedEvaluation(Evaluation):
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, AttemptFinished):
-            self._keep_stop_reasons()
+            self._keep_stop_reasons([event.record.case_index])
         if isinstance(event, EvaluationFinished):
             self._ended(event.status, event.error)
         if self._front is not None:
             self._front(event)
 
-    def _keep_stop_reasons(self) -> None:
-        """Store the stop reasons that changed: a case decided, capped, or sampled again.
+    def _keep_stop_reasons(self, case_indexes: Iterable[int]) -> None:
+        """Store the stop reasons of these cases that changed: decided, capped, sampled again.
 
-        A reason depends on the records alone (``AdaptivePolicy``), so one lost to a
-        kill between the records' write and this one is found again on resume.
+        A record changes only its own case's reason. A reason depends on the records
+        alone (``AdaptivePolicy``), so one lost to a kill between the records' write
+        and this one is found again on resume.
         """
-        reasons = self.progress.stop_reasons
-        if reasons == self._kept_reasons:
+        reasons, kept = self.progress.stop_reasons, self._kept_reasons
+        changed = {i: reasons.get(i) for i in case_indexes if reasons.get(i) != kept.get(i)}
+        if not changed:
             return
-        changed = {i: str(r) for i, r in reasons.items() if self._kept_reasons.get(i) != r}
-        changed.update({i: None for i in self._kept_reasons if i not in reasons})
-        self.store.keep_stop_reasons(self.evaluation_id, changed)
-        self._kept_reasons = dict(reasons)
+        self.store.keep_stop_reasons(
+            self.evaluation_id, {i: None if r is None else str(r) for i, r in changed.items()}
+        )
+        for i, reason in changed.items():
+            if reason is None:
+                kept.pop(i, None)
+            else:
+                kept[i] = reason
 
     def _ended(self, status: str, error: str | None, before_any_attempt: bool = False) -> None:
         try:
@@ -129,7 +135,7 @@ class RecordedEvaluation(Evaluation):
 
     async def run(self) -> Status:
         try:
-            self._keep_stop_reasons()
+            self._keep_stop_reasons(range(len(self.cases)))
             return await super().run()
         finally:
             # Cancelled from outside (the app quit): the stored status stays running,

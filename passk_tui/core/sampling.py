@@ -80,12 +80,10 @@ def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
     return read(figures, settings.require, gate_confidence(settings), interval_method(settings))
 
 
-def stop_lines(
-    names: Sequence[str], reasons: Mapping[int, StopReason], prefix: str = "stop: "
-) -> list[str]:
+def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:
     """One line per case: why it stopped getting attempts, or that it had not stopped yet."""
     return [
-        f"{prefix}{name}: {reasons.get(i, 'still sampled (not stopped)')}"
+        f"stop: {name}: {reasons.get(i, 'still sampled (not stopped)')}"
         for i, name in enumerate(names)
     ]
 
