@@ -194,8 +194,9 @@ def report(fixed: Tally, adaptive: Tally, fixed_label: str, adaptive_label: str)
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+def suite_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The flags both adaptive benches share: the suite, the gate and the two modes' attempts."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n", 1)[0])
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--require", type=Fraction, default=Fraction(4, 5))
     parser.add_argument("--k", type=int, default=3)
@@ -203,6 +204,11 @@ def main() -> None:
     parser.add_argument("--max-attempts", type=int, default=40)
     parser.add_argument("--fixed", type=int, default=40, help="fixed-n's attempts per case")
     parser.add_argument("--confidence", type=float, default=0.95)
+    return parser
+
+
+def main() -> None:
+    parser = suite_parser(__doc__)
     parser.add_argument("--trials", type=int, default=100, help="simulated suites")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

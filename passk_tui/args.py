@@ -46,6 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--cases", metavar="PATH", help="cases file (.toml or .jsonl)")
     what.add_argument("--attempts", metavar="N", help="attempts per case (default 5)")
     what.add_argument(
+        "--max-attempts",
+        metavar="N",
+        help="adaptive: after --attempts, more attempts for each undecided case, up to N",
+    )
+    what.add_argument(
+        "--precision",
+        metavar="W",
+        help="adaptive without --require: a case is decided once its pass@1 interval is at most "
+        "W wide (default 0.2)",
+    )
+    what.add_argument(
         "--k", metavar="K", help="the k in pass@k (default 3, or --attempts if smaller)"
     )
     what.add_argument(
@@ -75,7 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--headless", action="store_true", help="no UI: progress on stderr, table on stdout"
     )
     how.add_argument(
-        "--resume", metavar="ID", help="continue an interrupted evaluation ('last' = newest)"
+        "--resume",
+        metavar="ID",
+        help="continue an interrupted evaluation ('last' = newest); with --attempts N (more "
+        "than stored) or --max-attempts N, extend it",
     )
     how.add_argument(
         "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from passk_tui.config import flag, resume_changes, settings_from_args, stack_key
+from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.gate import gate_lines, read
+from passk_tui.core.gate import gate_lines
 from passk_tui.core.heap import relaxed_gc
-from passk_tui.core.intervals import parse_confidence
 from passk_tui.core.progress import Progress
+from passk_tui.core.sampling import adaptive_lines
+from passk_tui.core.sampling import reading as settings_reading
 from passk_tui.core.table import plain_columns, plain_table
 from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
@@ -42,7 +43,6 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     stopped_by: list[int] = []
     try:
         export_path = check_export_path(args.export) if args.export else None
-        confidence = flag("confidence", args.confidence, parse_confidence, None)
         key = stack_key(args, env)
         if args.resume:
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
@@ -70,7 +70,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             _resume_hint(evaluation.evaluation_id)
         return EXIT_CANCELLED
     cancelled = EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
-    return _report_end(evaluation, status, args, export_path, confidence, cancelled)
+    return _report_end(evaluation, status, args, export_path, cancelled)
 
 
 def _report_end(
@@ -78,7 +78,6 @@ def _report_end(
     status: str,
     args: argparse.Namespace,
     export_path: Path | None,
-    confidence: float | None,
     cancelled: int = EXIT_CANCELLED,
 ) -> int:
     """The table and the gate, then the export, and how to resume when the evaluation did not finish.
@@ -95,10 +94,13 @@ def _report_end(
         code = _fail(RunError(evaluation.error or "the evaluation failed"))
         _resume_hint(evaluation.evaluation_id)
     else:
-        reading = read(figures, settings.require, confidence)
-        shown = reading if confidence is not None else None
+        reading = settings_reading(figures, settings)
+        shown = reading if settings.confidence is not None else None
         if not _print(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return EXIT_ENVIRONMENT
+        if settings.adaptive:
+            for line in adaptive_lines(evaluation.progress, settings, reading):
+                say(line)
         if status == "cancelled":
             not_run = evaluation.progress.total - evaluation.progress.finished
             say(f"cancelled: {not_run} attempts not run")
@@ -109,7 +111,7 @@ def _report_end(
                 say(line)
             code = reading.exit_code
     if export_path is not None:
-        code = _export(evaluation, export_path, confidence, code)
+        code = _export(evaluation, export_path, settings.confidence, code)
     return code
 
 

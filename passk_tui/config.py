@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from passk_tui import demo
 from passk_tui.core.cases import Case, load_cases
 from passk_tui.core.errors import InputError
+from passk_tui.core.intervals import parse_confidence
 from passk_tui.core.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
@@ -20,6 +21,8 @@ from passk_tui.core.settings import (
     parse_attempts,
     parse_concurrency,
     parse_k,
+    parse_max_attempts,
+    parse_precision,
     parse_require,
     parse_timeout,
     parse_version,
@@ -46,6 +49,11 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
     attempts = flag("attempts", args.attempts, parse_attempts, DEFAULT_ATTEMPTS)
     k = flag("k", args.k, lambda t: parse_k(t, attempts), default_k(attempts))
     require = flag("require", args.require, parse_require, None)
+    max_attempts = flag(
+        "max-attempts", args.max_attempts, lambda t: parse_max_attempts(t, attempts), None
+    )
+    precision = flag("precision", args.precision, parse_precision, None)
+    check_precision(precision, require, max_attempts is not None)
     concurrency = flag("concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY)
     timeout = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
     stack = stack_address(args, env)
@@ -74,7 +82,23 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
         timeout=timeout,
         stack=stack,
         agents_path=agents_path,
+        max_attempts=max_attempts,
+        precision=precision,
+        confidence=flag("confidence", args.confidence, parse_confidence, None),
     )
+
+
+def check_precision(precision: float | None, require: object, adaptive: bool) -> None:
+    """--precision says when an adaptive case without a gate is decided: refused anywhere else."""
+    if precision is None:
+        return
+    if not adaptive:
+        raise InputError("--precision needs --max-attempts (it says when an adaptive case stops)")
+    if require is not None:
+        raise InputError(
+            "--precision and --require: with --require a case is decided by the gate; "
+            "give one of them"
+        )
 
 
 #: Longest agent id or name taken from --agent.
@@ -197,6 +221,13 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
         changes["completion_only"] = bool(args.completion_only)
     if args.require is not None:
         changes["require"] = flag("require", args.require, parse_require, None)
+    if args.max_attempts is not None:
+        # Checked against the stored attempts by the session.
+        changes["max_attempts"] = flag("max-attempts", args.max_attempts, parse_attempts, 0)
+    if args.precision is not None:
+        changes["precision"] = flag("precision", args.precision, parse_precision, None)
+    if args.confidence is not None:
+        changes["confidence"] = flag("confidence", args.confidence, parse_confidence, None)
     if args.concurrency is not None:
         changes["concurrency"] = flag(
             "concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY

@@ -15,10 +15,12 @@ from passk_tui.core.attempt import AttemptRecord, Turn
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation, Status
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.events import EvaluationFinished, Event
+from passk_tui.core.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.plan import PlannedAttempt, check_planned_size, new_evaluation_id
-from passk_tui.core.policy import FixedPolicy, SamplingPolicy
+from passk_tui.core.policy import SamplingPolicy
+from passk_tui.core.sampling import sampling_policy
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.claims import Claim
 from passk_tui.targets.base import RetryNotice, Target
@@ -31,12 +33,15 @@ MEASURED = {
     "agent": "--agent",
     "version": "--version",
     "cases_path": "--cases",
-    "attempts": "--attempts",
     "k": "--k",
     "completion_only": "--completion-only",
 }
+#: What an extension may raise (never lower): more attempts measure more of the same.
+GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
 #: The settings a resume may give anew.
-RUNNING = frozenset({"concurrency", "timeout", "require", "stack", "agents_path"})
+RUNNING = frozenset(
+    {"concurrency", "timeout", "require", "stack", "agents_path", "precision", "confidence"}
+)
 
 
 class RecordedEvaluation(Evaluation):
@@ -60,6 +65,7 @@ class RecordedEvaluation(Evaluation):
         previous: Iterable[AttemptRecord] = (),
         on_event: Callable[[Event], None] | None = None,
         policy: SamplingPolicy | None = None,
+        stored_reasons: Mapping[int, StopReason] | None = None,
     ) -> None:
         self.store = store
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
@@ -74,14 +80,41 @@ class RecordedEvaluation(Evaluation):
             sink=store.sink(evaluation_id),
             previous=previous,
             on_event=self._on_event,
-            policy=policy,
+            policy=policy or sampling_policy(settings, len(cases), previous),
         )
+        #: The stop reasons as the store holds them; written through as the policy's change.
+        self._kept_reasons: dict[int, StopReason] = dict(stored_reasons or {})
+        reasons = getattr(self.policy, "stop_reasons", None)
+        if reasons is not None:
+            self.progress.stop_reasons = reasons
 
     def _on_event(self, event: Event) -> None:
+        if isinstance(event, AttemptFinished):
+            self._keep_stop_reasons([event.record.case_index])
         if isinstance(event, EvaluationFinished):
             self._ended(event.status, event.error)
         if self._front is not None:
             self._front(event)
+
+    def _keep_stop_reasons(self, case_indexes: Iterable[int]) -> None:
+        """Store the stop reasons of these cases that changed: decided, capped, sampled again.
+
+        A record changes only its own case's reason. A reason depends on the records
+        alone (``AdaptivePolicy``), so one lost to a kill between the records' write
+        and this one is found again on resume.
+        """
+        reasons, kept = self.progress.stop_reasons, self._kept_reasons
+        changed = {i: reasons.get(i) for i in case_indexes if reasons.get(i) != kept.get(i)}
+        if not changed:
+            return
+        self.store.keep_stop_reasons(
+            self.evaluation_id, {i: None if r is None else str(r) for i, r in changed.items()}
+        )
+        for i, reason in changed.items():
+            if reason is None:
+                kept.pop(i, None)
+            else:
+                kept[i] = reason
 
     def _ended(self, status: str, error: str | None, before_any_attempt: bool = False) -> None:
         try:
@@ -102,6 +135,7 @@ class RecordedEvaluation(Evaluation):
 
     async def run(self) -> Status:
         try:
+            self._keep_stop_reasons(range(len(self.cases)))
             return await super().run()
         finally:
             # Cancelled from outside (the app quit): the stored status stays running,
@@ -143,6 +177,8 @@ def new_evaluation(
     """
     cases = load_suite(settings)
     check_planned_size(len(cases), settings.attempts)
+    if settings.max_attempts is not None:
+        check_planned_size(len(cases), settings.max_attempts, "--max-attempts")
     digest = file_sha256(settings.cases_path)
     evaluation_id = new_evaluation_id()
     target = make_target(settings, key, evaluation_id)
@@ -178,7 +214,10 @@ def resume_evaluation(
         stored = replace(stored, cases=_cases_again(stored))
     settings = _resumed_settings(stored, dict(changes or {}))
     check_planned_size(len(stored.cases), settings.attempts)
-    finished = stored.missing == 0
+    if settings.max_attempts is not None:
+        check_planned_size(len(stored.cases), settings.max_attempts, "--max-attempts")
+    policy = sampling_policy(settings, len(stored.cases), stored.records, stored.retakes())
+    finished = policy.most_left() == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)
     try:
@@ -201,9 +240,33 @@ def resume_evaluation(
         claim=claim,
         previous=stored.records,
         on_event=on_event,
-        policy=FixedPolicy(len(stored.cases), settings.attempts, stored.records, stored.retakes()),
+        policy=policy,
+        stored_reasons=stored.stop_reasons,
     )
     return Resumed(evaluation, stored, finished, warnings)
+
+
+def extend_evaluation(
+    ref: str,
+    key: str | None,
+    *,
+    attempts: int | None = None,
+    max_attempts: int | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    store: Store | None = None,
+) -> Resumed:
+    """More attempts for a stored evaluation: every case up to ``attempts``, or adaptively
+    up to ``max_attempts`` (``--resume ID --attempts N`` / ``--max-attempts N``).
+
+    Fewer than stored is InputError. Keys are derived as always, so nothing recorded
+    runs again; ``Resumed.evaluation.policy.most_left()`` is the most Runs it may start.
+    """
+    changes: dict[str, Any] = {}
+    if attempts is not None:
+        changes["attempts"] = attempts
+    if max_attempts is not None:
+        changes["max_attempts"] = max_attempts
+    return resume_evaluation(ref, key, changes, on_event, store=store)
 
 
 def _cases_again(stored: StoredEvaluation) -> list[Case]:
@@ -244,13 +307,39 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
             f"--resume {stored.id}: --stack would change what is measured (it ran on a local "
             "agent); start a new evaluation instead"
         )
-    unknown = set(changes) - RUNNING - set(MEASURED)
+    grown = _grown(stored.id, current, changes)
+    unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING)
     if unknown:
         raise ValueError(f"not settings: {', '.join(sorted(unknown))}")
     running = {name: value for name, value in changes.items() if name in RUNNING}
     if current.stack is None or not running.get("stack"):
         running.pop("stack", None)
-    return replace(current, **running)
+    resumed = replace(current, **running, **grown)
+    if resumed.precision is not None and (resumed.require is not None or not resumed.adaptive):
+        raise InputError(
+            f"--resume {stored.id}: --precision is for an adaptive evaluation without --require"
+        )
+    return resumed
+
+
+def _grown(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> dict[str, int]:
+    """The attempts and cap an extension gives; fewer than stored (or a cap under the
+    attempts) is InputError in one line."""
+    grown = {name: changes[name] for name in GROWING if changes.get(name) is not None}
+    for name, value in grown.items():
+        stored = getattr(current, name)
+        if stored is not None and value < stored:
+            raise InputError(
+                f"--resume {evaluation_id}: {GROWING[name]} {value} is fewer than the {stored} "
+                "stored; an evaluation can only be extended"
+            )
+    attempts = grown.get("attempts", current.attempts)
+    cap = grown.get("max_attempts", current.max_attempts)
+    if cap is not None and cap < attempts:
+        raise InputError(
+            f"--resume {evaluation_id}: --max-attempts {cap} is below --attempts {attempts}"
+        )
+    return grown
 
 
 def _shown(value: Any) -> str:

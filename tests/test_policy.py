@@ -9,8 +9,9 @@ from passk_tui.core.attempt import AttemptRecord, Outcome, Turn
 from passk_tui.core.cases import Case
 from passk_tui.core.checks import compile_check
 from passk_tui.core.engine import Evaluation
-from passk_tui.core.policy import AdaptivePolicy, FixedPolicy, Pause, Slot, StopReason
+from passk_tui.core.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 
 
 def record(case_index: int, attempt: int, passed: bool = True) -> AttemptRecord:
@@ -50,10 +51,12 @@ def undecided_below(limit: float):
     """A toy stop rule: a case is decided (its pass rate's side of 0.5) once n >= limit,
     or at once when it always passes."""
 
-    def rule(passed: int, n: int) -> str | None:
+    def rule(passed: int, n: int) -> StopReason | None:
         if passed == n:
-            return "pass"
-        return ("pass" if passed * 2 > n else "fail") if n >= limit else None
+            return StopReason("decided pass", n)
+        if n < limit:
+            return None
+        return StopReason("decided pass" if passed * 2 > n else "decided fail", n)
 
     return rule
 
@@ -72,9 +75,9 @@ def test_adaptive_samples_only_undecided_cases_up_to_the_cap() -> None:
     assert slot is Pause.DONE
     assert counts == [2, 6, 6]
     assert policy.stop_reasons == {
-        0: StopReason("pass", 2),
-        1: StopReason(None, 6),
-        2: StopReason(None, 6),
+        0: StopReason("decided pass", 2),
+        1: StopReason("capped", 6),
+        2: StopReason("capped", 6),
     }
     assert [str(policy.stop_reasons[i]) for i in (0, 1)] == [
         "decided pass at 2",
@@ -100,18 +103,18 @@ def test_adaptive_waits_for_first_pass_then_feeds_every_free_worker() -> None:
 
 
 def test_in_flight_attempts_of_a_decided_case_finish_and_count() -> None:
-    rule = lambda passed, n: "fail" if n - passed >= 2 else None  # noqa: E731
+    rule = lambda passed, n: StopReason("decided fail", n) if n - passed >= 2 else None  # noqa: E731
     policy = AdaptivePolicy(1, attempts=1, max_attempts=20, stop_rule=rule)
     first = policy.next()
     land(policy, first, False)
     extra = [policy.next() for _ in range(3)]
     land(policy, extra[0], False)  # decided now, two still in flight
-    assert policy.stop_reasons[0] == StopReason("fail", 2)
+    assert policy.stop_reasons[0] == StopReason("decided fail", 2)
     assert policy.next() is Pause.WAIT
     land(policy, extra[1], True)
     land(policy, extra[2], True)
     assert policy.next() is Pause.DONE
-    assert policy.stop_reasons[0] == StopReason("fail", 2)  # kept as decided, n then 4
+    assert policy.stop_reasons[0] == StopReason("decided fail", 2)  # kept as decided, n then 4
 
 
 def test_adaptive_resume_fills_gaps_and_continues() -> None:
@@ -121,9 +124,36 @@ def test_adaptive_resume_fills_gaps_and_continues() -> None:
     )
     slot = policy.next()
     assert (slot.attempt, slot.retake) == (3, 1)
-    assert policy.next() is Pause.WAIT  # judged again once the gap is filled
+    # Undecided on its prefix 1..2 already: an extra attempt beside the gap being filled.
+    extra = policy.next()
+    assert extra.attempt == 5
     land(policy, slot, True)
-    assert [s.attempt for s in drain_landing(policy)] == [5, 6]
+    land(policy, extra, True)
+    assert [s.attempt for s in drain_landing(policy)] == [6]
+
+
+def test_a_case_is_judged_on_its_finished_prefix_not_on_whichever_finished_first() -> None:
+    """Attempts 2 and 3 pass fast while 1 (a failure) is slow: no verdict until 1 is in."""
+    rule = lambda passed, n: StopReason("decided pass", n) if passed == n else None  # noqa: E731
+    policy = AdaptivePolicy(1, attempts=1, max_attempts=5, stop_rule=rule)
+    first = policy.next()
+    land(policy, first, False)  # undecided at 1: more attempts
+    second, third = policy.next(), policy.next()
+    land(policy, third, True)
+    assert policy.stop_reasons == {}
+    land(policy, second, True)
+    assert policy.stop_reasons == {}  # 2 of 3 on the prefix: still undecided
+    assert policy.most_left() == 2
+
+
+def test_the_same_outcomes_reach_the_same_reason_whatever_the_order() -> None:
+    """A resume rebuilt from the records decides where the uninterrupted run did."""
+    rule = undecided_below(4)
+    outcomes = {1: False, 2: True, 3: True, 4: True, 5: False}
+    stored = [record(0, a, outcomes[a]) for a in (5, 3, 1, 4, 2)]
+    policy = AdaptivePolicy(1, 2, 9, rule, records=stored)
+    assert policy.stop_reasons == {0: StopReason("decided pass", 4)}
+    assert policy.next() is Pause.DONE and policy.most_left() == 0
 
 
 def test_an_extra_attempt_withdrawn_before_runs_again_as_its_next_retake() -> None:
@@ -166,7 +196,7 @@ async def test_engine_runs_an_adaptive_policy_with_growing_rows() -> None:
         for name, answer in (("odd", "yes"), ("also-odd", "yes"), ("never", "no"))
     ]
     settings = Settings(agent="a", version=1, cases_path="x", attempts=2, k=2, concurrency=3)
-    rule = lambda passed, n: "fail" if passed == 0 else None  # noqa: E731
+    rule = lambda passed, n: StopReason("decided fail", n) if passed == 0 else None  # noqa: E731
     policy = AdaptivePolicy(3, 2, 7, rule)
     target = EchoTarget()
     ev = Evaluation("ev_a", cases, settings, target, policy=policy)

@@ -209,7 +209,6 @@ def test_resume_refuses_a_changed_measured_flag(make_stack, cases: Path, tmp_pat
     assert code == 0, err
     before = stack.stats().runs_created
     for flag, value in (
-        ("--attempts", "5"),
         ("--k", "2"),
         ("--agent", "other"),
         ("--version", "2"),
@@ -220,6 +219,11 @@ def test_resume_refuses_a_changed_measured_flag(make_stack, cases: Path, tmp_pat
         assert out == "" and err.count("\n") == 1 and flag in err and "measured" in err
     code, out, err = finish(passk("--resume", "last", "--completion-only", data=data))
     assert code == 2 and "--completion-only" in err
+    # Attempts may grow (an extension), never shrink.
+    for flag, value in (("--attempts", "3"), ("--max-attempts", "3")):
+        code, out, err = finish(passk("--resume", "last", flag, value, data=data))
+        assert code == 2, (flag, err)
+        assert out == "" and err.count("\n") == 1 and flag in err, err
     # Giving the stored value again, or a running setting anew, is fine.
     code, out, err = finish(
         passk("--resume", "last", "--attempts", "4", "--concurrency", "9", data=data)

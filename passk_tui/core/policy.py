@@ -15,9 +15,10 @@ from enum import Enum
 from typing import Protocol
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.stopping import StopReason
 
-#: A stop rule: from (passes, attempts) of a case, its verdict ("pass", "fail", ...) or None: undecided.
-StopRule = Callable[[int, int], "str | None"]
+#: A stop rule: from (passes, attempts) of a case, why it may stop (``core.stopping``), or None.
+StopRule = Callable[[int, int], "StopReason | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,10 @@ class FixedPolicy:
         retakes: Mapping[tuple[int, int], int] | None = None,
     ) -> None:
         self.attempts = attempts
-        self._pending = first_pass([attempts] * case_count, _recorded(records), retakes or {})
+        done = _recorded(records)
+        #: The attempts without a record when the policy was built.
+        self.left = case_count * attempts - sum(1 for _, attempt in done if attempt <= attempts)
+        self._pending = first_pass([attempts] * case_count, done, retakes or {})
 
     def next(self) -> Slot | Pause:
         return next(self._pending, Pause.DONE)
@@ -104,35 +108,26 @@ class FixedPolicy:
     def planned(self, case_index: int) -> int:
         return self.attempts
 
-
-@dataclass(frozen=True, slots=True)
-class StopReason:
-    """Why a case stopped being sampled: decided (``verdict`` at ``n``) or capped at ``n`` undecided."""
-
-    verdict: str | None
-    n: int
-
-    @property
-    def capped(self) -> bool:
-        return self.verdict is None
-
-    def __str__(self) -> str:
-        if self.verdict is None:
-            return f"capped at {self.n} undecided"
-        return f"decided {self.verdict} at {self.n}"
+    def most_left(self) -> int:
+        """The attempts still to start, as built (what a resume or an extension would run)."""
+        return self.left
 
 
 class AdaptivePolicy:
     """Every case first gets ``attempts``; then each still-undecided case more, up to ``max_attempts``.
 
-    A case is judged by ``stop_rule(passes, n)`` once it has ``attempts`` records,
-    and again at each record after: a verdict decides it for good (its stop
-    reason keeps the n it was decided at; attempts already in flight still finish
-    and count), None keeps it sampled. Extra attempts go one per free worker to
-    the undecided case with the fewest attempts so far, so cases interleave and,
-    while any undecided case is below the cap, no worker idles. Attempts left
-    unrecorded before (gaps below a case's highest recorded attempt) are run
-    first, so a resume continues the same policy and replays nothing.
+    A case is judged on the longest run of attempt numbers 1..m that have all
+    finished (``core.stopping`` says why: whichever finish first may
+    over-represent the fast outcome), at every m from ``attempts`` on:
+    ``stop_rule(passes, m)`` naming a reason decides it for good (the reason
+    keeps that m; attempts already in flight still finish and count), and a
+    case reaching ``max_attempts`` undecided is capped. So a case's reason
+    depends on its outcomes by attempt number alone, not on timing: a resume or
+    an extension rebuilt from the records reaches the same one. Extra attempts
+    go one per free worker to the undecided case with the fewest attempts so
+    far, so cases interleave and, while any undecided case is below the cap, no
+    worker idles. Attempts left unrecorded before (gaps below a case's highest
+    recorded attempt) are run first, so a resume replays nothing.
     """
 
     def __init__(
@@ -152,27 +147,24 @@ class AdaptivePolicy:
         self.stop_rule = stop_rule
         #: Per case that stopped being sampled: decided at n, or capped at N.
         self.stop_reasons: dict[int, StopReason] = {}
-        self._passed = [0] * case_count
-        self._n = [0] * case_count
+        #: Per case: the finished attempts past its prefix (attempt -> passed).
+        self._ahead: list[dict[int, bool]] = [{} for _ in range(case_count)]
+        #: Per case: m, the prefix 1..m all finished, and its passes.
+        self._prefix = [0] * case_count
+        self._prefix_passed = [0] * case_count
         highest = [0] * case_count
         for record in records:
-            i = record.case_index
-            self._n[i] += 1
-            self._passed[i] += record.outcome is Outcome.PASSED
-            highest[i] = max(highest[i], record.attempt)
+            self._ahead[record.case_index][record.attempt] = record.outcome is Outcome.PASSED
+            highest[record.case_index] = max(highest[record.case_index], record.attempt)
         #: The highest attempt number handed out (or recorded) per case.
         self._top = [max(attempts, h) for h in highest]
-        self._first_top = list(self._top)
-        #: First-pass attempts (1..first top) of each case without a record yet.
-        self._first_left = [top - n for top, n in zip(self._top, self._n, strict=True)]
         self._retakes = retakes or {}
-        self._pending = first_pass(self._first_top, _recorded(records), self._retakes)
+        self._pending = first_pass(list(self._top), _recorded(records), self._retakes)
         self._in_flight = 0
         self._ready: list[tuple[int, int]] = []  # (top, case): undecided cases below the cap
         self._queued: set[int] = set()
         for case_index in range(case_count):
-            if self._first_left[case_index] == 0:
-                self._judge(case_index)
+            self._advance(case_index)
 
     def next(self) -> Slot | Pause:
         slot = next(self._pending, None)
@@ -199,31 +191,45 @@ class AdaptivePolicy:
         return None
 
     def landed(self, record: AttemptRecord) -> None:
-        i = record.case_index
         self._in_flight -= 1
-        self._n[i] += 1
-        self._passed[i] += record.outcome is Outcome.PASSED
-        if record.attempt <= self._first_top[i]:
-            self._first_left[i] -= 1
-        if self._first_left[i] == 0:
-            self._judge(i)
+        self._ahead[record.case_index][record.attempt] = record.outcome is Outcome.PASSED
+        self._advance(record.case_index)
 
     def dropped(self, slot: Slot) -> None:
         self._in_flight -= 1
 
-    def _judge(self, case_index: int) -> None:
-        """Decide the case if the rule can; else keep it queued for more while below the cap."""
-        if case_index in self.stop_reasons:
-            return
-        n = self._n[case_index]
-        verdict = self.stop_rule(self._passed[case_index], n)
-        if verdict is not None:
-            self.stop_reasons[case_index] = StopReason(verdict, n)
-        elif n >= self.max_attempts:
-            self.stop_reasons[case_index] = StopReason(None, n)
-        elif self._top[case_index] < self.max_attempts and case_index not in self._queued:
+    def _advance(self, case_index: int) -> None:
+        """Grow the case's finished prefix, judging it at each new length; queue it if undecided."""
+        ahead = self._ahead[case_index]
+        while (m := self._prefix[case_index] + 1) in ahead:
+            self._prefix[case_index] = m
+            self._prefix_passed[case_index] += ahead.pop(m)
+            if m >= self.attempts and case_index not in self.stop_reasons:
+                self._judge(case_index, m)
+        if (
+            case_index not in self.stop_reasons
+            and self._prefix[case_index] >= self.attempts
+            and self._top[case_index] < self.max_attempts
+            and case_index not in self._queued
+        ):
             self._queued.add(case_index)
             heapq.heappush(self._ready, (self._top[case_index], case_index))
 
+    def _judge(self, case_index: int, n: int) -> None:
+        """Stop the case when the rule names a reason at n, or when n is the cap."""
+        reason = self.stop_rule(self._prefix_passed[case_index], n)
+        if reason is None and n >= self.max_attempts:
+            reason = StopReason("capped", n)
+        if reason is not None:
+            self.stop_reasons[case_index] = reason
+
     def planned(self, case_index: int) -> int:
         return self._top[case_index]
+
+    def most_left(self) -> int:
+        """The most attempts still to start, as built: the gaps, and each undecided case up to the cap."""
+        gaps = sum(top - self._prefix[i] - len(self._ahead[i]) for i, top in enumerate(self._top))
+        extra = sum(
+            self.max_attempts - top for i, top in enumerate(self._top) if i not in self.stop_reasons
+        )
+        return gaps + extra

@@ -7,11 +7,12 @@ the app, a periodic line in the CLI) instead of reacting to every event.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import IntEnum
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.stopping import StopReason
 
 
 class Cell(IntEnum):
@@ -58,6 +59,9 @@ class Progress:
         self._finished_at_start = 0
         #: Bumped on every change, so a face can skip a repaint when nothing moved.
         self.version = 0
+        #: Adaptive: why each case that stopped getting attempts stopped (the policy's own,
+        #: live); a case not in it is still sampled. Empty for a fixed n.
+        self.stop_reasons: Mapping[int, StopReason] = {}
 
     @property
     def in_flight(self) -> int:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.intervals import parse_confidence
 from passk_tui.core.values import shorten
 
 DEFAULT_ATTEMPTS = 5
@@ -33,6 +34,17 @@ class Settings:
     timeout: float = DEFAULT_TIMEOUT
     stack: str | None = None
     agents_path: str | None = None
+    max_attempts: int | None = None
+    """Adaptive (``--max-attempts``): undecided cases get more attempts up to this; None: fixed n."""
+    precision: float | None = None
+    """Adaptive without a gate: the widest pass@1 interval a decided case may have (None: 0.2)."""
+    confidence: float | None = None
+    """``--confidence``: the level of the intervals shown and of the gate (None: not given)."""
+
+    @property
+    def adaptive(self) -> bool:
+        """Whether undecided cases get more attempts (and every interval is the anytime-valid one)."""
+        return self.max_attempts is not None
 
 
 def default_k(attempts: int) -> int:
@@ -52,6 +64,18 @@ def parse_k(text: str, attempts: int) -> int:
     if not 1 <= value <= attempts:
         raise InputError(f"must be between 1 and the attempts ({attempts}), got {value}")
     return value
+
+
+def parse_max_attempts(text: str, attempts: int) -> int:
+    value = parse_whole_number(text)
+    if value < attempts:
+        raise InputError(f"must be at least the attempts ({attempts}), got {value}")
+    return value
+
+
+def parse_precision(text: str) -> float:
+    """An interval width: strictly between 0 and 1, as a level is."""
+    return parse_confidence(text)
 
 
 def parse_version(text: str) -> int:

@@ -17,7 +17,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -28,6 +28,7 @@ import platformdirs
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.sampling import interval_method
 from passk_tui.core.settings import Settings
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
@@ -159,10 +160,10 @@ class Store:
             db.execute(
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-                " cases_sha256, case_count) VALUES"
+                " cases_sha256, case_count, max_attempts, precision, confidence) VALUES"
                 " (:id, :created, 'running', :stack, :agents_path, :agent, :version, :attempts,"
                 " :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
-                " :cases_sha256, :case_count)",
+                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -208,13 +209,25 @@ class Store:
             _insert_cases(db, evaluation_id, cases)
 
     def reopen(self, evaluation_id: str, settings: Settings) -> None:
-        """A resume starts: status back to running, with the running settings given anew."""
+        """A resume starts: status back to running, with the running settings given anew
+        (and the attempts or the cap an extension raised)."""
         with self._writing("the resumed evaluation") as db:
             db.execute(
                 "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
                 " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
-                " timeout = :timeout WHERE id = :id",
+                " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
+                " precision = :precision, confidence = :confidence WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
+            )
+
+    def keep_stop_reasons(self, evaluation_id: str, reasons: Mapping[int, str | None]) -> None:
+        """Record why cases stopped getting attempts (None: sampled again, by an extension)."""
+        if not reasons:
+            return
+        with self._writing("the cases' stop reasons") as db:
+            db.executemany(
+                "UPDATE cases SET stop_reason = ? WHERE evaluation_id = ? AND case_index = ?",
+                [(text, evaluation_id, index) for index, text in reasons.items()],
             )
 
     def claim(self, evaluation_id: str) -> Claim:
@@ -297,7 +310,8 @@ class Store:
                 figures.append(
                     CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
                 )
-            under, decided = gate_counts(figures, Fraction(row["require"]))
+            method = interval_method(layout.settings_from_row(row))
+            under, decided = gate_counts(figures, Fraction(row["require"]), method)
         return EvaluationSummary(
             id=row["id"],
             created=row["created"],
@@ -311,6 +325,7 @@ class Store:
             status=self._status(row["id"], row["status"]),
             under_gate=under,
             decided=decided,
+            max_attempts=row["max_attempts"],
         )
 
     def _status(self, evaluation_id: str, stored: str) -> str:
@@ -325,13 +340,14 @@ class Store:
             raise UnknownEvaluation(f"no evaluation {evaluation_id!r} in the store ({self.path})")
         row = rows[0]
         base_dir = Path(row["cases_path"]).parent
+        case_rows = self._query(
+            "SELECT * FROM cases WHERE evaluation_id = ? ORDER BY case_index", (evaluation_id,)
+        )
         cases = [
             layout.case_from_row(
                 c, f"{self.path}: evaluation {evaluation_id}: case {c['name']!r}", base_dir
             )
-            for c in self._query(
-                "SELECT * FROM cases WHERE evaluation_id = ? ORDER BY case_index", (evaluation_id,)
-            )
+            for c in case_rows
         ]
         records, withdrawn = [], []
         for r in self._query(
@@ -351,6 +367,7 @@ class Store:
             cases_sha256=row["cases_sha256"],
             records=records,
             withdrawn=withdrawn,
+            stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
         )
 
 

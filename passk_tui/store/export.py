@@ -147,7 +147,13 @@ def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
         "figures": figures_json(c.figures),
         "intervals": _intervals_json(c.reading.intervals),
         "gate": c.reading.verdict,
+        "stop_reason": _reason(c),
     }
+
+
+def _reason(c: CaseReport) -> str | None:
+    """A case's stop reason as stored (``decided pass at 14``), or None (fixed n, still sampled)."""
+    return None if c.stop_reason is None else str(c.stop_reason)
 
 
 def _gate_json(report: Report) -> dict[str, Any] | None:
@@ -192,6 +198,9 @@ def render_json(report: Report) -> str:
             "version": s.version,
             "stack": s.stack,
             "attempts": s.attempts,
+            "max_attempts": s.max_attempts,
+            "precision": s.precision,
+            "confidence": s.confidence,
             "k": s.k,
             "require": None if s.require is None else gate_text(s.require),
             "completion_only": s.completion_only,
@@ -247,6 +256,7 @@ def csv_header(k: int) -> list[str]:
         "gate_kind",
         "level",
         "method",
+        "stop_reason",
     ]
 
 
@@ -284,6 +294,7 @@ def render_csv(report: Report) -> str:
                 reading.gate_kind,
                 f"{reading.level:g}",
                 reading.method.name,
+                _reason(c) or "-",
             ]
         )
     return out.getvalue()
@@ -343,6 +354,10 @@ def render_md(report: Report) -> str:
     stored, reading = report.stored, report.reading
     s = stored.settings
     rows = table_rows([c.figures for c in report.cases], s.k, reading, pass_hat=True)
+    if s.adaptive:
+        rows = [(*rows[0], "stopped")] + [
+            (*row, _reason(c) or "-") for row, c in zip(rows[1:], report.cases, strict=True)
+        ]
     lines = [
         f"### passk-tui: {md_cell(s.agent)} version {s.version}",
         "",
@@ -353,10 +368,17 @@ def render_md(report: Report) -> str:
         f"Intervals: {level_text(reading.level)} {reading.method.label}, for the per-attempt pass "
         f"rate, mapped through pass@{s.k}; `-` is a figure fewer than k attempts cannot define.",
         "",
-        f"Evaluation `{stored.id}`, {stored.status}: {len(stored.records)}/"
-        f"{len(stored.cases) * s.attempts} attempts, k = {s.k}.",
+        f"Evaluation `{stored.id}`, {stored.status}: {attempts_text(stored)}, k = {s.k}.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def attempts_text(stored: StoredEvaluation) -> str:
+    """How many attempts are in, of how many: planned, or adaptive's per-case range."""
+    s, recorded = stored.settings, len(stored.records)
+    if s.adaptive:
+        return f"{recorded:,} attempts (adaptive: {s.attempts} to {s.max_attempts} per case)"
+    return f"{recorded}/{len(stored.cases) * s.attempts} attempts"
 
 
 RENDERERS: dict[str, Callable[[Report], str]] = {

@@ -9,6 +9,7 @@ from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.progress import Progress
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +32,13 @@ class EvaluationSummary:
     case has fewer than k attempts (its pass@k is undefined, so the count is too)."""
     decided: int | None = None
     """Cases the confident gate (at the default 0.95) decides, pass or fail; None with no gate."""
+    max_attempts: int | None = None
+    """Adaptive: the cap per case; None for a fixed n."""
 
     @property
     def total(self) -> int:
-        return self.cases * self.attempts
+        """The attempts planned; adaptive: the most there can be (every case at the cap)."""
+        return self.cases * (self.attempts if self.max_attempts is None else self.max_attempts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,8 @@ class StoredEvaluation:
     """The counted records (passed, wrong, errored), by case and attempt."""
     withdrawn: list[AttemptRecord] = field(default_factory=list)
     """Attempts the user's stop withdrew: counted nowhere, kept to number their retakes."""
+    stop_reasons: dict[int, StopReason] = field(default_factory=dict)
+    """Adaptive: why each case that stopped getting attempts stopped, by case index."""
 
     @property
     def missing(self) -> int:
@@ -74,6 +80,7 @@ class StoredEvaluation:
         """A Progress filled with the stored records, as the faces read a live one."""
         progress = Progress([c.name for c in self.cases], self.settings.attempts, self.settings.k)
         progress.add(self.records)
+        progress.stop_reasons = self.stop_reasons
         return progress
 
     def figures(self) -> list[CaseFigures]:

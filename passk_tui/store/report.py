@@ -14,7 +14,9 @@ from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.figures import CaseFigures
 from passk_tui.core.gate import CaseReading, Reading, read
-from passk_tui.core.intervals import CLOPPER_PEARSON, IntervalMethod
+from passk_tui.core.intervals import IntervalMethod
+from passk_tui.core.sampling import gate_confidence, interval_method
+from passk_tui.core.stopping import StopReason
 from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 
@@ -32,6 +34,8 @@ class CaseReport:
     duration: float
     #: Its first attempt (by number) that did not pass, or None.
     first_failure: AttemptRecord | None
+    #: Adaptive: why it stopped getting attempts (None: fixed n, or still sampled).
+    stop_reason: StopReason | None = None
 
     @property
     def figures(self) -> CaseFigures:
@@ -54,11 +58,16 @@ class Report:
 def build_report(
     source: StoredEvaluation | Evaluation,
     confidence: float | None = None,
-    method: IntervalMethod = CLOPPER_PEARSON,
+    method: IntervalMethod | None = None,
 ) -> Report:
-    """Read ``source`` at ``confidence`` (None: the point gate, intervals at the default level)."""
+    """Read ``source`` at ``confidence`` (None: as its settings say, ``core.sampling``).
+
+    ``method`` defaults to the evaluation's own: anytime-valid when it is adaptive.
+    """
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
-    reading = read(stored.figures(), stored.settings.require, confidence, method)
+    s = stored.settings
+    level = confidence if confidence is not None else gate_confidence(s)
+    reading = read(stored.figures(), s.require, level, method or interval_method(s))
     durations = [0.0] * len(stored.cases)
     failures: list[AttemptRecord | None] = [None] * len(stored.cases)
     for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):
@@ -66,7 +75,7 @@ def build_report(
         if r.outcome is not Outcome.PASSED and failures[r.case_index] is None:
             failures[r.case_index] = r
     cases = tuple(
-        CaseReport(case, case_reading, durations[i], failures[i])
+        CaseReport(case, case_reading, durations[i], failures[i], stored.stop_reasons.get(i))
         for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
     )
     return Report(stored, reading, cases)
@@ -88,6 +97,7 @@ def snapshot(evaluation: Evaluation) -> StoredEvaluation:
         cases=evaluation.cases,
         cases_sha256="",
         records=records,
+        stop_reasons=dict(progress.stop_reasons),
     )
 
 

@@ -19,7 +19,9 @@ from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals
 from passk_tui.core.gate import CaseReading, Reading
 from passk_tui.core.intervals import GateVerdict, Interval, interval_text, level_text
+from passk_tui.core.sampling import stop_rule_text
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 from passk_tui.core.table import gate_text
 from passk_tui.store.html_page import (
     attempts_grid,
@@ -54,6 +56,8 @@ class CaseRow:
     """The state of each attempt's cell, as the app's grid holds it."""
     records: list[AttemptRecord]
     """The case's finished attempts, by attempt number."""
+    stop_reason: StopReason | None = None
+    """Adaptive: why it stopped getting attempts; None for a fixed n or while sampled."""
 
     @property
     def figures(self) -> CaseFigures:
@@ -79,6 +83,7 @@ def case_rows(report: Report) -> list[CaseRow]:
             c.reading,
             bytes(progress.cells[i]),
             sorted(progress.records[i], key=lambda r: r.attempt),
+            c.stop_reason,
         )
         for i, c in enumerate(report.cases)
     ]
@@ -117,11 +122,14 @@ def _when(seconds: float | None) -> str | None:
 
 
 def _subtitle(stored: StoredEvaluation) -> str:
-    planned = len(stored.cases) * stored.settings.attempts
+    s = stored.settings
+    recorded = len(stored.records)
     parts = [
         f"evaluation <code>{esc(stored.id)}</code>",
         esc(stored.status),
-        f"{len(stored.records):,} of {planned:,} attempts recorded",
+        f"{recorded:,} attempts recorded (adaptive: {s.attempts} to {s.max_attempts} per case)"
+        if s.adaptive
+        else f"{recorded:,} of {len(stored.cases) * s.attempts:,} attempts recorded",
         f"started {esc(_when(stored.created))}",
     ]
     if stored.finished is not None:
@@ -205,6 +213,8 @@ def _settings(stored: StoredEvaluation, reading: Reading) -> str:
             ("cases file", s.cases_path),
             ("cases sha256", stored.cases_sha256 or None),
             ("attempts per case", s.attempts),
+            ("max attempts", s.max_attempts),
+            ("stop rule", stop_rule_text(s)),
             ("k", s.k),
             ("require", None if s.require is None else gate_text(s.require)),
             (
@@ -242,10 +252,11 @@ def _table(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
     k = s.k
     ci = f"<br><small>{level} CI</small>"
     gate_head = "" if s.require is None else "<th>gate</th>"
+    stop_head = "<th>stopped</th>" if s.adaptive else ""
     head = (
         "<thead><tr><th>case</th><th>passed</th><th>wrong</th><th>errored</th>"
         f"<th>pass@1{ci}</th><th>pass@{k}{ci}</th><th>pass^{k}{ci}</th><th>all passed</th>"
-        f"{gate_head}<th>attempts</th></tr></thead>"
+        f"{gate_head}{stop_head}<th>attempts</th></tr></thead>"
     )
     body = "".join(_table_row(r, s) for r in rows)
     note = (
@@ -273,6 +284,9 @@ def _table_row(r: CaseRow, s: Settings) -> str:
     gate = (
         "" if s.require is None else f'<td class="gate {r.gate or ""}">{r.gate or UNDEFINED}</td>'
     )
+    if s.adaptive:
+        gate += f'<td class="stopped">{esc(str(r.stop_reason or UNDEFINED))}</td>'
+
     return (
         f'<tr id="row-{r.index}"><td class="name">'
         f'<a href="#case-{r.index}">{esc(r.case.name)}</a></td>'
@@ -314,7 +328,7 @@ def _case_attempts(r: CaseRow) -> str:
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<span class="name">{esc(r.case.name)}</span>'
         f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
-        f"</span></summary>"
+        f"{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}</span></summary>"
         f'<div class="body"><p class="note">Input</p>{clipped(value_text(r.case.input))}'
         f'<p class="note">Check</p>{clipped(check)}'
         '<p class="note">Attempts: number and outcome · seconds · answer · why the check '

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from passk_tui.core.cases import Case
 from passk_tui.core.checks import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.settings import Settings
+from passk_tui.core.stopping import StopReason
 from passk_tui.core.values import bounded_output, storable_json, storable_text
 from passk_tui.store.errors import StoreUnusable
 
@@ -67,6 +69,9 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "concurrency": settings.concurrency,
         "timeout": settings.timeout,
         "cases_path": text(settings.cases_path),
+        "max_attempts": settings.max_attempts,
+        "precision": settings.precision,
+        "confidence": settings.confidence,
     }
 
 
@@ -84,6 +89,9 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         timeout=row["timeout"],
         stack=row["stack"],
         agents_path=row["agents_path"],
+        max_attempts=row["max_attempts"],
+        precision=row["precision"],
+        confidence=row["confidence"],
     )
 
 
@@ -129,6 +137,18 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         output_size=output_size,
         retake=row["retake"],
     )
+
+
+def stop_reasons(case_rows: Sequence[sqlite3.Row], where: str) -> dict[int, StopReason]:
+    """The stored stop reasons by case index; a text that names none makes the store unusable."""
+    reasons = {}
+    for row in case_rows:
+        if row["stop_reason"] is not None:
+            try:
+                reasons[row["case_index"]] = StopReason.parse(row["stop_reason"])
+            except ValueError as exc:
+                raise StoreUnusable(f"{where}: case {row['name']!r}: {exc}") from None
+    return reasons
 
 
 def case_from_row(row: sqlite3.Row, where: str, base_dir: Path) -> Case:

@@ -104,6 +104,16 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE cases ADD COLUMN timeout REAL;
     """,
+    # 4: adaptive attempts. The evaluation's policy (max_attempts NULL: fixed n; precision
+    # NULL: the default width) and its --confidence (NULL: not given), so a resume continues
+    # the same policy at the same level; and each case's stop reason ('decided pass at 14',
+    # 'capped at 40 undecided'; NULL while it is sampled, or for a fixed-n evaluation).
+    """
+    ALTER TABLE evaluations ADD COLUMN max_attempts INTEGER;
+    ALTER TABLE evaluations ADD COLUMN precision REAL;
+    ALTER TABLE evaluations ADD COLUMN confidence REAL;
+    ALTER TABLE cases ADD COLUMN stop_reason TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
