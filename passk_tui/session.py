@@ -13,7 +13,7 @@ from passk_tui import demo
 from passk_tui.config import load_suite, make_target
 from passk_tui.core.attempt import AttemptRecord, Turn
 from passk_tui.core.cases import Case
-from passk_tui.core.engine import Evaluation, Status
+from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.events import EvaluationFinished, Event
 from passk_tui.core.plan import PlannedAttempt, check_planned_size, new_evaluation_id
@@ -100,13 +100,10 @@ class RecordedEvaluation(Evaluation):
             self._ended("failed", str(exc), before_any_attempt=True)
             raise
 
-    async def run(self) -> Status:
-        try:
-            return await super().run()
-        finally:
-            # Cancelled from outside (the app quit): the stored status stays running,
-            # reported as interrupted once the claim is gone.
-            self._claim.release()
+    def release(self) -> None:
+        # Cancelled from outside (the app quit): the stored status stays running,
+        # reported as interrupted once the claim is gone.
+        self._claim.release()
 
 
 @dataclass(frozen=True)
