@@ -117,6 +117,11 @@ class Resumed:
     warnings: list[str] = field(default_factory=list)
     """One line each, for stderr or a notification: a changed cases file, expired keys."""
 
+    @property
+    def shown_only(self) -> bool:
+        """Done with every attempt in: resuming it only shows it."""
+        return self.stored.status == "done" and self.finished
+
 
 def file_sha256(path: str | Path) -> str:
     """The hash of a cases file's bytes; InputError when it cannot be read."""

@@ -324,6 +324,8 @@ class Interleaved:
         for evaluation in self.evaluations[1:]:
             evaluation._pool = self._pool
         self._turn = 0
+        #: The evaluation whose own failure ended the others, once the run is over.
+        self.cause: Evaluation | None = None
 
     async def prepare(self) -> None:
         """Check every target before any Run; when one refuses, the others end failed unrun."""
@@ -389,7 +391,7 @@ class Interleaved:
 
     def _end_together(self) -> None:
         """The pool stopped for all: an evaluation still open ends as the one that stopped it did."""
-        failed = next((e for e in self.evaluations if e.status == "failed"), None)
+        failed = self.cause = next((e for e in self.evaluations if e.status == "failed"), None)
         stopped = any(e._cancelled for e in self.evaluations)
         for evaluation in self.evaluations:
             if evaluation.status is not None:
