@@ -17,6 +17,7 @@ from typing import Any
 
 from passk_tui import __version__
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.cases import Case
 from passk_tui.core.glyphs import NAMES, SYMBOLS
 from passk_tui.core.intervals import Interval
 from passk_tui.core.progress import Cell
@@ -110,6 +111,19 @@ def clipped(text: str, limit: int = CLIP_CHARS, *, tag: str | None = "pre") -> s
     if not cut:
         return body
     return f'{body}<small class="clipped">{len(text):,} characters in all</small>'
+
+
+def input_and_check(case: Case, prefix: str = "") -> str:
+    """A case's input and its check (as written in the cases file), each clipped."""
+    check = (
+        "none: passes when its Turn completes"
+        if case.spec is None
+        else json.dumps(case.spec, ensure_ascii=False, default=str)
+    )
+    return (
+        f'<p class="note">{esc(prefix)}Input</p>{clipped(value_text(case.input))}'
+        f'<p class="note">{esc(prefix)}Check</p>{clipped(check)}'
+    )
 
 
 def interval_bar(interval: Interval, mark: float | None = None) -> str:

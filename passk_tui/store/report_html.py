@@ -8,7 +8,6 @@ so the page stays readable, light and usable with scripts off.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,14 +23,13 @@ from passk_tui.core.table import gate_text
 from passk_tui.store.html_page import (
     attempts_grid,
     attempts_list,
-    clipped,
     counted,
     esc,
+    input_and_check,
     interval_bar,
     legend,
     page,
     settings_list,
-    value_text,
 )
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import Report
@@ -293,18 +291,12 @@ def _case_attempts(r: CaseRow) -> str:
     """One case's attempts in a collapsed <details>: the input, the check, then one line each."""
     f = r.figures
     marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
-    check = (
-        "none: passes when its Turn completes"
-        if r.case.spec is None
-        else json.dumps(r.case.spec, ensure_ascii=False, default=str)
-    )
     return (
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<span class="name">{esc(r.case.name)}</span>'
         f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
         f"</span></summary>"
-        f'<div class="body"><p class="note">Input</p>{clipped(value_text(r.case.input))}'
-        f'<p class="note">Check</p>{clipped(check)}'
+        f'<div class="body">{input_and_check(r.case)}'
         '<p class="note">Attempts: number and outcome · seconds · answer · why the check '
         "failed, or the error</p>"
         f"{attempts_list(r.records)}</div></details>"
