@@ -80,10 +80,14 @@ def stored_pair(data: Path):
 def test_a_pair_runs_both_versions_and_prints_the_comparison(make_stack, cases, tmp_path):
     stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.05))
     data = tmp_path / "data"
-    status, out, err = finish(passk(*pair_args(stack, cases, "--concurrency", "4"), data=data))
+    report = tmp_path / "pair.html"
+    args = pair_args(stack, cases, "--concurrency", "4", "--export", str(report))
+    status, out, err = finish(passk(*args, data=data))
     assert status == 0, err
     assert out == EXPECTED
-    assert "Traceback" not in err
+    assert f"passk-tui: wrote {report}" in err and "Traceback" not in err
+    text = report.read_text()
+    assert '<tr id="cmp-1" class="regressed">' in text and KEY not in text and KEY not in err
     baseline, candidate, pair = stored_pair(data)
     assert (baseline.version, candidate.version) == (1, 2)
     assert pair is not None and (pair.baseline_id, pair.candidate_id) == (baseline.id, candidate.id)
