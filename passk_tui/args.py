@@ -82,7 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--headless", action="store_true", help="no UI: progress on stderr, table on stdout"
     )
     how.add_argument(
-        "--resume", metavar="ID", help="continue an interrupted evaluation ('last' = newest)"
+        "--resume",
+        metavar="ID",
+        help="continue an interrupted evaluation ('last' = newest); either of a --baseline "
+        "pair resumes both",
     )
     how.add_argument(
         "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
