@@ -279,3 +279,36 @@ def test_resume_with_a_baseline_refuses_an_unpaired_or_different_one(make_stack,
     assert finish(passk(*pair_args(stack, cases), data=data))[0] == 0
     status, _, err = finish(passk("--resume", "last", "--baseline", "3", data=data))
     assert status == 2 and "--baseline 3 would change what is measured (stored: 1)" in err, err
+
+
+async def test_the_pairing_api_a_face_uses(make_stack, cases, tmp_path):
+    """What the app's Compare screen reads: roles on events, the pair from either id."""
+    from passk_tui.core.events import AttemptFinished
+    from passk_tui.core.settings import Settings
+    from passk_tui.pairing import find_pair, new_pair
+
+    stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.0))
+    settings = Settings("demo", 2, str(cases), attempts=ATTEMPTS, k=3, stack=stack.url)
+    seen: list[tuple[str, int]] = []
+
+    def on_event(role, event) -> None:
+        if isinstance(event, AttemptFinished):
+            seen.append((role, event.record.attempt))
+
+    with Store.open(tmp_path / DB_NAME) as store:
+        paired = new_pair(settings, 1, KEY, on_event, store=store)
+        assert await paired.run() == "done"
+        await paired.running.aclose()
+        assert sorted({role for role, _ in seen}) == ["baseline", "candidate"]
+        assert len(seen) == 2 * 3 * ATTEMPTS
+        compared = paired.compared()
+        assert [str(c.verdict) for c in compared.comparison.cases] == [
+            "unclear",
+            "regressed",
+            "unclear",
+        ]
+        for evaluation in (paired.baseline, paired.candidate):
+            pair = find_pair(evaluation.evaluation_id, store=store)
+            assert pair is not None and pair.candidate_id == paired.candidate.evaluation_id
+            again = load_pair(store, evaluation.evaluation_id)
+            assert again is not None and again.comparison == compared.comparison
