@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.cli import EXIT_CANCELLED, EXIT_SIGNALLED, _fail, _resume_hint, _run, say
+from passk_tui.cli import _fail, _resume_hint, _run, interrupted, say, stopped_exit
 from passk_tui.compare_cli import report_comparison
 from passk_tui.config import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
@@ -92,12 +92,8 @@ def _run_pair(
     except (InputError, RunError) as exc:
         return _fail(exc)
     except KeyboardInterrupt:
-        sys.stderr.write("\n")
-        say("interrupted")
-        if paired is not None:
-            _resume_hint(paired.evaluation_id)
-        return EXIT_CANCELLED
-    cancelled = EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
+        return interrupted(paired.evaluation_id if paired is not None else None)
+    cancelled = stopped_exit(stopped_by)
     return _report_pair_end(paired, status, args, export_path, level, gate_level, cancelled)
 
 

@@ -69,13 +69,22 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         # Bad input, or the target refused before any Run started: one line, nothing to resume.
         return _fail(exc)
     except KeyboardInterrupt:
-        sys.stderr.write("\n")
-        say("interrupted")
-        if evaluation is not None:
-            _resume_hint(evaluation.evaluation_id)
-        return EXIT_CANCELLED
-    cancelled = EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
-    return _report_end(evaluation, status, args, export_path, confidence, cancelled)
+        return interrupted(evaluation.evaluation_id if evaluation is not None else None)
+    return _report_end(evaluation, status, args, export_path, confidence, stopped_exit(stopped_by))
+
+
+def interrupted(evaluation_id: str | None) -> int:
+    """Ctrl-C before the run's own handlers were in place: one line, how to resume, 130."""
+    sys.stderr.write("\n")
+    say("interrupted")
+    if evaluation_id is not None:
+        _resume_hint(evaluation_id)
+    return EXIT_CANCELLED
+
+
+def stopped_exit(stopped_by: list[int]) -> int:
+    """The exit status of a stopped run: 128 + the first stop signal's number, else 130."""
+    return EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
 
 
 def _report_end(

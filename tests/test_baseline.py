@@ -71,6 +71,22 @@ def recorded_per_evaluation(data: Path) -> list[int]:
     return [n for _, n in rows]
 
 
+def start_slow_pair(make_stack, cases: Path, tmp_path: Path):
+    """A pair whose Turns take 0.6 s, four Runs at once: the stack, the data folder, the process."""
+    stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.6))
+    data = tmp_path / "data"
+    return stack, data, passk(*pair_args(stack, cases, "--concurrency", "4"), data=data)
+
+
+def wait_until(process, condition, what: str) -> None:
+    """Poll ``condition`` while the run goes on (30 s at most)."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
 def stored_pair(data: Path):
     with Store.open(data / DB_NAME) as store:
         newest, older = store.list_evaluations()
@@ -111,14 +127,12 @@ def test_a_pair_runs_both_versions_and_prints_the_comparison(make_stack, cases, 
 def test_kill_9_then_resume_of_either_finishes_both_with_one_run_per_key(
     make_stack, cases, tmp_path
 ):
-    stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.6))
-    data = tmp_path / "data"
-    process = passk(*pair_args(stack, cases, "--concurrency", "4"), data=data)
-    deadline = time.monotonic() + 30
-    while not (recorded(data) >= 6 and stack.stats().in_flight > 0):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "no attempt was stored in time"
-        time.sleep(0.02)
+    stack, data, process = start_slow_pair(make_stack, cases, tmp_path)
+    wait_until(
+        process,
+        lambda: recorded(data) >= 6 and stack.stats().in_flight > 0,
+        "no attempt was stored in time",
+    )
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=10)
     in_flight_at_kill = stack.stats().in_flight
@@ -145,14 +159,12 @@ def test_kill_9_then_resume_of_either_finishes_both_with_one_run_per_key(
 def test_ctrl_c_withdraws_both_and_resume_reruns_them_under_retake_keys(
     make_stack, cases, tmp_path
 ):
-    stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.6))
-    data = tmp_path / "data"
-    process = passk(*pair_args(stack, cases, "--concurrency", "4"), data=data)
-    deadline = time.monotonic() + 30
-    while not (min(recorded_per_evaluation(data) or [0]) >= 2 and stack.stats().in_flight == 4):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "no wave of Runs in flight"
-        time.sleep(0.02)
+    stack, data, process = start_slow_pair(make_stack, cases, tmp_path)
+    wait_until(
+        process,
+        lambda: min(recorded_per_evaluation(data) or [0]) >= 2 and stack.stats().in_flight == 4,
+        "no wave of Runs in flight",
+    )
     process.send_signal(signal.SIGINT)
     status, out, err = finish(process)
     assert status == 130, err
