@@ -61,6 +61,14 @@ class PairedRun:
         """Run both; how the pair ended (``pair_status``)."""
         return pair_status(await self.running.run())
 
+    def cancel(self) -> None:
+        """The user stops: both withdraw their attempts in flight."""
+        self.running.cancel()
+
+    async def aclose(self) -> None:
+        """Close both targets, once the run is over."""
+        await self.running.aclose()
+
     def compared(self, confidence: Fraction = DEFAULT_CONFIDENCE) -> ComparedEvaluations:
         """The two as stored now, compared per case (the baseline as A)."""
         baseline = self.store.load(self.baseline.evaluation_id)

@@ -310,7 +310,7 @@ async def test_the_pairing_api_a_face_uses(make_stack, cases, tmp_path):
     with Store.open(tmp_path / DB_NAME) as store:
         paired = new_pair(settings, 1, KEY, on_event, store=store)
         assert await paired.run() == "done"
-        await paired.running.aclose()
+        await paired.aclose()
         assert sorted({role for role, _ in seen}) == ["baseline", "candidate"]
         assert len(seen) == 2 * 3 * ATTEMPTS
         compared = paired.compared()
