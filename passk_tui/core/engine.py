@@ -105,6 +105,10 @@ class Evaluation:
         (status,) = await Interleaved([self]).run()
         return status
 
+    def begin(self) -> None:
+        """This session's run starts (after ``prepare``): a subclass may record its start too."""
+        self.progress.begin()
+
     def release(self) -> None:
         """The run is over, however it ended: let go of what is held (a recorded one: its claim)."""
 
@@ -345,7 +349,7 @@ class Interleaved:
         try:
             await self.prepare()
             for evaluation in self.evaluations:
-                evaluation.progress.begin()
+                evaluation.begin()
             try:
                 await self._pool.run(self._next, self._attempt)
             finally:
