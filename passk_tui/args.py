@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
             "`passk-tui serve` serves the app in a browser."
         ),
         epilog=(
-            "exit status: 0 done (and the gate held), 1 the --require gate failed, "
+            "exit status: 0 done (and the gate held), 1 the --require gate failed "
+            "(or, with --fail-on-regression, a case regressed), "
             "2 bad flags or input files, 3 the evaluation could not run, "
             "4 the confident gate could not decide some case (none failed), "
             "5 only the --export could not be written, 130 cancelled"
@@ -65,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="accept cases with no check: such a case passes when its Turn completes",
     )
+    what.add_argument(
+        "--baseline",
+        metavar="V",
+        help="also run version V on the same cases, interleaved, and print the comparison "
+        "(as `passk-tui compare`); --require then gates the candidate (--version)",
+    )
     what.add_argument("--demo", action="store_true", help="the bundled demo suite and agent")
 
     how = parser.add_argument_group("how to run")
@@ -89,10 +96,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume",
         metavar="ID",
         help="continue an interrupted evaluation ('last' = newest); with --attempts N (more "
-        "than stored) or --max-attempts N, extend it",
+        "than stored) or --max-attempts N, extend it; either of a --baseline pair resumes both",
     )
     how.add_argument(
         "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+    )
+    how.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="with --baseline: exit 1 when any case regressed, naming each",
     )
     parser.add_argument(
         "-V", "--program-version", action="version", version=f"passk-tui {__version__}"

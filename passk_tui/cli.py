@@ -7,12 +7,13 @@ import asyncio
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
 from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
+from passk_tui.core.engine import Interleaved, Status
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.gate import gate_lines
 from passk_tui.core.heap import relaxed_gc
@@ -39,6 +40,11 @@ STOP_SIGNALS = tuple(
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run (or resume), print the table; the return value is the exit status."""
+    from passk_tui.baseline_cli import run_if_paired
+
+    paired = run_if_paired(args, env)
+    if paired is not None:
+        return paired
     evaluation: RecordedEvaluation | None = None
     stopped_by: list[int] = []
     try:
@@ -52,25 +58,33 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             # A done evaluation is only shown; one with every attempt in is marked done by
             # running it, and so is a "done" one with attempts missing (batches an older
             # passk-tui dropped when a value could not be stored): resume repairs it.
-            shown_only = resumed.stored.status == "done" and resumed.finished
-            status = "done" if shown_only else None
+            status = "done" if resumed.shown_only else None
         else:
             evaluation = new_evaluation(settings_from_args(args, env), key)
             status = None
         if status is None:
             with relaxed_gc():
-                status = asyncio.run(_run(evaluation, sys.stderr, stopped_by))
+                (status,) = asyncio.run(_run(Interleaved([evaluation]), sys.stderr, stopped_by))
     except (InputError, RunError) as exc:
         # Bad input, or the target refused before any Run started: one line, nothing to resume.
         return _fail(exc)
     except KeyboardInterrupt:
-        sys.stderr.write("\n")
-        say("interrupted")
-        if evaluation is not None:
-            _resume_hint(evaluation.evaluation_id)
-        return EXIT_CANCELLED
-    cancelled = EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
-    return _report_end(evaluation, status, args, export_path, cancelled)
+        return interrupted(evaluation.evaluation_id if evaluation is not None else None)
+    return _report_end(evaluation, status, args, export_path, stopped_exit(stopped_by))
+
+
+def interrupted(evaluation_id: str | None) -> int:
+    """Ctrl-C before the run's own handlers were in place: one line, how to resume, 130."""
+    sys.stderr.write("\n")
+    say("interrupted")
+    if evaluation_id is not None:
+        _resume_hint(evaluation_id)
+    return EXIT_CANCELLED
+
+
+def stopped_exit(stopped_by: list[int]) -> int:
+    """The exit status of a stopped run: 128 + the first stop signal's number, else 130."""
+    return EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
 
 
 def _report_end(
@@ -180,8 +194,16 @@ def run_history(argv: list[str]) -> int:
     return 0 if _print(plain_columns(history_rows(summaries))) else EXIT_ENVIRONMENT
 
 
-async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int]) -> str:
+async def _run(
+    evaluation: Interleaved,
+    err: TextIO,
+    stopped_by: list[int],
+    line: Callable[[], str] | None = None,
+) -> list[Status]:
     """Run with a progress reporter beside it; a stop signal cancels, a second one quits at once.
+
+    ``evaluation`` is one evaluation, or a baseline beside a candidate (``line`` then says
+    the progress of both); how each ended is returned in order.
 
     Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop the same way: start nothing new,
     withdraw and cancel the attempts in flight, keep what finished; the first
@@ -190,10 +212,13 @@ async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int
     in: the Runs in flight are left to end on the stack (a resume replays them).
     """
     loop = asyncio.get_running_loop()
+    resume_id = evaluation.evaluations[-1].evaluation_id
+    if line is None:
+        line = lambda: progress_line(evaluation.evaluations[0].progress)  # noqa: E731
     try:
         await evaluation.prepare()
     except BaseException:
-        await evaluation.target.aclose()
+        await evaluation.aclose()
         raise
 
     def on_signal(signum: int) -> None:
@@ -202,7 +227,7 @@ async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int
                 "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
             )
             evaluation.abandon()
-            _resume_hint(evaluation.evaluation_id)
+            _resume_hint(resume_id)
             err.flush()
             os._exit(EXIT_SIGNALLED + stopped_by[0])
         stopped_by.append(signum)
@@ -212,30 +237,30 @@ async def _run(evaluation: RecordedEvaluation, err: TextIO, stopped_by: list[int
 
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, on_signal, signum)
-    reporter = loop.create_task(_report(evaluation.progress, err))
+    reporter = loop.create_task(_report(line, err))
     try:
         return await evaluation.run()
     finally:
         reporter.cancel()
         await asyncio.wait((reporter,))
-        await evaluation.target.aclose()  # the cancels still under way: a second signal cuts them
+        await evaluation.aclose()  # the cancels still under way: a second signal cuts them
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
         if err.isatty():
             err.write("\r\x1b[K")
         else:
-            err.write(progress_line(evaluation.progress) + "\n")
+            err.write(line() + "\n")
         err.flush()
 
 
-async def _report(progress: Progress, err: TextIO) -> None:
+async def _report(line: Callable[[], str], err: TextIO) -> None:
     """One self-updating line on a terminal; a plain line every few seconds otherwise."""
     tty = err.isatty()
     period = 0.1 if tty else 5.0
     while True:
         await asyncio.sleep(period)
-        line = progress_line(progress)
-        err.write(f"\r\x1b[K{line}" if tty else f"{line}\n")
+        text = line()
+        err.write(f"\r\x1b[K{text}" if tty else f"{text}\n")
         err.flush()
 
 

@@ -13,7 +13,7 @@ from passk_tui import demo
 from passk_tui.config import load_suite, make_target
 from passk_tui.core.attempt import AttemptRecord, Turn
 from passk_tui.core.cases import Case
-from passk_tui.core.engine import Evaluation, Status
+from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.plan import PlannedAttempt, check_planned_size, new_evaluation_id
@@ -133,14 +133,14 @@ class RecordedEvaluation(Evaluation):
             self._ended("failed", str(exc), before_any_attempt=True)
             raise
 
-    async def run(self) -> Status:
-        try:
-            self._keep_stop_reasons(range(len(self.cases)))
-            return await super().run()
-        finally:
-            # Cancelled from outside (the app quit): the stored status stays running,
-            # reported as interrupted once the claim is gone.
-            self._claim.release()
+    def begin(self) -> None:
+        super().begin()
+        self._keep_stop_reasons(range(len(self.cases)))
+
+    def release(self) -> None:
+        # Cancelled from outside (the app quit): the stored status stays running,
+        # reported as interrupted once the claim is gone.
+        self._claim.release()
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,11 @@ class Resumed:
     """Nothing is left to run: show the stored results (running it only marks it done)."""
     warnings: list[str] = field(default_factory=list)
     """One line each, for stderr or a notification: a changed cases file, expired keys."""
+
+    @property
+    def shown_only(self) -> bool:
+        """Done with every attempt in: resuming it only shows it."""
+        return self.stored.status == "done" and self.finished
 
 
 def file_sha256(path: str | Path) -> str:

@@ -112,6 +112,8 @@ class StackConfig:
     )
     agents: tuple[Agent, ...] = (Agent("agt_01J9ZQ4X7RM0BWJ8S5C0V2K3YD", "demo"),)
     script: StackScript = field(default_factory=StackScript)
+    scripts_by_version: dict[int, StackScript] = field(default_factory=dict)
+    """A version's own script (a baseline beside a candidate that differs); others get ``script``."""
     rate_429: float = 0.0
     rate_503: float = 0.0
     rate_lost: float = 0.0
@@ -376,7 +378,8 @@ class StackState:
         config = self.config
         metadata = body.get("metadata") or {}
         case, attempt = metadata.get("case"), metadata.get("attempt")
-        script = config.script.turn_for(case, attempt)
+        version_script = config.scripts_by_version.get(body["version"], config.script)
+        script = version_script.turn_for(case, attempt)
         latency = script.latency
         if config.rate_slow or config.rate_hang:
             u, _, _ = self._rolls("turn", key)

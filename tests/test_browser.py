@@ -25,8 +25,12 @@ import pytest
 
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import case_intervals, interval_text
+from passk_tui.store import Store
+from passk_tui.store.compare_export import export_comparison
+from passk_tui.store.comparison import load_compared
 from passk_tui.store.export import export
 from tests.chromium import CHROMEDRIVER, CHROMIUM, start_chromium
+from tests.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
 from tests.test_report_html import awkward_evaluation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,6 +124,43 @@ def test_the_report_in_chromium_shows_every_case_and_fetches_nothing(browser, tm
     ]
     assert browser.execute_script("return document.scripts.length") == 0
     assert browser.execute_script("return document.querySelectorAll('img').length") == 0
+    assert requests_of(network_events(browser, []), url) == [url]
+
+
+COMPARE_SCRIPT = """
+return [...document.querySelectorAll('#comparison tbody tr')].map(tr => ({
+  verdict: tr.className,
+  cells: [...tr.children].map(td => td.innerText.trim().split(/\\s+/)[0]),
+  grids: [...tr.querySelectorAll('.grid')].map(g => g.textContent.length),
+}));
+"""
+
+
+def test_the_compare_report_in_chromium_regressions_first_and_fetches_nothing(
+    browser, tmp_path
+) -> None:
+    store_evaluation("ev_base01", BASELINE, created=1000.0, version=1)
+    store_evaluation("ev_cand02", CANDIDATE, created=2000.0, version=2)
+    with Store.open() as store:
+        compared = load_compared(store, "last~1", "last")
+    url = export_comparison(compared, tmp_path / "compare.html").as_uri()
+    browser.get(url)
+    rows = browser.execute_script(COMPARE_SCRIPT)
+    assert [(r["cells"][0], r["verdict"]) for r in rows] == [
+        ("summary", "regressed"),
+        ("arithmetic", "improved"),
+        ("json-shape", "unclear"),
+    ]
+    assert [r["cells"][1:3] + r["cells"][4:6] for r in rows] == [
+        ["10/10", "0", "3/10", "6"],
+        ["2/10", "0", "9/10", "0"],
+        ["8/10", "1", "7/10", "0"],
+    ]
+    assert all(r["grids"] == [10, 10] for r in rows)
+    mark = "return document.querySelector('#comparison .mark').innerText"
+    assert browser.execute_script(mark) == "mostly errored"
+    assert browser.execute_script("return document.querySelectorAll('details[open]').length") == 0
+    assert browser.execute_script("return document.scripts.length") == 0
     assert requests_of(network_events(browser, []), url) == [url]
 
 

@@ -24,6 +24,9 @@ from tests.test_compare import PRODUCT_TABLE
 BASELINE = {"arithmetic": (2, 8, 0), "json-shape": (8, 1, 1), "summary": (10, 0, 0)}
 CANDIDATE = {"arithmetic": (9, 1, 0), "json-shape": (7, 3, 0), "summary": (3, 1, 6)}
 
+#: The outcomes that count, in the order of the counts above (withdrawn ones count nowhere).
+COUNTED = (Outcome.PASSED, Outcome.WRONG, Outcome.ERRORED)
+
 TABLE = PRODUCT_TABLE + (
     "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, "
     "a provider or a tool before the agent\n"
@@ -213,7 +216,10 @@ def test_exports(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("pair")
 def test_a_bad_export_path_is_refused_before_anything_is_printed(tmp_path: Path) -> None:
     for path, message in (
-        (tmp_path / "x.xml", "the format follows the suffix: .json, .csv or .md, not '.xml'"),
+        (
+            tmp_path / "x.xml",
+            "the format follows the suffix: .json, .csv, .md or .html, not '.xml'",
+        ),
         (tmp_path / "no" / "x.json", "no such folder"),
     ):
         result = compare("last~1", "last", "--export", str(path))

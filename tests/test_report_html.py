@@ -19,9 +19,9 @@ from passk_tui.core.progress import Cell
 from passk_tui.core.settings import Settings
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.export import export
-from passk_tui.store.html_page import CLIP_CHARS, page
+from passk_tui.store.html_page import ANSWER_CHARS, CLIP_CHARS, page
 from passk_tui.store.report import build_report
-from passk_tui.store.report_html import ANSWER_CHARS, render_report
+from passk_tui.store.report_html import render_report
 
 HOSTILE = '<img src=x onerror="alert(1)"> & </details>'
 LONG_ANSWER = "y" * (CLIP_CHARS * 5)

@@ -12,7 +12,7 @@ from typing import Any, Literal, Protocol
 
 from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict
 from passk_tui.core.cases import Case
-from passk_tui.core.errors import RunError
+from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.events import (
     AttemptFinished,
     AttemptRetrying,
@@ -103,12 +103,23 @@ class Evaluation:
 
     async def run(self) -> Status:
         """Run what is left; return how it ended. RunError from ``prepare`` propagates."""
-        await self.prepare()
+        (status,) = await Interleaved([self]).run()
+        return status
+
+    def begin(self) -> None:
+        """This session's run starts (after ``prepare``): a subclass may record its start too."""
         self.progress.begin()
-        try:
-            await self._pool.run(self._next, self._attempt)
-        finally:
-            self._flush()
+
+    def release(self) -> None:
+        """The run is over, however it ended: let go of what is held (a recorded one: its claim)."""
+
+    def abort(self, error: str) -> None:
+        """End as failed with ``error`` without running: the evaluation beside it could not start."""
+        self._fail(error)
+        self._end()
+
+    def _end(self) -> Status:
+        """Settle the status (done unless stopped or failed) and tell the front end."""
         if self.status is None:
             self.status = "cancelled" if self._cancelled else "done"
         self._emit(EvaluationFinished(self.status, self.error))
@@ -314,3 +325,99 @@ class Evaluation:
         self.progress.release(attempt.case_index, attempt.attempt)
         self.policy.dropped(Slot(attempt.case_index, attempt.attempt))
         self._pool.wake()
+
+
+class Interleaved:
+    """Evaluations whose attempts take turns in one pool: a slow hour of the stack hurts each alike.
+
+    Each keeps its own policy (fixed or adaptive), target, sink, progress and end; they
+    share the first one's pool (its ``--concurrency`` bounds all), whose free workers ask
+    each in turn for its next attempt. What ends one ends all: the user's stop cancels
+    every one; when one fails, the others start nothing new, keep what is in flight and
+    fail too, so that a resume continues them together.
+    """
+
+    def __init__(self, evaluations: Sequence[Evaluation]) -> None:
+        self.evaluations = list(evaluations)
+        self._pool = self.evaluations[0]._pool
+        for evaluation in self.evaluations[1:]:
+            evaluation._pool = self._pool
+        self._turn = 0
+        #: The evaluation whose own failure ended the others, once the run is over.
+        self.cause: Evaluation | None = None
+
+    async def prepare(self) -> None:
+        """Check every target before any Run; when one refuses, the others end failed unrun."""
+        for evaluation in self.evaluations:
+            try:
+                await evaluation.prepare()
+            except (InputError, RunError) as exc:
+                for other in self.evaluations:
+                    if other is not evaluation:
+                        other.abort(
+                            f"not run: evaluation {evaluation.evaluation_id} could not: {exc}"
+                        )
+                raise
+
+    async def run(self) -> list[Status]:
+        """Run what is left of each; how each ended, in order. RunError from ``prepare`` propagates."""
+        try:
+            await self.prepare()
+            for evaluation in self.evaluations:
+                evaluation.begin()
+            try:
+                await self._pool.run(self._next, self._attempt)
+            finally:
+                for evaluation in self.evaluations:
+                    evaluation._flush()
+            self._end_together()
+            return [evaluation._end() for evaluation in self.evaluations]
+        finally:
+            for evaluation in self.evaluations:
+                evaluation.release()
+
+    def cancel(self) -> None:
+        """The user stops: every evaluation withdraws its attempts in flight (``Evaluation.cancel``)."""
+        for evaluation in self.evaluations:
+            evaluation.cancel()
+
+    def abandon(self) -> None:
+        """Stop at once (a second Ctrl-C): each keeps what is in and leaves its Runs running."""
+        for evaluation in self.evaluations:
+            evaluation.abandon()
+
+    async def aclose(self) -> None:
+        """Close every target (the cancels still under way go out first)."""
+        for evaluation in self.evaluations:
+            await evaluation.target.aclose()
+
+    def _next(self) -> tuple[Evaluation, PlannedAttempt] | Pause:
+        """The next attempt of the evaluation whose turn it is, else of the next one that has one."""
+        waiting = False
+        count = len(self.evaluations)
+        for step in range(count):
+            evaluation = self.evaluations[(self._turn + step) % count]
+            item = evaluation._next()
+            if isinstance(item, PlannedAttempt):
+                self._turn = (self._turn + step + 1) % count
+                return evaluation, item
+            waiting = waiting or item is Pause.WAIT
+        return Pause.WAIT if waiting else Pause.DONE
+
+    async def _attempt(self, item: tuple[Evaluation, PlannedAttempt]) -> None:
+        evaluation, planned = item
+        await evaluation._attempt(planned)
+
+    def _end_together(self) -> None:
+        """The pool stopped for all: an evaluation still open ends as the one that stopped it did."""
+        failed = self.cause = next((e for e in self.evaluations if e.status == "failed"), None)
+        stopped = any(e._cancelled for e in self.evaluations)
+        for evaluation in self.evaluations:
+            if evaluation.status is not None:
+                continue
+            if failed is not None:
+                evaluation._fail(
+                    f"stopped with evaluation {failed.evaluation_id}, which failed: {failed.error}"
+                )
+            elif stopped:
+                evaluation._cancelled = True

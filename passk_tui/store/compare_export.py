@@ -1,8 +1,8 @@
-"""Exports of a comparison, the format following the suffix: .json .csv .md.
+"""Exports of a comparison, the format following the suffix: .json .csv .md .html.
 
 Each renderer takes the ``ComparedEvaluations`` (both stored evaluations and
-their ``Comparison``) and returns text; a new format (an .html report with both
-versions' attempts) is one more entry in ``RENDERERS``. The p-values are
+their ``Comparison``) and returns text; the .html report with both versions'
+attempts is in store/compare_html.py. The p-values are
 written as floats that parse back exactly (``repr``); the .md is the plain
 table with the count line and the notes, for a PR comment or a CI summary.
 """
@@ -20,6 +20,7 @@ from typing import Any
 from passk_tui.core.compare import CaseComparison, Comparison, Verdict
 from passk_tui.core.compare_text import comparison_rows, count_line, notes
 from passk_tui.core.figures import CaseFigures
+from passk_tui.store.compare_html import render_html
 from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.export import check_export_path, figures_json, md_cell, md_row, write_file
 from passk_tui.store.models import StoredEvaluation
@@ -172,4 +173,5 @@ RENDERERS: dict[str, Callable[[ComparedEvaluations], str]] = {
     ".json": render_json,
     ".csv": render_csv,
     ".md": render_md,
+    ".html": render_html,
 }

@@ -16,6 +16,8 @@ from itertools import groupby
 from typing import Any
 
 from passk_tui import __version__
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.cases import Case
 from passk_tui.core.glyphs import NAMES, SYMBOLS
 from passk_tui.core.intervals import Interval
 from passk_tui.core.progress import Cell
@@ -28,6 +30,8 @@ CONTENT_SECURITY_POLICY = (
 
 #: Longest answer, input or error shown in full; longer ones are cut, their size said.
 CLIP_CHARS = 600
+#: Longest answer, reason or error shown in full in an attempt's row (inputs get CLIP_CHARS).
+ANSWER_CHARS = 120
 
 
 def esc(value: object) -> str:
@@ -109,9 +113,62 @@ def clipped(text: str, limit: int = CLIP_CHARS, *, tag: str | None = "pre") -> s
     return f'{body}<small class="clipped">{len(text):,} characters in all</small>'
 
 
+def input_and_check(case: Case, prefix: str = "") -> str:
+    """A case's input and its check (as written in the cases file), each clipped."""
+    check = (
+        "none: passes when its Turn completes"
+        if case.spec is None
+        else json.dumps(case.spec, ensure_ascii=False, default=str)
+    )
+    return (
+        f'<p class="note">{esc(prefix)}Input</p>{clipped(value_text(case.input))}'
+        f'<p class="note">{esc(prefix)}Check</p>{clipped(check)}'
+    )
+
+
 def interval_bar(interval: Interval, mark: float | None = None) -> str:
     """An interval as a bar over [0, 1] (one element), the gate's threshold marked when given."""
     high = max(interval.high, interval.low + 0.01)
     gate = "" if mark is None else f";--g:{mark * 100:.1f}%"
     style = f"--l:{interval.low * 100:.1f}%;--h:{high * 100:.1f}%{gate}"
     return f'<span class="bar" style="{style}"></span>'
+
+
+def attempts_list(records: Sequence[AttemptRecord]) -> str:
+    """One case's finished attempts, by number, as an ordered list (the outcome drawn by CSS).
+
+    Lean on purpose: a browser parses a report of 100,000 attempts whole even while every
+    case is closed, so an attempt is one list item and one span for its answer.
+    """
+    first_with: dict[str, int] = {}
+    before = [0, *(a.attempt for a in records)]
+    items = "".join(
+        _attempt_item(a, first_with, numbered=a.attempt != before[i] + 1)
+        for i, a in enumerate(records)
+    )
+    return f'<ol class="attempts">{items}</ol>'
+
+
+def _attempt_item(a: AttemptRecord, first_with: dict[str, int], *, numbered: bool) -> str:
+    """One attempt; an answer given before in this case points at its first attempt instead.
+
+    The list numbers its items itself: ``value`` is written only where attempts skip a number.
+    """
+    name = str(a.outcome)
+    parts = [name if a.outcome is not Outcome.ERRORED else f"{name} ({esc(a.status)})"]
+    parts.append(f"{a.duration:.2f} s")
+    if a.output is not None:
+        text = value_text(a.output)
+        first = first_with.setdefault(text, a.attempt)
+        if first == a.attempt:
+            parts.append(f'<span class="answer">{clipped(text, ANSWER_CHARS, tag=None)}</span>')
+        else:
+            parts.append(f'<span class="answer same">same answer as #{first}</span>')
+    if a.outcome is Outcome.WRONG and a.reason is not None:
+        parts.append(f"failed: {clipped(a.reason, ANSWER_CHARS, tag=None)}")
+    if a.outcome is Outcome.ERRORED:
+        ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
+        error = clipped(a.error or "no error text", ANSWER_CHARS, tag=None)
+        parts.append(error + (f'<small class="ids">{ids}</small>' if ids else ""))
+    value = f' value="{a.attempt}"' if numbered else ""
+    return f'<li{value} class="{name}">{" · ".join(parts)}</li>'

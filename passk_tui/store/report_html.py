@@ -8,13 +8,12 @@ so the page stays readable, light and usable with scripts off.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals
 from passk_tui.core.gate import CaseReading, Reading
@@ -25,22 +24,20 @@ from passk_tui.core.stopping import StopReason
 from passk_tui.core.table import gate_text
 from passk_tui.store.html_page import (
     attempts_grid,
-    clipped,
+    attempts_list,
     counted,
     esc,
+    input_and_check,
     interval_bar,
     legend,
     page,
     settings_list,
-    value_text,
 )
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import Report
 
 #: Cases named in the verdict line before "and N more".
 NAMED_IN_VERDICT = 12
-#: Longest answer, reason or error shown in full in an attempt's row (inputs get CLIP_CHARS).
-ANSWER_CHARS = 120
 #: What is shown for a figure that is not defined yet (fewer than k attempts).
 UNDEFINED = "-"
 
@@ -305,58 +302,16 @@ def _table_row(r: CaseRow, s: Settings) -> str:
 
 
 def _case_attempts(r: CaseRow) -> str:
-    """One case's attempts in a collapsed <details>: the input, the check, then one line each.
-
-    Lean on purpose: a browser parses a report of 100,000 attempts whole even while every
-    case is closed, so an attempt is one list item (its number and symbol drawn by CSS)
-    and one span for its answer.
-    """
+    """One case's attempts in a collapsed <details>: the input, the check, then one line each."""
     f = r.figures
     marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
-    check = (
-        "none: passes when its Turn completes"
-        if r.case.spec is None
-        else json.dumps(r.case.spec, ensure_ascii=False, default=str)
-    )
-    first_with: dict[str, int] = {}
-    before = [0, *(a.attempt for a in r.records)]
-    items = "".join(
-        _attempt_item(a, first_with, numbered=a.attempt != before[i] + 1)
-        for i, a in enumerate(r.records)
-    )
     return (
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<span class="name">{esc(r.case.name)}</span>'
         f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
         f"{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}</span></summary>"
-        f'<div class="body"><p class="note">Input</p>{clipped(value_text(r.case.input))}'
-        f'<p class="note">Check</p>{clipped(check)}'
+        f'<div class="body">{input_and_check(r.case)}'
         '<p class="note">Attempts: number and outcome · seconds · answer · why the check '
         "failed, or the error</p>"
-        f'<ol class="attempts">{items}</ol></div></details>'
+        f"{attempts_list(r.records)}</div></details>"
     )
-
-
-def _attempt_item(a: AttemptRecord, first_with: dict[str, int], *, numbered: bool) -> str:
-    """One attempt; an answer given before in this case points at its first attempt instead.
-
-    The list numbers its items itself: ``value`` is written only where attempts skip a number.
-    """
-    name = str(a.outcome)
-    parts = [name if a.outcome is not Outcome.ERRORED else f"{name} ({esc(a.status)})"]
-    parts.append(f"{a.duration:.2f} s")
-    if a.output is not None:
-        text = value_text(a.output)
-        first = first_with.setdefault(text, a.attempt)
-        if first == a.attempt:
-            parts.append(f'<span class="answer">{clipped(text, ANSWER_CHARS, tag=None)}</span>')
-        else:
-            parts.append(f'<span class="answer same">same answer as #{first}</span>')
-    if a.outcome is Outcome.WRONG and a.reason is not None:
-        parts.append(f"failed: {clipped(a.reason, ANSWER_CHARS, tag=None)}")
-    if a.outcome is Outcome.ERRORED:
-        ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
-        error = clipped(a.error or "no error text", ANSWER_CHARS, tag=None)
-        parts.append(error + (f'<small class="ids">{ids}</small>' if ids else ""))
-    value = f' value="{a.attempt}"' if numbered else ""
-    return f'<li{value} class="{name}">{" · ".join(parts)}</li>'
