@@ -42,6 +42,4 @@ def interval_method(settings: Settings) -> IntervalMethod:
 
 def settings_reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
     """The figures read with the evaluation's own level, method and gate."""
-    return read(
-        figures, settings.require, given_confidence(settings), interval_method(settings)
-    )
+    return read(figures, settings.require, given_confidence(settings), interval_method(settings))
