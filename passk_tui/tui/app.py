@@ -241,6 +241,21 @@ class PasskApp(App[None]):
         )
         self.push_screen(ResultsScreen(view))
 
+    @on(messages.CompareRequested)
+    def _compare_requested(self, message: messages.CompareRequested) -> None:
+        """Load both from the store and compare them in the core; show it, or why not."""
+        from passk_tui.store import Store
+        from passk_tui.store.comparison import load_compared
+        from passk_tui.tui.screens.compare import CompareScreen
+
+        try:
+            with Store.open() as store:
+                compared = load_compared(store, message.baseline, message.candidate)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot compare", severity="error", timeout=10)
+            return
+        self.push_screen(CompareScreen(compared))
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())

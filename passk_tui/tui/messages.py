@@ -63,3 +63,11 @@ class StoredEvaluationOpened(Message):
     """Show a stored evaluation's results (the live view when it is the one running here)."""
 
     evaluation_id: str
+
+
+@dataclass
+class CompareRequested(Message):
+    """Compare two stored evaluations: ``baseline`` is A, ``candidate`` B."""
+
+    baseline: str
+    candidate: str
