@@ -178,7 +178,7 @@ def resume_evaluation(
         stored = replace(stored, cases=_cases_again(stored))
     settings = _resumed_settings(stored, dict(changes or {}))
     check_planned_size(len(stored.cases), settings.attempts)
-    finished = stored.missing == 0
+    finished = replace(stored, settings=settings).missing == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)
     try:
@@ -232,7 +232,15 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
     if "agents_path" in changes and changes["agents_path"] is not None:
         changes["agents_path"] = str(Path(changes["agents_path"]).resolve())
     current = stored.settings
+    grown = changes.get("attempts")
+    if grown is not None and grown < current.attempts:
+        raise InputError(
+            f"--resume {stored.id}: --attempts {grown} is fewer than the {current.attempts} "
+            "attempts per case it has; an evaluation only grows"
+        )
     for name, flag in MEASURED.items():
+        if name == "attempts":
+            continue  # more attempts extend every case (fewer were refused above)
         if name in changes and changes[name] != getattr(current, name):
             raise InputError(
                 f"--resume {stored.id}: {flag} {_shown(changes[name])} would change what is "
@@ -248,6 +256,8 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
     if unknown:
         raise ValueError(f"not settings: {', '.join(sorted(unknown))}")
     running = {name: value for name, value in changes.items() if name in RUNNING}
+    if grown is not None:
+        running["attempts"] = grown
     if current.stack is None or not running.get("stack"):
         running.pop("stack", None)
     return replace(current, **running)

@@ -158,15 +158,16 @@ class PasskApp(App[None]):
             save_last_used(remember)
         self._launch(evaluation)
 
-    def resume(self, ref: str) -> None:
-        """Continue a stored evaluation with its stored settings (only the key comes from here)."""
+    def resume(self, ref: str, changes: dict[str, object] | None = None) -> None:
+        """Continue a stored evaluation with its stored settings (only the key comes from here);
+        ``changes``: settings given anew, as ``--resume ID --attempts N`` gives them."""
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
         from passk_tui.session import resume_evaluation
 
         try:
-            resumed = resume_evaluation(ref, self.env_key)
+            resumed = resume_evaluation(ref, self.env_key, changes)
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
             return
@@ -181,7 +182,38 @@ class PasskApp(App[None]):
 
     @on(messages.RunRequested)
     def _run_requested(self, message: messages.RunRequested) -> None:
+        if message.baseline is not None:
+            self.start_baseline(message.settings, message.baseline, message.key, message.remember)
+            return
         self.start_evaluation(message.settings, message.key, remember=message.remember)
+
+    def start_baseline(
+        self, settings: Settings, baseline: int, key: str | None, remember: FormValues | None
+    ) -> None:
+        """Both versions in one run, where the session can do it; else say where it is done."""
+        from passk_tui import session
+
+        start = getattr(session, "start_baseline", None)
+        if start is None:
+            self.notify(
+                f"Baseline runs come from the CLI for now: passk-tui --headless --baseline "
+                f"{baseline} … (or clear the Baseline field to run v{settings.version} alone).",
+                title="Not started",
+                severity="warning",
+                timeout=15,
+            )
+            return
+        if self.running:
+            self.notify("An evaluation is already running.", severity="warning")
+            return
+        try:
+            evaluation = start(settings, baseline, key)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
+            return
+        if remember is not None:
+            save_last_used(remember)
+        self._launch(evaluation)
 
     @on(RerunRequested)
     def _rerun_requested(self, message: RerunRequested) -> None:
@@ -195,6 +227,10 @@ class PasskApp(App[None]):
     @on(messages.ResumeRequested)
     def _resume_requested(self, message: messages.ResumeRequested) -> None:
         self.resume(message.ref)
+
+    @on(messages.ExtendRequested)
+    def _extend_requested(self, message: messages.ExtendRequested) -> None:
+        self.resume(message.ref, {"attempts": message.attempts})
 
     @on(messages.CancelRequested)
     def _cancel_requested(self) -> None:

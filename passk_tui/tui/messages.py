@@ -17,11 +17,13 @@ from passk_tui.tui.view import EvaluationView
 
 @dataclass
 class RunRequested(Message):
-    """Start an evaluation with these settings (``remember``: the form to save as last used)."""
+    """Start an evaluation with these settings (``remember``: the form to save as last used;
+    ``baseline``: a version to run beside it and compare against)."""
 
     settings: Settings
     key: str | None
     remember: FormValues | None = None
+    baseline: int | None = None
 
 
 class DemoRequested(Message):
@@ -71,3 +73,11 @@ class CompareRequested(Message):
 
     baseline: str
     candidate: str
+
+
+@dataclass
+class ExtendRequested(Message):
+    """Give a stored evaluation more attempts: every case up to ``attempts`` (a resume that grows)."""
+
+    ref: str
+    attempts: int

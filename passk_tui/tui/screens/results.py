@@ -17,7 +17,7 @@ from passk_tui.core.gate import CaseReading
 from passk_tui.core.intervals import level_text
 from passk_tui.core.summary import attempts_span, evaluation_totals
 from passk_tui.core.table import gate_text, table_rows
-from passk_tui.tui.messages import CaseOpened, ResumeRequested
+from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
@@ -69,6 +69,12 @@ class ResultsScreen(ResultsViews):
         ),
         Binding("slash", "search", "Search", tooltip="Show only the cases whose name contains…"),
         Binding("u", "resume", "Resume", tooltip="Run the attempts this evaluation is missing"),
+        Binding(
+            "m",
+            "more_attempts",
+            "More attempts",
+            tooltip="Extend the undecided or flaky cases: attempts per case up to N",
+        ),
     ]
 
     order: reactive[Order] = reactive(Order, init=False)
@@ -295,6 +301,29 @@ class ResultsScreen(ResultsViews):
 
     def action_resume(self) -> None:
         self.post_message(ResumeRequested(self.view.evaluation_id))
+
+    def action_more_attempts(self) -> None:
+        """Ask how many attempts per case, confirm the Runs that costs, then extend in place."""
+        from passk_tui.tui.screens.confirm import ConfirmScreen
+        from passk_tui.tui.screens.more_attempts import MoreAttemptsScreen, extension_question
+
+        view = self.view
+        if view.running:
+            self.notify("More attempts once the evaluation has ended.", severity="warning")
+            return
+
+        def confirmed(attempts: int, yes: bool | None) -> None:
+            if yes:
+                self.post_message(ExtendRequested(view.evaluation_id, attempts))
+
+        def chosen(attempts: int | None) -> None:
+            if attempts is not None:
+                self.app.push_screen(
+                    ConfirmScreen(extension_question(view, attempts), yes="Run them", no="Cancel"),
+                    lambda yes: confirmed(attempts, yes),
+                )
+
+        self.app.push_screen(MoreAttemptsScreen(view), chosen)
 
     @on(DataTable.HeaderSelected, "#results-table")
     def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
