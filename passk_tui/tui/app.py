@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.gate import gate_lines, read
+from passk_tui.core.gate import gate_lines
 from passk_tui.core.settings import Settings
 from passk_tui.tui import messages
 from passk_tui.tui.contrast import derived_variables
@@ -406,7 +406,8 @@ class PasskApp(App[None]):
 
     @property
     def exit_status(self) -> int:
-        """0 done (gate held), 1 gate failed, 2/3 could not run, 130 cancelled, 128+N signal N."""
+        """0 done (gate held), 1 gate failed, 4 the confident gate undecided, 2/3 could not run,
+        130 cancelled, 128+N signal N."""
         if self.signalled is not None:
             return 128 + self.signalled
         if self.failure is not None:
@@ -418,7 +419,7 @@ class PasskApp(App[None]):
             return EXIT_CANCELLED
         if view.status == "failed":
             return 3
-        return 1 if view.failing() else 0
+        return view.reading().exit_code
 
     def exit_messages(self) -> list[str]:
         """What to say on stderr once the terminal is back: why it failed, which cases gate."""
@@ -430,8 +431,7 @@ class PasskApp(App[None]):
         if view.status in ("running", "cancelled"):
             left = view.progress.total - view.progress.finished
             return [f"passk-tui: cancelled: {left} attempts not run"]
-        reading = read(view.progress.all_figures(), view.settings.require)
-        return [f"passk-tui: {line}" for line in gate_lines(reading)]
+        return [f"passk-tui: {line}" for line in gate_lines(view.reading())]
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from passk_tui.store.models import StoredEvaluation
 
 #: Attempts drawn per version before the grid ends in "…" (the Case view has them all).
-GRID_SHOWN = 12
+GRID_SHOWN = 10
 #: Regressions first, then improvements, then the unclear.
 VERDICT_RANK = {Verdict.REGRESSED: 0, Verdict.IMPROVED: 1, Verdict.UNCLEAR: 2}
 VERDICT_COLOUR = {
@@ -52,6 +52,17 @@ def regressions_first(cases: tuple[CaseComparison, ...]) -> list[CaseComparison]
     """Regressed, improved, unclear; within each the smallest p first, then A's order."""
     ranked = sorted(enumerate(cases), key=lambda item: (VERDICT_RANK[item[1].verdict], item[1].p))
     return [case for _, case in ranked]
+
+
+def _cell(text: str, style: str, header: str, width: int) -> Text:
+    """A cell padded to its column, numbers to the right, then the space before the next."""
+    if header in NUMERIC:
+        cell = right_aligned(text, width, style)
+    else:
+        cell = left_aligned(text, style)
+        cell.append(" " * (width - len(text)))
+    cell.append(" ")
+    return cell
 
 
 def version_text(label: str, stored: StoredEvaluation) -> str:
@@ -115,15 +126,14 @@ class CompareScreen(Screen[None]):
             max([len(header), *(len(row[position][0]) for row in cells)])
             for position, header in enumerate(HEADERS)
         ]
+        # Each cell ends in its own space (the table pads nothing): ten columns fit 80.
+        table.cell_padding = 0
         for header, width in zip(HEADERS, widths, strict=True):
-            heading = right_aligned(header, width) if header in NUMERIC else left_aligned(header)
-            table.add_column(heading, key=header, width=width)
+            table.add_column(_cell(header, "", header, width), key=header, width=width + 1)
         for row in cells:
             table.add_row(
                 *(
-                    right_aligned(text, width, style)
-                    if header in NUMERIC
-                    else left_aligned(text, style)
+                    _cell(text, style, header, width)
                     for (text, style), header, width in zip(row, HEADERS, widths, strict=True)
                 )
             )

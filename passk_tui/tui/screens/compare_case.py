@@ -73,8 +73,6 @@ class CompareCaseScreen(ViewScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        super().on_mount()
-        self.sub_title = f"compare · case {self.case.name}"
         for table_id, records, side in (
             ("#compare-case-a", self.a_records, "A"),
             ("#compare-case-b", self.b_records, "B"),
@@ -90,6 +88,7 @@ class CompareCaseScreen(ViewScreen):
 
     def refresh_view(self) -> None:
         c = self.case
+        self.sub_title = f"compare · case {c.name}"
         title = Text(c.name, style="bold")
         title.append(
             f"   A {passed_cell(c.a)} ({c.a.errored} errored)   B {passed_cell(c.b)} "
