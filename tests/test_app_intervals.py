@@ -83,7 +83,7 @@ async def test_configure_checks_confidence_and_baseline(app_env: Path) -> None:
         assert "undecided" in await typed("confidence", "0.9")
         assert "must differ from the version (1)" in await typed("baseline", "1")
         assert "no version 2 (versions: 1)" in await typed("baseline", "2")
-        assert "none" in await typed("baseline", "")
+        assert "none: one version" in await typed("baseline", "")
         assert screen.check.confidence == 0.9 and screen.check.settings is not None
 
 
@@ -186,3 +186,10 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         assert app.view.evaluation_id == evaluation_id
         assert [len(row) for row in app.view.progress.cells] == [5, 5, 5, 5]
         assert app.view.progress.finished == 20
+    from passk_tui.store import Store
+
+    with Store.open() as store:
+        extended = store.load(evaluation_id)
+        assert extended.settings.attempts == 5 and extended.missing == 0
+        assert [s.recorded for s in store.list_evaluations()] == [20]
+        assert [s.total for s in store.list_evaluations()] == [20]

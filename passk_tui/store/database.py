@@ -208,12 +208,13 @@ class Store:
             _insert_cases(db, evaluation_id, cases)
 
     def reopen(self, evaluation_id: str, settings: Settings) -> None:
-        """A resume starts: status back to running, with the running settings given anew."""
+        """A resume starts: status back to running, with the running settings given anew
+        (and the attempts per case, which an extension grows)."""
         with self._writing("the resumed evaluation") as db:
             db.execute(
                 "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
                 " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
-                " timeout = :timeout WHERE id = :id",
+                " timeout = :timeout, attempts = :attempts WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 

@@ -159,7 +159,7 @@ SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
 def _check_baseline(text: str, version: int | None, check: FormCheck) -> None:
     """An optional version to compare against: a version like the other, and not the same one."""
     if not text:
-        check.hints["baseline"] = "none (set one to run both and compare them)"
+        check.hints["baseline"] = "none: one version"
         return
     try:
         baseline = parse_version(text)

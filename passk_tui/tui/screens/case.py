@@ -193,7 +193,7 @@ class CaseScreen(CaseViews):
             parts.append((" · (a snapshot: still running elsewhere)", muted))
         reading = self.view.reading()
         intervals = reading.cases[self.case_index].intervals
-        parts.append((f"\n{level_text(reading.level)} intervals ({reading.method.label}): ", muted))
+        parts.append((f"\n{level_text(reading.level)} {reading.method.label} intervals: ", muted))
         for number, (label, interval) in enumerate(
             (
                 ("pass@1", intervals.pass_at_1),

@@ -29,6 +29,8 @@ ID_PREFIX_MIN = 10
 #: The columns in the order shown (status early: it matters more than the id's tail).
 SHOWN = ("id", "status", "when", "agent", "version", "cases", "attempts", "under gate", "decided")
 NUMERIC = ("version", "cases", "attempts", "under gate", "decided")
+#: Headers shortened so that nine columns fit 80 (``under``: cases under the gate).
+LABELS = {"version": "v", "under gate": "under"}
 #: Before a marked evaluation's id (space marks two; c compares them).
 MARK = "●"
 #: The most evaluations marked at once: a comparison is of two.
@@ -114,7 +116,8 @@ class HistoryScreen(Screen[None]):
         ]
         columns = [rows[0].index(name) for name in SHOWN]
         widths = {
-            name: max(len(row[c]) for row in rows) for name, c in zip(SHOWN, columns, strict=True)
+            name: max(len(row[c]) for row in rows[1:]) if len(rows) > 1 else 0
+            for name, c in zip(SHOWN, columns, strict=True)
         }
         ids = [
             (MARK if s.id in self.marked else " ") + short
@@ -127,8 +130,9 @@ class HistoryScreen(Screen[None]):
         widths["when"] = max((len(w) for w in whens), default=4)
         widths["id"] = max((len(i) for i in ids), default=2)
         for name in SHOWN:
-            width = widths[name] = max(widths[name], len(name))
-            heading = right_aligned(name, width) if name in NUMERIC else left_aligned(name)
+            label = LABELS.get(name, name)
+            width = widths[name] = max(widths[name], len(label))
+            heading = right_aligned(label, width) if name in NUMERIC else left_aligned(label)
             table.add_column(heading, key=name, width=width)
         colours = palette(self.app)
         status_colour = {
@@ -167,7 +171,7 @@ class HistoryScreen(Screen[None]):
             note.update(
                 Text(
                     "Enter opens its results; u resumes; space marks two, c compares them."
-                    + (f"  Marked: {', '.join(self.marked)}" if self.marked else ""),
+                    + (f"  {len(self.marked)} marked." if self.marked else ""),
                     style=muted,
                 )
             )

@@ -33,6 +33,7 @@ def extension_question(view: EvaluationView, attempts: int) -> str:
 class MoreAttemptsScreen(ModalScreen[int | None]):
     """Type N; each keystroke says how many Runs that is; Enter (when valid) dismisses with N."""
 
+    CSS_PATH = "views.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Close")]
 
     def __init__(self, view: EvaluationView) -> None:

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.clock import clock
+from passk_tui.core.extend import worth_more
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.gate import CaseReading
 from passk_tui.core.intervals import level_text
@@ -73,6 +74,7 @@ class ResultsScreen(ResultsViews):
             "m",
             "more_attempts",
             "More attempts",
+            show=False,  # the gate line offers it where it would help: the footer stays whole
             tooltip="Extend the undecided or flaky cases: attempts per case up to N",
         ),
     ]
@@ -225,6 +227,17 @@ class ResultsScreen(ResultsViews):
         self.query_one("#results-cases", Static).update(cases)
 
         gate = self._gate_text(totals.cases_under_gate, totals.cases)
+        wanted = len(worth_more(view.reading()))
+        if (
+            wanted
+            and not view.running
+            and not (view.reading().confident and view.reading().undecided)
+        ):
+            gate.append("  ·  ")
+            gate.append(
+                f"m: more attempts for {wanted} flaky or undecided",
+                style=colours.get("muted-text", ""),
+            )
         self.query_one("#results-gate", Static).update(gate)
 
         muted = colours.get("muted-text", "")
