@@ -235,7 +235,7 @@ class ResultsScreen(ResultsViews):
         ):
             gate.append("  ·  ")
             gate.append(
-                f"m: more attempts for {wanted} flaky or undecided",
+                f"m: more attempts for {wanted} unsettled case{'s' if wanted != 1 else ''}",
                 style=colours.get("muted-text", ""),
             )
         self.query_one("#results-gate", Static).update(gate)
