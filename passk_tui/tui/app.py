@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -149,8 +149,12 @@ class PasskApp(App[None]):
             return
         from passk_tui.session import new_evaluation
 
+        self._start_new(lambda: new_evaluation(settings, key), remember)
+
+    def _start_new(self, make: Callable[[], Evaluation], remember: FormValues | None) -> None:
+        """Make the evaluation (bad input is shown, nothing starts), remember the form, run."""
         try:
-            evaluation = new_evaluation(settings, key)
+            evaluation = make()
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
             return
@@ -206,14 +210,7 @@ class PasskApp(App[None]):
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
-        try:
-            evaluation = start(settings, baseline, key)
-        except (InputError, RunError) as exc:
-            self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
-            return
-        if remember is not None:
-            save_last_used(remember)
-        self._launch(evaluation)
+        self._start_new(lambda: start(settings, baseline, key), remember)
 
     @on(RerunRequested)
     def _rerun_requested(self, message: RerunRequested) -> None:
@@ -266,16 +263,7 @@ class PasskApp(App[None]):
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot open", severity="error")
             return
-        view = EvaluationView(
-            stored.id,
-            stored.settings,
-            stored.progress(),
-            stored.cases,
-            stored_status=stored.status,
-            stored_error=stored.error,
-            show_timing=self.show_timing,
-        )
-        self.push_screen(ResultsScreen(view))
+        self.push_screen(ResultsScreen(EvaluationView.from_store(stored, self.show_timing)))
 
     @on(messages.CompareRequested)
     def _compare_requested(self, message: messages.CompareRequested) -> None:

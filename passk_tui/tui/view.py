@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
@@ -12,6 +13,9 @@ from passk_tui.core.gate import Reading
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.reading import settings_reading
 from passk_tui.core.settings import Settings
+
+if TYPE_CHECKING:
+    from passk_tui.store.models import StoredEvaluation
 
 
 @dataclass
@@ -39,6 +43,19 @@ class EvaluationView:
             evaluation.progress,
             evaluation.cases,
             evaluation,
+        )
+
+    @classmethod
+    def from_store(cls, stored: StoredEvaluation, show_timing: bool = True) -> EvaluationView:
+        """A stored evaluation as the screens read it: frozen, it is not running here."""
+        return cls(
+            stored.id,
+            stored.settings,
+            stored.progress(),
+            stored.cases,
+            stored_status=stored.status,
+            stored_error=stored.error,
+            show_timing=show_timing,
         )
 
     @property

@@ -102,13 +102,12 @@ class DiffScreen(ViewScreen):
             body.update("")
             return
         old, new = (records[a] for a in self.pair)
-        heading = Text()
-        heading.append(f"{name}   ", style="bold")
-        heading.append(f"- attempt {old.attempt} ", style=self.role("removed"))
-        heading.append_text(self.outcome_text(old.outcome))
-        heading.append("   ")
-        heading.append(f"+ attempt {new.attempt} ", style=self.role("added"))
-        heading.append_text(self.outcome_text(new.outcome))
+        heading = Text(f"{name}   ", style="bold")
+        heading.append_text(
+            self.diff_heading(
+                f"attempt {old.attempt}", old.outcome, f"attempt {new.attempt}", new.outcome
+            )
+        )
         title.update(heading)
         lines = answer_diff(answer_text(old.output), answer_text(new.output))
         if all(line.kind == "same" for line in lines):

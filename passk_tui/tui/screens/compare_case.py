@@ -28,18 +28,6 @@ if TYPE_CHECKING:
     from passk_tui.store.models import StoredEvaluation
 
 
-def stored_view(stored: StoredEvaluation) -> EvaluationView:
-    """A stored evaluation as the screens read it (frozen: it is not running here)."""
-    return EvaluationView(
-        stored.id,
-        stored.settings,
-        stored.progress(),
-        stored.cases,
-        stored_status=stored.status,
-        stored_error=stored.error,
-    )
-
-
 def case_records(stored: StoredEvaluation, name: str) -> list[AttemptRecord]:
     return sorted((r for r in stored.records if r.case == name), key=lambda r: r.attempt)
 
@@ -52,7 +40,7 @@ class CompareCaseScreen(ViewScreen):
     ]
 
     def __init__(self, compared: ComparedEvaluations, case: CaseComparison) -> None:
-        super().__init__(stored_view(compared.candidate))
+        super().__init__(EvaluationView.from_store(compared.candidate))
         self.compared = compared
         self.case = case
         self.a_records = case_records(compared.baseline, case.name)
@@ -120,13 +108,11 @@ class CompareCaseScreen(ViewScreen):
             body.update("")
             return
         old, new = self.pair
-        heading = Text()
-        heading.append(f"- A attempt {old.attempt} ", style=self.role("removed"))
-        heading.append_text(self.outcome_text(old.outcome))
-        heading.append("   ")
-        heading.append(f"+ B attempt {new.attempt} ", style=self.role("added"))
-        heading.append_text(self.outcome_text(new.outcome))
-        title.update(heading)
+        title.update(
+            self.diff_heading(
+                f"A attempt {old.attempt}", old.outcome, f"B attempt {new.attempt}", new.outcome
+            )
+        )
         lines = answer_diff(answer_text(old.output), answer_text(new.output))
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style=self.role("muted")))
