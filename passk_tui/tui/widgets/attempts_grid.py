@@ -225,6 +225,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
                 f"attempts {first}-{last} of {longest} {arrows}",
                 f"{first}-{last} of {longest} {arrows}",
                 f"{first}-{last}/{longest}{arrows}",
+                f"{first}-{last}/{longest}{arrows.strip()}",
             ]
             label = next((t for t in fitting if len(t) <= window), fitting[-1])
         label = label[:window].ljust(window)
