@@ -39,17 +39,24 @@ EXPECTED_CELLS = [
     [P, E, W, P, E],  # mixed
 ]
 EXPECTED_TABLE = [
-    ("steady", "5/5", "0", "0", "1.00", "1.00", "1.00", "yes"),
-    ("flaky", "3/5", "2", "0", "0.60", "1.00", "0.10", "no"),
-    ("broken-tool", "0/5", "0", "5", "0.00", "0.00", "0.00", "no"),
-    ("mixed", "2/5", "1", "2", "0.40", "0.90", "0.00", "no"),
+    ("steady", "5/5", "0", "0", "1.00", "1.00", "yes", "1.00"),
+    ("flaky", "3/5", "2", "0", "0.60", "1.00", "no", "0.10"),
+    ("broken-tool", "0/5", "0", "5", "0.00", "0.00", "no", "0.00"),
+    ("mixed", "2/5", "1", "2", "0.40", "0.90", "no", "0.00"),
 ]
 
 
 def table_text(table: DataTable) -> list[tuple[str, ...]]:
-    """Each row's cells as text, without the padding that right-aligns numbers."""
+    """Each row's cells as text, without the padding that right-aligns numbers (and without
+    the Results table's interval bars, drawn not written)."""
+    keys = [key.value for key in table.columns]
     return [
-        tuple(str(cell).strip() for cell in table.get_row_at(i)) for i in range(table.row_count)
+        tuple(
+            str(cell).strip()
+            for key, cell in zip(keys, table.get_row_at(i), strict=True)
+            if key != "bar"
+        )
+        for i in range(table.row_count)
     ]
 
 
@@ -172,7 +179,8 @@ async def test_run_fills_every_cell_and_ends_on_the_right_table(app_env: Path) -
         assert isinstance(app.screen, ResultsScreen)
         table = app.screen.query_one(DataTable)
         assert [str(c.label).strip() for c in table.columns.values()] == [
-            "case", "passed", "wrong", "errored", "pass@1", "pass@3", "pass^3", "all passed",
+            "case", "passed", "wrong", "errored", "pass@1", "pass@3", "pass@3 95% CI",
+            "all passed", "pass^3",
         ]  # fmt: skip
         assert table_text(table) == EXPECTED_TABLE
         assert "No gate" in str(app.screen.query_one("#results-gate", Static).render())
@@ -315,7 +323,8 @@ async def test_the_grid_draws_only_what_is_visible(app_env: Path) -> None:
         grid = app.screen.query_one(AttemptsGrid)
         line = "".join(segment.text for segment in grid.render_line(2))
         assert line.split()[:6] == ["flaky", "✓", "✗", "✓", "✗", "✓"]
-        assert line.split()[6:] == ["3", "2", "0", "0.60", "1.00"]
+        # 3 of 5 passed: pass@3 1.00, its exact 95% interval from p in [0.15, 0.95]
+        assert line.split()[6:] == ["3", "2", "0", "0.60", "1.00", "0.38-1.00"]
 
 
 async def test_the_command_palette_lists_the_screen_actions(app_env: Path) -> None:
@@ -349,7 +358,7 @@ async def test_history_lists_stored_evaluations_and_opens_their_results(app_env:
         rows = table_text(app.screen.query_one(DataTable))
         assert len(rows) == 1 and evaluation_id.startswith(rows[0][0].rstrip("…"))
         assert rows[0][1] == "done"
-        assert rows[0][3:] == ("scripted", "1", "4", "20/20", "-")
+        assert rows[0][3:] == ("scripted", "1", "4", "20/20", "-", "-")  # no gate: no decided
         await pilot.press("enter")
         assert isinstance(app.screen, ResultsScreen)
         assert app.screen.view.evaluation is None  # loaded from the store, not the live one

@@ -141,3 +141,35 @@ class TestHelp:
     def test_help_defines_the_figures_and_glyphs(self, app_env: Path, snap_compare) -> None:
         app = PasskApp(show_timing=False)
         assert snap_compare(app, terminal_size=SIZE, press=["f1"])
+
+
+class TestCompare:
+    def test_regressions_first_with_the_mostly_errored_mark(
+        self, app_env: Path, snap_compare
+    ) -> None:
+        from passk_tui.store.comparison import compare_stored
+        from passk_tui.tui.screens.compare import CompareScreen
+        from tests.test_app_intervals import stored_pair
+
+        app = PasskApp(show_timing=False)
+
+        async def run_before(pilot: Pilot) -> None:
+            await app.push_screen(CompareScreen(compare_stored(*stored_pair())))
+            await pilot.pause(0.2)
+
+        assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
+
+    def test_a_case_in_both_versions_with_the_diff(self, app_env: Path, snap_compare) -> None:
+        from passk_tui.store.comparison import compare_stored
+        from passk_tui.tui.screens.compare import CompareScreen
+        from tests.test_app_intervals import stored_pair
+
+        app = PasskApp(show_timing=False)
+
+        async def run_before(pilot: Pilot) -> None:
+            await app.push_screen(CompareScreen(compare_stored(*stored_pair())))
+            await pilot.pause(0.1)
+            await pilot.press("down", "enter", "down")  # flaky; A's second attempt, a wrong one
+            await pilot.pause(0.2)
+
+        assert snap_compare(app, terminal_size=SMALL, run_before=run_before)

@@ -57,12 +57,13 @@ async def test_the_grid_keeps_names_and_figures_at_100_attempts_in_80_columns(
         await pilot.pause(0.2)
         grid = app.screen.query_one(AttemptsGrid)
         header = grid_line(grid, 0)
-        assert "1-" in header and "of 100" in header and "→" in header
-        assert header.rstrip().endswith("pass@3")
+        # The live interval column takes room: the window says "1-8/100→" (which of how many).
+        assert "1-" in header and "/100" in header and "→" in header
+        assert header.rstrip().endswith("pass@3 95%")
         assert all(len(grid_line(grid, y).rstrip()) <= 80 for y in range(5))
         flaky = grid_line(grid, 2)
-        assert flaky.split()[0] == "flaky" and flaky.split()[-5:] == [
-            "50", "50", "0", "0.50", "0.88",
+        assert flaky.split()[0] == "flaky" and flaky.split()[-6:] == [
+            "50", "50", "0", "0.50", "0.88", "0.78-0.94",
         ]  # fmt: skip
         first_cells = flaky.split()[1]
         await pilot.press("right")
@@ -167,7 +168,7 @@ async def test_results_header_counts_what_happened(app_env: Path) -> None:
         status = text_of(app, "#results-status")
         assert status.startswith("Done: 20 of 20 attempts")
         assert "✓ 10 passed" in status and "✗ 3 wrong" in status and "! 7 errored" in status
-        assert text_of(app, "#results-cases") == "1 of 4 cases all passed"
+        assert text_of(app, "#results-cases").startswith("1 of 4 cases all passed  ·  intervals")
         assert "2 of 4 cases have pass@3 below 0.91" in text_of(app, "#results-gate")
         # The failing case's name is not in errored's colour; its figure is marked instead.
         table = app.screen.query_one(DataTable)

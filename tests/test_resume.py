@@ -208,6 +208,8 @@ def test_resume_refuses_a_changed_measured_flag(make_stack, cases: Path, tmp_pat
     code, out, err = finish(passk(*start_args(stack, cases, "--key", "secret"), data=data))
     assert code == 0, err
     before = stack.stats().runs_created
+    code, out, err = finish(passk("--resume", "last", "--attempts", "3", data=data))
+    assert code == 2 and err.count("\n") == 1 and "--attempts 3 is fewer" in err
     for flag, value in (
         ("--k", "2"),
         ("--agent", "other"),

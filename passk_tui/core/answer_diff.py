@@ -81,3 +81,27 @@ def _changed_spans(
         if j2 > j1:
             new_spans.append((j1, j2))
     return tuple(old_spans), tuple(new_spans)
+
+
+def default_cross_pair(
+    baseline: Sequence[AttemptRecord], candidate: Sequence[AttemptRecord]
+) -> tuple[AttemptRecord, AttemptRecord] | None:
+    """A baseline answer and a candidate answer to diff first, across two versions of a case.
+
+    The baseline's first passing answer against the candidate's first failing one
+    (what a regression broke); else the other way round (what an improvement
+    fixed); else the first answer of each. None when either side has no answer.
+    """
+    a = [r for r in sorted(baseline, key=lambda r: r.attempt) if r.output is not None]
+    b = [r for r in sorted(candidate, key=lambda r: r.attempt) if r.output is not None]
+    if not a or not b:
+        return None
+
+    def first(records: list[AttemptRecord], passed: bool) -> AttemptRecord | None:
+        return next((r for r in records if (r.outcome is Outcome.PASSED) == passed), None)
+
+    for a_passed in (True, False):
+        old, new = first(a, a_passed), first(b, not a_passed)
+        if old is not None and new is not None:
+            return old, new
+    return a[0], b[0]

@@ -32,6 +32,9 @@ CONFIDENT_GATE_MEANING = (
     "fail when wholly below, else undecided (exit 4: more attempts would settle it)"
 )
 
+#: The same in a few words, for a form field's hint.
+CONFIDENT_GATE_SHORT = "the gate reads intervals: pass, fail, undecided"
+
 #: The exit status of a gate that held, failed, or (confident gate only) could not decide.
 EXIT_HELD, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 4
 

@@ -75,6 +75,12 @@ def sampling_policy(
     )
 
 
+def interval_level(settings: Settings) -> float:
+    """The level of every interval shown for the evaluation: its gate's, else the default."""
+    level = gate_confidence(settings)
+    return DEFAULT_CONFIDENCE if level is None else level
+
+
 def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
     """Every case's intervals and verdict as the settings call for (method, level, gate)."""
     return read(figures, settings.require, gate_confidence(settings), interval_method(settings))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.gate import gate_lines, read
+from passk_tui.core.gate import gate_lines
 from passk_tui.core.settings import Settings
 from passk_tui.tui import messages
 from passk_tui.tui.contrast import derived_variables
@@ -149,8 +149,12 @@ class PasskApp(App[None]):
             return
         from passk_tui.session import new_evaluation
 
+        self._start_new(lambda: new_evaluation(settings, key), remember)
+
+    def _start_new(self, make: Callable[[], Evaluation], remember: FormValues | None) -> None:
+        """Make the evaluation (bad input is shown, nothing starts), remember the form, run."""
         try:
-            evaluation = new_evaluation(settings, key)
+            evaluation = make()
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
             return
@@ -158,15 +162,16 @@ class PasskApp(App[None]):
             save_last_used(remember)
         self._launch(evaluation)
 
-    def resume(self, ref: str) -> None:
-        """Continue a stored evaluation with its stored settings (only the key comes from here)."""
+    def resume(self, ref: str, changes: dict[str, object] | None = None) -> None:
+        """Continue a stored evaluation with its stored settings (only the key comes from here);
+        ``changes``: settings given anew, as ``--resume ID --attempts N`` gives them."""
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
         from passk_tui.session import resume_evaluation
 
         try:
-            resumed = resume_evaluation(ref, self.env_key)
+            resumed = resume_evaluation(ref, self.env_key, changes)
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
             return
@@ -181,7 +186,31 @@ class PasskApp(App[None]):
 
     @on(messages.RunRequested)
     def _run_requested(self, message: messages.RunRequested) -> None:
+        if message.baseline is not None:
+            self.start_baseline(message.settings, message.baseline, message.key, message.remember)
+            return
         self.start_evaluation(message.settings, message.key, remember=message.remember)
+
+    def start_baseline(
+        self, settings: Settings, baseline: int, key: str | None, remember: FormValues | None
+    ) -> None:
+        """Both versions in one run, where the session can do it; else say where it is done."""
+        from passk_tui import session
+
+        start = getattr(session, "start_baseline", None)
+        if start is None:
+            self.notify(
+                f"Baseline runs come from the CLI for now: passk-tui --headless --baseline "
+                f"{baseline} … (or clear the Baseline field to run v{settings.version} alone).",
+                title="Not started",
+                severity="warning",
+                timeout=15,
+            )
+            return
+        if self.running:
+            self.notify("An evaluation is already running.", severity="warning")
+            return
+        self._start_new(lambda: start(settings, baseline, key), remember)
 
     @on(RerunRequested)
     def _rerun_requested(self, message: RerunRequested) -> None:
@@ -195,6 +224,10 @@ class PasskApp(App[None]):
     @on(messages.ResumeRequested)
     def _resume_requested(self, message: messages.ResumeRequested) -> None:
         self.resume(message.ref)
+
+    @on(messages.ExtendRequested)
+    def _extend_requested(self, message: messages.ExtendRequested) -> None:
+        self.resume(message.ref, {"attempts": message.attempts})
 
     @on(messages.CancelRequested)
     def _cancel_requested(self) -> None:
@@ -230,16 +263,22 @@ class PasskApp(App[None]):
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot open", severity="error")
             return
-        view = EvaluationView(
-            stored.id,
-            stored.settings,
-            stored.progress(),
-            stored.cases,
-            stored_status=stored.status,
-            stored_error=stored.error,
-            show_timing=self.show_timing,
-        )
-        self.push_screen(ResultsScreen(view))
+        self.push_screen(ResultsScreen(EvaluationView.from_store(stored, self.show_timing)))
+
+    @on(messages.CompareRequested)
+    def _compare_requested(self, message: messages.CompareRequested) -> None:
+        """Load both from the store and compare them in the core; show it, or why not."""
+        from passk_tui.store import Store
+        from passk_tui.store.comparison import load_compared
+        from passk_tui.tui.screens.compare import CompareScreen
+
+        try:
+            with Store.open() as store:
+                compared = load_compared(store, message.baseline, message.candidate)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot compare", severity="error", timeout=10)
+            return
+        self.push_screen(CompareScreen(compared))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -355,7 +394,8 @@ class PasskApp(App[None]):
 
     @property
     def exit_status(self) -> int:
-        """0 done (gate held), 1 gate failed, 2/3 could not run, 130 cancelled, 128+N signal N."""
+        """0 done (gate held), 1 gate failed, 4 the confident gate undecided, 2/3 could not run,
+        130 cancelled, 128+N signal N."""
         if self.signalled is not None:
             return 128 + self.signalled
         if self.failure is not None:
@@ -367,7 +407,7 @@ class PasskApp(App[None]):
             return EXIT_CANCELLED
         if view.status == "failed":
             return 3
-        return 1 if view.failing() else 0
+        return view.reading().exit_code
 
     def exit_messages(self) -> list[str]:
         """What to say on stderr once the terminal is back: why it failed, which cases gate."""
@@ -379,8 +419,7 @@ class PasskApp(App[None]):
         if view.status in ("running", "cancelled"):
             left = view.progress.total - view.progress.finished
             return [f"passk-tui: cancelled: {left} attempts not run"]
-        reading = read(view.progress.all_figures(), view.settings.require)
-        return [f"passk-tui: {line}" for line in gate_lines(reading)]
+        return [f"passk-tui: {line}" for line in gate_lines(view.reading())]
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,

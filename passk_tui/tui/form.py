@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError
+from passk_tui.core.gate import CONFIDENT_GATE_SHORT
+from passk_tui.core.intervals import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.core.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
@@ -36,6 +38,8 @@ TEXT_FIELDS = (
     "attempts",
     "k",
     "require",
+    "confidence",
+    "baseline",
     "concurrency",
     "timeout",
     "stack",
@@ -62,6 +66,10 @@ class FormCheck:
     settings: Settings | None = None
     #: The agent's versions when known (local agents file), to offer as completions.
     versions: list[int] = field(default_factory=list)
+    #: The level of the intervals (and of the gate, with require); None: not given.
+    confidence: float | None = None
+    #: The version to run beside ``version`` and compare against (a baseline run); None: none.
+    baseline: int | None = None
 
 
 def check_form(values: Mapping[str, str | bool]) -> FormCheck:
@@ -89,6 +97,13 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
     require = parsed("require", parse_require, None)
     if not text["require"]:
         check.hints["require"] = "no gate"
+    check.confidence = parsed("confidence", parse_confidence, None)
+    if not text["confidence"]:
+        check.hints["confidence"] = (
+            f"intervals at {DEFAULT_CONFIDENCE:g}; the gate is the point gate"
+        )
+    elif check.confidence is not None:
+        check.hints["confidence"] = CONFIDENT_GATE_SHORT if text["require"] else "no gate to read"
     concurrency = parsed("concurrency", parse_concurrency, DEFAULT_CONCURRENCY)
     timeout = parsed("timeout", parse_timeout, DEFAULT_TIMEOUT)
     version = None
@@ -112,10 +127,14 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
         _check_local_agent(text["agents"], text["agent"], version, check)
     elif text["agents"]:
         check.hints["agents"] = "not used with a stack"
+    _check_baseline(text["baseline"], version, check)
 
     if check.errors:
         return check
+    # Settings takes the level once the adaptive work adds the field; until then the form keeps it.
+    level = {"confidence": check.confidence} if "confidence" in SETTINGS_FIELDS else {}
     check.settings = Settings(
+        **level,
         agent=text["agent"],
         version=version,
         cases_path=str(Path(text["cases"]).expanduser()),
@@ -131,6 +150,30 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
         else None,
     )
     return check
+
+
+#: The fields Settings has (so the form fills only those it takes).
+SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
+
+
+def _check_baseline(text: str, version: int | None, check: FormCheck) -> None:
+    """An optional version to compare against: a version like the other, and not the same one."""
+    if not text:
+        check.hints["baseline"] = "none: one version"
+        return
+    try:
+        baseline = parse_version(text)
+    except InputError as exc:
+        check.errors["baseline"] = str(exc)
+        return
+    if baseline == version:
+        check.errors["baseline"] = f"must differ from the version ({version})"
+    elif check.versions and baseline not in check.versions:
+        listed = ", ".join(str(v) for v in check.versions)
+        check.errors["baseline"] = f"no version {baseline} (versions: {listed})"
+    else:
+        check.baseline = baseline
+        check.hints["baseline"] = f"runs v{baseline} beside it, then compares (A: v{baseline})"
 
 
 def _check_cases(path_text: str, completion_only: bool, check: FormCheck) -> None:

@@ -17,11 +17,13 @@ from passk_tui.tui.view import EvaluationView
 
 @dataclass
 class RunRequested(Message):
-    """Start an evaluation with these settings (``remember``: the form to save as last used)."""
+    """Start an evaluation with these settings (``remember``: the form to save as last used;
+    ``baseline``: a version to run beside it and compare against)."""
 
     settings: Settings
     key: str | None
     remember: FormValues | None = None
+    baseline: int | None = None
 
 
 class DemoRequested(Message):
@@ -63,3 +65,19 @@ class StoredEvaluationOpened(Message):
     """Show a stored evaluation's results (the live view when it is the one running here)."""
 
     evaluation_id: str
+
+
+@dataclass
+class CompareRequested(Message):
+    """Compare two stored evaluations: ``baseline`` is A, ``candidate`` B."""
+
+    baseline: str
+    candidate: str
+
+
+@dataclass
+class ExtendRequested(Message):
+    """Give a stored evaluation more attempts: every case up to ``attempts`` (a resume that grows)."""
+
+    ref: str
+    attempts: int

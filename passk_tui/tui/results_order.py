@@ -20,7 +20,7 @@ class SortColumn:
     highest_first: bool
 
 
-#: The table's columns in order; ``{k}`` is the real k.
+#: The sortable columns in the table's order (pass^k last: the least read); ``{k}`` is the real k.
 COLUMNS: tuple[SortColumn, ...] = (
     SortColumn("n", "case", lambda f: f.name, False),
     SortColumn("a", "passed", lambda f: (f.pass_at_1 or 0, f.n), False),
@@ -28,8 +28,8 @@ COLUMNS: tuple[SortColumn, ...] = (
     SortColumn("e", "errored", lambda f: f.errored, True),
     SortColumn("1", "pass@1", lambda f: f.pass_at_1, False),
     SortColumn("p", "pass@{k}", lambda f: f.pass_at_k, False),
-    SortColumn("h", "pass^{k}", lambda f: f.pass_hat_k, False),
     SortColumn("y", "all passed", lambda f: f.all_passed, False),
+    SortColumn("h", "pass^{k}", lambda f: f.pass_hat_k, False),
 )
 COLUMN_BY_KEY = {column.key: column for column in COLUMNS}
 

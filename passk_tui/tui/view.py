@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.figures import CaseFigures
-from passk_tui.core.progress import Progress
+from passk_tui.core.gate import Reading
+from passk_tui.core.progress import Cell, Progress
+from passk_tui.core.sampling import reading as settings_reading
 from passk_tui.core.settings import Settings
-from passk_tui.core.table import below_gate
+
+if TYPE_CHECKING:
+    from passk_tui.store.models import StoredEvaluation
 
 
 @dataclass
@@ -28,6 +33,7 @@ class EvaluationView:
     failed_with: str | None = None
     #: False in tests and snapshots: rates, clocks and durations show as dashes.
     show_timing: bool = True
+    _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def running_here(cls, evaluation: Evaluation) -> EvaluationView:
@@ -37,6 +43,19 @@ class EvaluationView:
             evaluation.progress,
             evaluation.cases,
             evaluation,
+        )
+
+    @classmethod
+    def from_store(cls, stored: StoredEvaluation, show_timing: bool = True) -> EvaluationView:
+        """A stored evaluation as the screens read it: frozen, it is not running here."""
+        return cls(
+            stored.id,
+            stored.settings,
+            stored.progress(),
+            stored.cases,
+            stored_status=stored.status,
+            stored_error=stored.error,
+            show_timing=show_timing,
         )
 
     @property
@@ -74,7 +93,24 @@ class EvaluationView:
         return f"{s.agent} v{s.version} · {Path(s.cases_path).name}"
 
     def failing(self) -> list[CaseFigures]:
-        """The cases under the --require gate (empty without a gate)."""
-        if self.settings.require is None:
-            return []
-        return below_gate(self.progress.all_figures(), self.settings.require)
+        """The cases the --require gate fails (empty without a gate): under the point gate, or
+        with --confidence wholly below it."""
+        return [case.figures for case in self.reading().failing]
+
+    def reading(self) -> Reading:
+        """Every case's intervals and gate verdict at the evaluation's level, by its method;
+        worked out again only when Progress moved."""
+        version = self.progress.version
+        if self._reading is None or self._reading[0] != version:
+            self._reading = (version, settings_reading(self.progress.all_figures(), self.settings))
+        return self._reading[1]
+
+    def still_sampled(self, case_index: int) -> bool:
+        """Live and the case still has attempts to come: pending or in flight, or an adaptive
+        policy has not stopped it yet (it hands out one attempt at a time)."""
+        if not self.live:
+            return False
+        stopped = getattr(getattr(self.evaluation, "policy", None), "stop_reasons", None)
+        if stopped is not None and case_index not in stopped:
+            return True
+        return any(state < Cell.PASSED for state in self.progress.cells[case_index])

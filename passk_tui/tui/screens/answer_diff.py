@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.style import Style
@@ -20,6 +21,24 @@ from passk_tui.tui.view import EvaluationView
 
 #: The mark before each line of the diff, by its kind.
 LINE_MARK = {"same": "  ", "removed": "- ", "added": "+ "}
+
+
+def diff_text(lines: list[DiffLine], role: Callable[[str], Style]) -> Text:
+    """The diff's lines marked - and +, the changed characters highlighted in ``role``'s styles."""
+    text = Text()
+    for number, line in enumerate(lines):
+        if number:
+            text.append("\n")
+        if line.kind == "same":
+            text.append(LINE_MARK["same"] + line.text, style=role("muted"))
+            continue
+        style = role(line.kind)
+        start = len(text)
+        text.append(LINE_MARK[line.kind] + line.text)
+        text.stylize(Style(color=style.color), start, len(text))
+        for a, b in line.changed:
+            text.stylize(style, start + 2 + a, start + 2 + b)
+    return text
 
 
 class DiffScreen(ViewScreen):
@@ -83,32 +102,15 @@ class DiffScreen(ViewScreen):
             body.update("")
             return
         old, new = (records[a] for a in self.pair)
-        heading = Text()
-        heading.append(f"{name}   ", style="bold")
-        heading.append(f"- attempt {old.attempt} ", style=self.role("removed"))
-        heading.append_text(self.outcome_text(old.outcome))
-        heading.append("   ")
-        heading.append(f"+ attempt {new.attempt} ", style=self.role("added"))
-        heading.append_text(self.outcome_text(new.outcome))
+        heading = Text(f"{name}   ", style="bold")
+        heading.append_text(
+            self.diff_heading(
+                f"attempt {old.attempt}", old.outcome, f"attempt {new.attempt}", new.outcome
+            )
+        )
         title.update(heading)
         lines = answer_diff(answer_text(old.output), answer_text(new.output))
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style="dim"))
             return
-        body.update(self._diff_text(lines))
-
-    def _diff_text(self, lines: list[DiffLine]) -> Text:
-        text = Text()
-        for number, line in enumerate(lines):
-            if number:
-                text.append("\n")
-            if line.kind == "same":
-                text.append(LINE_MARK["same"] + line.text, style=self.role("muted"))
-                continue
-            style = self.role(line.kind)
-            start = len(text)
-            text.append(LINE_MARK[line.kind] + line.text)
-            text.stylize(Style(color=style.color), start, len(text))
-            for a, b in line.changed:
-                text.stylize(style, start + 2 + a, start + 2 + b)
-        return text
+        body.update(diff_text(lines, self.role))

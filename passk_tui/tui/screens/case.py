@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
+from passk_tui.core.intervals import interval_text, level_text
 from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
@@ -190,6 +191,18 @@ class CaseScreen(CaseViews):
             parts.append((" · (live)", muted))
         elif self.view.snapshot_of_running:
             parts.append((" · (a snapshot: still running elsewhere)", muted))
+        reading = self.view.reading()
+        intervals = reading.cases[self.case_index].intervals
+        parts.append((f"\n{level_text(reading.level)} {reading.method.label} intervals: ", muted))
+        for number, (label, interval) in enumerate(
+            (
+                ("pass@1", intervals.pass_at_1),
+                (f"pass@{k}", intervals.pass_at_k),
+                (f"pass^{k}", intervals.pass_hat_k),
+            )
+        ):
+            shown = interval_text(interval) if interval is not None else "-"
+            parts.append((f"{' · ' if number else ''}{label} {shown}", ""))
         text = parts_line(*parts)
         self.query_one("#case-figures", Static).update(text)
 

@@ -25,6 +25,8 @@ FIELDS: dict[str, tuple[str, str]] = {
     "attempts": ("Attempts", "per case (default 5)"),
     "k": ("k", "the k in pass@k (default 3, at most the attempts)"),
     "require": ("Require", "gate on pass@k, 0..1 (empty: no gate)"),
+    "confidence": ("Confidence", "level of the intervals, 0..1 (default 0.95)"),
+    "baseline": ("Baseline", "a version to compare against (optional)"),
     "concurrency": ("Concurrency", "most Runs in flight (default 4)"),
     "timeout": ("Timeout", "seconds per attempt (default 300)"),
     "stack": ("Stack", "http(s) address (empty: local agents)"),
@@ -219,7 +221,14 @@ class ConfigureScreen(Screen[None]):
                 self.query_one(f"#input-{first}", Input).focus()
             self.notify("Fix the fields marked in red first.", severity="warning")
             return
-        self.post_message(RunRequested(self.check.settings, self.key(), remember=self.values()))
+        self.post_message(
+            RunRequested(
+                self.check.settings,
+                self.key(),
+                remember=self.values(),
+                baseline=self.check.baseline,
+            )
+        )
 
     @on(Button.Pressed, "#demo")
     def action_demo(self) -> None:

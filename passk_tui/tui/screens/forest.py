@@ -11,7 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Header, Static
 
 from passk_tui.core.forest import FOREST_FIGURES, ForestFigure, ForestRow, forest_rows
-from passk_tui.core.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE, level_text
+from passk_tui.core.intervals import level_text
+from passk_tui.core.sampling import interval_level, interval_method
 from passk_tui.core.table import gate_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line
@@ -51,17 +52,14 @@ class ForestScreen(ViewScreen):
     def refresh_view(self) -> None:
         progress = self.view.progress
         require = self.view.settings.require
-        rows = forest_rows(
-            progress.all_figures(), self.figure, require, DEFAULT_CONFIDENCE, CLOPPER_PEARSON
-        )
+        level, method = interval_level(self.view.settings), interval_method(self.view.settings)
+        rows = forest_rows(progress.all_figures(), self.figure, require, level, method)
         if self.sorted_low:
             rows = lowest_first(rows)
         figure = self.figure.replace("k", str(progress.k))
         title = Text()
         title.append(figure, style="bold")
-        title.append(
-            f" per case with its {level_text(DEFAULT_CONFIDENCE)} {CLOPPER_PEARSON.label} interval"
-        )
+        title.append(f" per case with its {level_text(level)} {method.label} interval")
         if require is not None:
             title.append("   ┊ ", style=self.role("gate"))
             title.append(f"gate {gate_text(require)}", style=self.role("gate"))

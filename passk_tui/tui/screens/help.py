@@ -36,7 +36,8 @@ DEFINITIONS: tuple[tuple[str, str], ...] = (
         "A range [L, U] around a figure: the exact (Clopper-Pearson) interval for the "
         "per-attempt pass rate at the chosen confidence, mapped through the figure "
         "(pass@k in [1-(1-L)^k, 1-(1-U)^k], pass^k in [L^k, U^k]). Five attempts cannot tell "
-        "0.9 from 0.95: the interval says how sure the figure is.",
+        "0.9 from 0.95: the interval says how sure the figure is. On Results a bar on [0, 1] "
+        "draws it (├──●──┤, ● the figure, ┊ the gate); an adaptive run's is anytime-valid.",
     ),
     (
         "-",
@@ -74,6 +75,8 @@ KEYS = (
     ("/", "search case names (Run, Results); evaluations (History)"),
     ("n p e …", "sort Results by a column; again to reverse (▲ lowest first, ▼ highest)"),
     ("f", "only the cases with wrong or errored attempts"),
+    ("m", "Results: more attempts per case, for the flaky or undecided (says the Runs first)"),
+    ("space c", "History: mark two evaluations, compare them (the older is A; s swaps)"),
     ("Home End", "first and last row; ←/→ move a long grid's attempts"),
     ("Ctrl+P", "every command of this screen, and the theme"),
 )

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.tui.messages import ResumeRequested, StoredEvaluationOpened
+from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
 from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
@@ -27,8 +27,14 @@ if TYPE_CHECKING:
 #: The shortest an id is cut to on screen (any unique prefix opens or resumes it).
 ID_PREFIX_MIN = 10
 #: The columns in the order shown (status early: it matters more than the id's tail).
-SHOWN = ("id", "status", "when", "agent", "version", "cases", "attempts", "under gate")
-NUMERIC = ("version", "cases", "attempts", "under gate")
+SHOWN = ("id", "status", "when", "agent", "version", "cases", "attempts", "under gate", "decided")
+NUMERIC = ("version", "cases", "attempts", "under gate", "decided")
+#: Headers shortened so that nine columns fit 80 (``under``: cases under the gate).
+LABELS = {"version": "v", "under gate": "under"}
+#: Before a marked evaluation's id (space marks two; c compares them).
+MARK = "●"
+#: The most evaluations marked at once: a comparison is of two.
+MARKS_MAX = 2
 
 
 def short_ids(ids: Sequence[str], minimum: int = ID_PREFIX_MIN) -> list[str]:
@@ -54,6 +60,8 @@ class HistoryScreen(Screen[None]):
             "Search",
             tooltip="Show only evaluations whose id, agent or status contains…",
         ),
+        Binding("space", "mark", "Mark", tooltip="Mark an evaluation to compare (two at most)"),
+        Binding("c", "compare", "Compare", tooltip="Compare the two marked (the older is A)"),
         Binding("f5", "reload", "Reload"),
     ]
 
@@ -62,6 +70,9 @@ class HistoryScreen(Screen[None]):
         self._summaries: list[EvaluationSummary] = []
         #: The rows shown (indices into the summaries), after a search.
         self._shown: list[int] = []
+        #: The ids marked for a comparison, in the order marked.
+        self.marked: list[str] = []
+        self._query = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -89,25 +100,39 @@ class HistoryScreen(Screen[None]):
             return
         self._show()
 
-    def _show(self, query: str = "") -> None:
+    def _show(self, query: str | None = None) -> None:
         from passk_tui.store.history import history_rows
 
+        if query is None:
+            query = self._query
+        self._query = query
+        cursor = self.query_one(DataTable).cursor_row
         note = self.query_one("#history-note", Static)
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        rows = history_rows(self._summaries)
+        rows = [
+            (*row, "decided" if s is None else _decided(s))
+            for row, s in zip(history_rows(self._summaries), [None, *self._summaries], strict=True)
+        ]
         columns = [rows[0].index(name) for name in SHOWN]
         widths = {
-            name: max(len(row[c]) for row in rows) for name, c in zip(SHOWN, columns, strict=True)
+            name: max(len(row[c]) for row in rows[1:]) if len(rows) > 1 else 0
+            for name, c in zip(SHOWN, columns, strict=True)
         }
-        ids = short_ids([s.id for s in self._summaries])
+        ids = [
+            (MARK if s.id in self.marked else " ") + short
+            for s, short in zip(
+                self._summaries, short_ids([s.id for s in self._summaries]), strict=True
+            )
+        ]
         # This year's dates without the year: the columns fit 80 with the status kept.
         whens = [datetime.fromtimestamp(s.created).strftime("%m-%d %H:%M") for s in self._summaries]
         widths["when"] = max((len(w) for w in whens), default=4)
         widths["id"] = max((len(i) for i in ids), default=2)
         for name in SHOWN:
-            width = widths[name] = max(widths[name], len(name))
-            heading = right_aligned(name, width) if name in NUMERIC else left_aligned(name)
+            label = LABELS.get(name, name)
+            width = widths[name] = max(widths[name], len(label))
+            heading = right_aligned(label, width) if name in NUMERIC else left_aligned(label)
             table.add_column(heading, key=name, width=width)
         colours = palette(self.app)
         status_colour = {
@@ -130,6 +155,8 @@ class HistoryScreen(Screen[None]):
                 else:
                     texts.append(left_aligned(cells[name], style))
             table.add_row(*texts)
+        if table.row_count:
+            table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
         muted = colours.get("muted-text", "")
         if not self._summaries:
             note.update(Text("No evaluations in the store yet.", style=muted))
@@ -143,7 +170,8 @@ class HistoryScreen(Screen[None]):
         else:
             note.update(
                 Text(
-                    "Enter opens its results; u resumes an interrupted, cancelled or failed one.",
+                    "Enter opens its results; u resumes; space marks two, c compares them."
+                    + (f"  {len(self.marked)} marked." if self.marked else ""),
                     style=muted,
                 )
             )
@@ -181,3 +209,28 @@ class HistoryScreen(Screen[None]):
             self.notify(f"{chosen.id} is {chosen.status}: nothing to resume.", severity="warning")
             return
         self.post_message(ResumeRequested(chosen.id))
+
+    def action_mark(self) -> None:
+        """Mark (or unmark) the chosen evaluation; a third mark lets go of the first."""
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        if chosen.id in self.marked:
+            self.marked.remove(chosen.id)
+        else:
+            self.marked = [*self.marked, chosen.id][-MARKS_MAX:]
+        self._show()
+
+    def action_compare(self) -> None:
+        """Compare the two marked evaluations, the older as the baseline (A)."""
+        if len(self.marked) != MARKS_MAX:
+            self.notify("Mark two evaluations with space first, then c compares them.")
+            return
+        created = {s.id: s.created for s in self._summaries}
+        older, newer = sorted(self.marked, key=lambda one: created.get(one, 0.0))
+        self.post_message(CompareRequested(older, newer))
+
+
+def _decided(summary: EvaluationSummary) -> str:
+    """Cases the confident gate decides (pass or fail), of all; ``-`` without a gate."""
+    return "-" if summary.decided is None else f"{summary.decided}/{summary.cases}"

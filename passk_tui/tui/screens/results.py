@@ -12,15 +12,19 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.clock import clock
-from passk_tui.core.figures import CaseFigures, two_decimals
+from passk_tui.core.extend import worth_more
+from passk_tui.core.figures import two_decimals
+from passk_tui.core.gate import CaseReading
+from passk_tui.core.intervals import level_text
 from passk_tui.core.summary import attempts_span, evaluation_totals
 from passk_tui.core.table import gate_text, table_rows
-from passk_tui.tui.messages import CaseOpened, ResumeRequested
-from passk_tui.tui.results_order import COLUMNS, Order, sort_figures
+from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
+from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
+from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import palette
-from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
+from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.row_table import CasesTable
 from passk_tui.tui.widgets.search_bar import SearchBar
 
@@ -28,10 +32,16 @@ from passk_tui.tui.widgets.search_bar import SearchBar
 GATE_NAMES_SHOWN = 4
 #: Statuses a resume can continue.
 RESUMABLE = ("interrupted", "cancelled", "failed")
-#: The widest a case name's column gets (longer names are cut).
-NAME_WIDTH_MAX = 40
-#: Columns whose cells are numbers: right-aligned, as on the Run grid.
-NUMERIC = {"a", "w", "e", "1", "p", "h"}
+
+
+def _named(cases: list[CaseReading]) -> str:
+    """The first few cases with their pass@k, the rest counted."""
+    named = ", ".join(
+        f"{c.figures.name} ({two_decimals(c.figures.pass_at_k)})" for c in cases[:GATE_NAMES_SHOWN]
+    )
+    if len(cases) > GATE_NAMES_SHOWN:
+        named += f" and {len(cases) - GATE_NAMES_SHOWN} more (p sorts them first)"
+    return named
 
 
 def _sort_binding(column: str, description: str, tooltip: str, show: bool = False) -> Binding:
@@ -60,6 +70,13 @@ class ResultsScreen(ResultsViews):
         ),
         Binding("slash", "search", "Search", tooltip="Show only the cases whose name contains…"),
         Binding("u", "resume", "Resume", tooltip="Run the attempts this evaluation is missing"),
+        Binding(
+            "m",
+            "more_attempts",
+            "More attempts",
+            show=False,  # the gate line offers it where it would help: the footer stays whole
+            tooltip="Extend the undecided or flaky cases: attempts per case up to N",
+        ),
     ]
 
     order: reactive[Order] = reactive(Order, init=False)
@@ -74,6 +91,7 @@ class ResultsScreen(ResultsViews):
         self.view = view
         self._seen: tuple | None = None
         self._order: list[int] = []
+        self._columns: list[Column] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -87,8 +105,10 @@ class ResultsScreen(ResultsViews):
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
+        table = self.query_one(DataTable)
+        table.cell_padding = 0  # each cell ends in its own space: room for the bar at 80
         self.rebuild()
-        self.query_one(DataTable).focus()
+        table.focus()
         if self.view.live:
             self.set_interval(1.0, self.rebuild)
 
@@ -122,18 +142,12 @@ class ResultsScreen(ResultsViews):
         rows = table_rows(figures, k)
         cursor_case = self._order[table.cursor_row] if self._order and table.row_count else None
         table.clear(columns=True)
+        reading = view.reading()
         # Widths set here, not measured by the table: its measuring raced the rebuild
         # after a sort and cut the names to the header's width.
-        widths = []
-        for position, column in enumerate(COLUMNS):
-            label = column.label.format(k=k) + self.order.arrow(column.key)
-            source = {6: None, 7: 6}.get(position, position)  # pass^k is not in table_rows
-            cells = [row[source] for row in rows[1:]] if source is not None else ["0.00"]
-            longest = max((len(cell) for cell in cells), default=0)
-            width = max(len(label), min(longest, NAME_WIDTH_MAX) if position == 0 else longest)
-            heading = right_aligned(label, width) if column.key in NUMERIC else left_aligned(label)
-            table.add_column(heading, key=column.key, width=width)
-            widths.append(width)
+        self._columns = layout(rows, reading, self.order, self.size.width - 3)
+        for column, heading in zip(self._columns, headings(self._columns), strict=True):
+            table.add_column(heading, key=column.key, width=column.width + 1)
         indexed = list(enumerate(figures))
         if self.only_problems:
             indexed = [(i, f) for i, f in indexed if f.wrong or f.errored]
@@ -141,38 +155,28 @@ class ResultsScreen(ResultsViews):
             needle = self.search_text.strip().casefold()
             indexed = [(i, f) for i, f in indexed if needle in f.name.casefold()]
         failing = {f.name for f in view.failing()}
+        colours = palette(self.app)
         self._order = []
         for index, f in sort_figures(indexed, self.order):
-            table.add_row(*self._cells(rows[index + 1], f, f.name in failing, widths))
+            table.add_row(
+                *row_cells(
+                    rows[index + 1],
+                    reading.cases[index],
+                    self._columns,
+                    reading,
+                    f.name in failing,
+                    colours,
+                )
+            )
             self._order.append(index)
         if cursor_case is not None and cursor_case in self._order:
             table.move_cursor(row=self._order.index(cursor_case))
         self.refresh_bindings()
 
-    def _cells(
-        self, cells: tuple[str, ...], f: CaseFigures, under_gate: bool, widths: list[int]
-    ) -> list[Text]:
-        """One row's cells: counts coloured by outcome, the figure under the gate marked."""
-        colours = palette(self.app)
-        muted = colours.get("muted-text", "")
-        hat = two_decimals(f.pass_hat_k) if f.n else "-"
-        texts = [*cells[:6], hat, cells[6]]
-        styles = [
-            "",
-            "",
-            f"bold {colours.get('outcome-wrong', '')}" if f.wrong else muted,
-            f"bold {colours.get('outcome-errored', '')}" if f.errored else muted,
-            "",
-            f"bold reverse {colours.get('gate-fail', '')}" if under_gate else "",
-            "",
-            colours.get("outcome-passed", "") if f.all_passed else "",
-        ]
-        return [
-            right_aligned(text, width, style)
-            if column.key in NUMERIC
-            else left_aligned(text, style)
-            for text, style, column, width in zip(texts, styles, COLUMNS, widths, strict=True)
-        ]
+    def on_resize(self) -> None:
+        """The bar takes the width there is: lay the table out again."""
+        if self.is_mounted:
+            self.rebuild(force=True)
 
     def _update_header(self) -> None:
         view = self.view
@@ -214,37 +218,30 @@ class ResultsScreen(ResultsViews):
         cases = Text(f"{totals.cases_all_passed} of {totals.cases} cases all passed")
         if totals.cases_unfinished:
             cases.append(f"; {totals.cases_unfinished} not finished (their figures: -)")
+        reading = view.reading()
+        cases.append("  ·  ")
+        cases.append(
+            f"intervals: {level_text(reading.level)} {reading.method.label}",
+            style=colours.get("muted-text", ""),
+        )
         self.query_one("#results-cases", Static).update(cases)
 
-        gate = Text()
-        k = progress.k
-        if require is None:
+        gate = self._gate_text(totals.cases_under_gate, totals.cases)
+        wanted = len(worth_more(view.reading()))
+        if (
+            wanted
+            and not view.running
+            and not (view.reading().confident and view.reading().undecided)
+        ):
+            gate.append("  ·  ")
             gate.append(
-                "No gate (set --require X to gate on pass@k)", style=colours.get("muted-text", "")
+                f"m: more attempts for {wanted} unsettled case{'s' if wanted != 1 else ''}",
+                style=colours.get("muted-text", ""),
             )
-        else:
-            failing = view.failing()
-            shown = gate_text(require)
-            if failing:
-                gate.append("Gate failed", style=f"bold {colours.get('gate-fail', '')}")
-                gate.append(
-                    f": {totals.cases_under_gate} of {totals.cases} cases have pass@{k} below {shown}: "
-                )
-                gate.append(
-                    ", ".join(
-                        f"{f.name} ({two_decimals(f.pass_at_k)})"
-                        for f in failing[:GATE_NAMES_SHOWN]
-                    )
-                )
-                if len(failing) > GATE_NAMES_SHOWN:
-                    gate.append(f" and {len(failing) - GATE_NAMES_SHOWN} more (p sorts them first)")
-            else:
-                gate.append("Gate held", style=f"bold {colours.get('outcome-passed', '')}")
-                gate.append(f": every case's pass@{k} is at least {shown}")
         self.query_one("#results-gate", Static).update(gate)
 
         muted = colours.get("muted-text", "")
-        parts = [(f"Sorted by {self.order.describe(k)}", muted)]
+        parts = [(f"Sorted by {self.order.describe(progress.k)}", muted)]
         for is_on, what in (
             (self.only_problems, "FILTER: only cases with wrong or errored attempts (f: all)"),
             (
@@ -256,6 +253,43 @@ class ResultsScreen(ResultsViews):
                 parts += [("  ·  ", muted), (what, f"bold {colours.get('gate-fail', '')}")]
         order = parts_line(*parts)
         self.query_one("#results-order", Static).update(order)
+
+    def _gate_text(self, under_gate: int, cases: int) -> Text:
+        """No gate; the point gate held or failed; the confident gate's fails and undecided."""
+        colours = palette(self.app)
+        reading = self.view.reading()
+        k = reading.k
+        gate = Text()
+        if reading.require is None:
+            gate.append(
+                "No gate (set --require X to gate on pass@k)", style=colours.get("muted-text", "")
+            )
+            return gate
+        shown = gate_text(reading.require)
+        failing, undecided = reading.failing, reading.undecided
+        if failing:
+            gate.append("Gate failed", style=f"bold {colours.get('gate-fail', '')}")
+            if reading.confident:
+                gate.append(
+                    f": {len(failing)} of {cases} cases have pass@{k} wholly below {shown}: "
+                )
+            else:
+                gate.append(f": {under_gate} of {cases} cases have pass@{k} below {shown}: ")
+            gate.append(_named(failing))
+        elif undecided and reading.confident:
+            gate.append("Gate undecided", style=f"bold {colours.get('outcome-wrong', '')}")
+            gate.append(
+                f": {len(undecided)} of {cases} cases have a pass@{k} interval that includes "
+                f"{shown} (m: more attempts): "
+            )
+            gate.append(_named(undecided))
+        else:
+            gate.append("Gate held", style=f"bold {colours.get('outcome-passed', '')}")
+            if reading.confident:
+                gate.append(f": every case's pass@{k} interval is at or above {shown}")
+            else:
+                gate.append(f": every case's pass@{k} is at least {shown}")
+        return gate
 
     def action_sort(self, column: str) -> None:
         self.order = self.order.pressed(column)
@@ -281,9 +315,34 @@ class ResultsScreen(ResultsViews):
     def action_resume(self) -> None:
         self.post_message(ResumeRequested(self.view.evaluation_id))
 
+    def action_more_attempts(self) -> None:
+        """Ask how many attempts per case, confirm the Runs that costs, then extend in place."""
+        from passk_tui.tui.screens.confirm import ConfirmScreen
+        from passk_tui.tui.screens.more_attempts import MoreAttemptsScreen, extension_question
+
+        view = self.view
+        if view.running:
+            self.notify("More attempts once the evaluation has ended.", severity="warning")
+            return
+
+        def confirmed(attempts: int, yes: bool | None) -> None:
+            if yes:
+                self.post_message(ExtendRequested(view.evaluation_id, attempts))
+
+        def chosen(attempts: int | None) -> None:
+            if attempts is not None:
+                self.app.push_screen(
+                    ConfirmScreen(extension_question(view, attempts), yes="Run them", no="Cancel"),
+                    lambda yes: confirmed(attempts, yes),
+                )
+
+        self.app.push_screen(MoreAttemptsScreen(view), chosen)
+
     @on(DataTable.HeaderSelected, "#results-table")
     def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
-        self.order = self.order.pressed(COLUMNS[event.column_index].key)
+        key = event.column_key.value
+        if key in COLUMN_BY_KEY:
+            self.order = self.order.pressed(key)
 
     @on(DataTable.RowSelected, "#results-table")
     def _row_selected(self, event: DataTable.RowSelected) -> None:

@@ -12,12 +12,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from passk_tui.core.clock import clock
+from passk_tui.core.intervals import level_text
 from passk_tui.core.progress import Cell
+from passk_tui.core.sampling import interval_level
 from passk_tui.core.table import gate_text
 from passk_tui.tui.messages import CancelRequested, CaseOpened, ResultsOpened
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
+from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
@@ -49,7 +51,14 @@ class RunScreen(Screen[None]):
         yield LiveLine(id="run-summary")
         yield LiveLine(id="run-status")
         yield SearchBar()
-        yield AttemptsGrid(self.view.progress, id="attempts-grid")
+        view = self.view
+        yield AttemptsGrid(
+            view.progress,
+            interval=lambda case_index: view.reading().cases[case_index].intervals.pass_at_k,
+            interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
+            sampled=view.still_sampled,
+            id="attempts-grid",
+        )
         yield Static(self._legend(), id="run-legend")
         yield Footer(compact=True)
 
@@ -82,7 +91,10 @@ class RunScreen(Screen[None]):
                 (SYMBOLS[cell], colours.get(THEME_COLOUR[cell], "")),
                 (f" {NAMES[cell]}  ", ""),
             ]
-        parts.append(("? help", colours.get("muted-text", "")))
+        parts += [
+            (SAMPLED_MARK, colours.get(THEME_COLOUR[Cell.RUNNING], "")),
+            (" sampling", ""),
+        ]
         legend = parts_line(*parts)
         return legend
 

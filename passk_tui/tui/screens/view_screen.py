@@ -79,6 +79,16 @@ class ViewScreen(Screen[None]):
     def outcome_text(self, outcome: Outcome) -> Text:
         return Text(OUTCOME_LABEL[outcome], style=self.role(str(outcome)))
 
+    def diff_heading(self, old: str, old_outcome: Outcome, new: str, new_outcome: Outcome) -> Text:
+        """``- attempt 2 ✗ wrong   + attempt 1 ✓ passed``: which answers a diff compares."""
+        heading = Text()
+        heading.append(f"- {old} ", style=self.role("removed"))
+        heading.append_text(self.outcome_text(old_outcome))
+        heading.append("   ")
+        heading.append(f"+ {new} ", style=self.role("added"))
+        heading.append_text(self.outcome_text(new_outcome))
+        return heading
+
     def counts_text(self, passed: int, wrong: int, errored: int) -> Text:
         """``3 passed  1 wrong``: the non-zero counts, each in its outcome's colour."""
         text = Text()

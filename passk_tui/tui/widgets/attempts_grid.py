@@ -21,6 +21,7 @@ where three cells changed renders three lines. The screen calls
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -35,6 +36,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from passk_tui.core.figures import two_decimals
+from passk_tui.core.intervals import Interval, interval_text
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
 
@@ -46,6 +48,9 @@ NAME_WIDTH_MIN = 10
 CELLS_WIDTH_MIN = 8
 _GAP = "  "
 _COUNT_HEADERS = ("passed", "wrong", "errored")
+#: Beside a case's name while it still has attempts to come (pending, in flight, or more
+#: that an adaptive policy will hand out).
+SAMPLED_MARK = "▸"
 
 
 class AttemptsGrid(ScrollView, can_focus=True):
@@ -83,14 +88,28 @@ class AttemptsGrid(ScrollView, can_focus=True):
             super().__init__()
             self.case_index = case_index
 
-    def __init__(self, progress: Progress, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        progress: Progress,
+        *,
+        interval: Callable[[int], Interval | None] | None = None,
+        interval_header: str = "",
+        sampled: Callable[[int], bool] | None = None,
+        id: str | None = None,
+    ) -> None:
+        """``interval(case)``: its live pass@k interval (None while undefined), headed
+        ``interval_header``; ``sampled(case)``: whether it still has attempts to come."""
         super().__init__(id=id)
         self.progress = progress
+        self._interval = interval
+        self._sampled = sampled or (lambda case_index: False)
         names = progress.case_names
         #: The cases shown, as indices in file order (all, or those a search matched).
         self.rows: list[int] = list(range(len(names)))
         self._longest_name = max(4, min(NAME_WIDTH_MAX, max((len(n) for n in names), default=4)))
-        self._figure_headers = (*_COUNT_HEADERS, "pass@1", f"pass@{progress.k}")
+        self._figure_headers: tuple[str, ...] = (*_COUNT_HEADERS, "pass@1", f"pass@{progress.k}")
+        if interval is not None:
+            self._figure_headers += (interval_header,)
         self._figures_width = sum(len(h) + 2 for h in self._figure_headers) + 1
         self._lines: LRUCache[tuple, Strip] = LRUCache(1024)
         self._seen_version = -1
@@ -119,7 +138,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
         return self._line_layout[1]
 
     def _work_out_layout(self, width: int) -> tuple[int, int, int]:
-        fixed = 1 + len(_GAP) + 1 + self._figures_width
+        fixed = 1 + 2 + len(_GAP) + 1 + self._figures_width  # 2: the sampled mark and its space
         name_width = max(NAME_WIDTH_MIN, min(self._longest_name, width - fixed - CELLS_WIDTH_MIN))
         name_width = min(name_width, self._longest_name)
         room = max(CELLS_WIDTH_MIN, width - fixed - name_width)
@@ -206,13 +225,17 @@ class AttemptsGrid(ScrollView, can_focus=True):
                 f"attempts {first}-{last} of {longest} {arrows}",
                 f"{first}-{last} of {longest} {arrows}",
                 f"{first}-{last}/{longest}{arrows}",
+                f"{first}-{last}/{longest}{arrows.strip()}",
             ]
             label = next((t for t in fitting if len(t) <= window), fitting[-1])
         label = label[:window].ljust(window)
         # Every run starts with its text, its padding before it a run of its own: SVG
         # viewers outside browsers drop a run's leading spaces (see widgets/line_text.py).
         header, base = self._palette(False)["header"], self._palette(False)["pad"]
-        segments = [Segment(" ", base), Segment("case".ljust(name_width) + _GAP + label, header)]
+        segments = [
+            Segment(" ", base),
+            Segment("case".ljust(name_width + 2) + _GAP + label, header),
+        ]
         for h in self._figure_headers:
             segments += [Segment(_GAP, base), Segment(h, header)]
         segments.append(Segment(" ", base))
@@ -226,7 +249,15 @@ class AttemptsGrid(ScrollView, can_focus=True):
         first, last = self.attempts_shown()
         cells = self.progress.cells[case_index][first - 1 : last]
         is_cursor = row == self.cursor_row and self.has_focus
-        key = (case_index, bytes(cells), is_cursor, layout, first)
+        sampled = self._sampled(case_index)
+        key = (
+            case_index,
+            bytes(self.progress.cells[case_index]),
+            sampled,
+            is_cursor,
+            layout,
+            first,
+        )
         cached = self._lines.get(key)
         if cached is not None:
             return cached
@@ -236,7 +267,9 @@ class AttemptsGrid(ScrollView, can_focus=True):
         palette = self._palette(is_cursor)
         base = palette[""]
         pad = palette["pad"]
-        segments = [Segment(" ", pad), Segment(name.ljust(name_width) + _GAP, palette["name"])]
+        segments = [Segment(" ", pad), Segment(name.ljust(name_width) + " ", palette["name"])]
+        mark = SAMPLED_MARK if sampled else " "
+        segments += [Segment(mark, palette[NAMES[Cell.RUNNING]]), Segment(_GAP, base)]
         styles = {cell: palette[NAMES[cell]] for cell in Cell}
         used = 0
         for index, state in enumerate(cells):
@@ -254,12 +287,15 @@ class AttemptsGrid(ScrollView, can_focus=True):
             texts += [two_decimals(figures.pass_at_1), two_decimals(figures.pass_at_k)]
         else:
             texts += ["-", "-"]
+        if self._interval is not None:
+            interval = self._interval(case_index)
+            texts.append(interval_text(interval) if interval is not None else "-")
         figure_style = palette["figure"]
         for header, text, cell in zip(
             self._figure_headers,
             texts,
-            (Cell.PASSED, Cell.WRONG, Cell.ERRORED, None, None),
-            strict=True,
+            (Cell.PASSED, Cell.WRONG, Cell.ERRORED, None, None, None),
+            strict=False,
         ):
             style = styles[cell] if cell is not None and text != "0" else figure_style
             segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), pad)]

@@ -13,7 +13,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from passk_tui.core.forest import ForestRow
-from passk_tui.core.intervals import interval_text
+from passk_tui.core.intervals import Interval, interval_text
 
 #: The figure and its interval after the bar: "0.90 0.55-1.00".
 FIGURE_WIDTH = 15
@@ -35,28 +35,40 @@ def _x(value: float, bar: int) -> int:
     return round(min(max(value, 0.0), 1.0) * (bar - 1))
 
 
-def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> list[tuple[str, str]]:
-    """One case as (text, role) pieces: name, the bar (with the gate's ┊), the figure."""
-    name = row.name if len(row.name) <= names else row.name[: names - 1] + "…"
+def interval_bar(
+    interval: Interval | None,
+    estimate: Fraction | None,
+    bar: int,
+    gate: Fraction | None,
+    role: str,
+) -> list[tuple[str, str]]:
+    """An interval on [0, 1] as ``bar`` (char, role) cells: ├──●──┤ over a dotted axis, gate ┊."""
     cells = [("·" if x in (0, bar - 1, (bar - 1) // 2) else " ", "axis") for x in range(bar)]
-    role = VERDICT_ROLE[row.verdict]
-    if row.interval is None or row.estimate is None:
-        figure = f"{'-':>4} (n={row.n})"
-    else:
-        low, high = _x(row.interval.low, bar), _x(row.interval.high, bar)
+    if interval is not None and estimate is not None:
+        low, high = _x(interval.low, bar), _x(interval.high, bar)
         for x in range(low, high + 1):
             cells[x] = ("─", role)
         cells[low] = ("├" if low < high else "│", role)
         cells[high] = ("┤" if low < high else "│", role)
-        cells[_x(float(row.estimate), bar)] = ("●", role)
-        figure = f"{float(row.estimate):.2f} {interval_text(row.interval)}"
+        cells[_x(float(estimate), bar)] = ("●", role)
     if gate is not None:
         # The gate stays visible where an interval crosses it: that is the undecided case.
         x = _x(float(gate), bar)
         if cells[x][0] != "●":  # the estimate stays visible on the gate
             cells[x] = ("┼" if cells[x][0] == "─" else "┊", "gate")
+    return cells
+
+
+def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> list[tuple[str, str]]:
+    """One case as (text, role) pieces: name, the bar (with the gate's ┊), the figure."""
+    name = row.name if len(row.name) <= names else row.name[: names - 1] + "…"
+    role = VERDICT_ROLE[row.verdict]
+    if row.interval is None or row.estimate is None:
+        figure = f"{'-':>4} (n={row.n})"
+    else:
+        figure = f"{float(row.estimate):.2f} {interval_text(row.interval)}"
     pieces = [(name.ljust(names) + " ", "name")]
-    pieces.extend(cells)
+    pieces.extend(interval_bar(row.interval, row.estimate, bar, gate, role))
     pieces.append((" " + figure.ljust(FIGURE_WIDTH - 1), role))
     return pieces
 
