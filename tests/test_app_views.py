@@ -70,7 +70,7 @@ async def test_the_grid_keeps_names_and_figures_at_100_attempts_in_80_columns(
         moved = grid_line(grid, 0)
         assert "←" in moved and moved != header
         assert grid_line(grid, 2).split()[0] == "flaky"  # the name stays put
-        assert grid_line(grid, 2).split()[-1] == "0.88"  # and so does the figure
+        assert grid_line(grid, 2).split()[-1] == "0.78-0.94"  # and so do the figures
         assert grid_line(grid, 2).split()[1] != first_cells or "1-" not in moved
 
 

@@ -226,6 +226,7 @@ class AttemptsGrid(ScrollView, can_focus=True):
                 f"{first}-{last} of {longest} {arrows}",
                 f"{first}-{last}/{longest}{arrows}",
                 f"{first}-{last}/{longest}{arrows.strip()}",
+                f"{first}-{last}{arrows.strip()}",
             ]
             label = next((t for t in fitting if len(t) <= window), fitting[-1])
         label = label[:window].ljust(window)
