@@ -34,7 +34,18 @@ from pathlib import Path
 
 from harness import PASSK, ROOT, fresh_env, machine, spread, warn_if_busy
 
-PEERS = Path(os.environ.get("BENCH_PEERS", ROOT.parent / "shared" / "bench-peers"))
+
+def _peers_folder() -> Path:
+    """BENCH_PEERS, else the nearest ``shared/bench-peers`` above us: a worktree sits deeper."""
+    if os.environ.get("BENCH_PEERS"):
+        return Path(os.environ["BENCH_PEERS"])
+    for folder in ROOT.parents:
+        if (folder / "shared" / "bench-peers").is_dir():
+            return folder / "shared" / "bench-peers"
+    return ROOT.parent / "shared" / "bench-peers"
+
+
+PEERS = _peers_folder()
 VENV_PY = Path(os.environ.get("VENV", "/tmp/bench-venv")) / "bin" / "python"
 
 
