@@ -36,11 +36,15 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     return (
         f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
-        f"{platform.system()} {platform.release()}, load {load}"
+        f"{platform.system()} {platform.release()}, load {load()}"
     )
+
+
+def load() -> str:
+    """The 1, 5 and 15-minute load averages, to print beside figures taken on a shared machine."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def busiest() -> str:

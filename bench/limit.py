@@ -24,6 +24,7 @@ from harness import (
     ROOT,
     face_argv,
     fresh_env,
+    load,
     machine,
     run_measured,
     spread,
@@ -106,7 +107,8 @@ def main() -> None:
                 f"\nC={concurrency} L={latency * 1000:g} ms: ideal {ideal:.2f} s; stack: "
                 f"{stats['runs_created']} Runs, in-flight peak {stats['in_flight_peak']}, "
                 f"max Runs per key {stats['max_runs_per_key']}, "
-                f"its CPU {1000 * server_cpu / (runs * attempts):.3f} ms per attempt"
+                f"its CPU {1000 * server_cpu / (runs * attempts):.3f} ms per attempt; "
+                f"load now {load()}"
             )
             for face, results in rows.items():
                 walls = [r["wall"] for r in results]

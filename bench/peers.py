@@ -28,13 +28,25 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Mapping
 from fractions import Fraction
 from importlib import metadata
 from pathlib import Path
 
-from harness import PASSK, ROOT, fresh_env, machine, spread, warn_if_busy
+from harness import PASSK, ROOT, fresh_env, load, machine, spread, warn_if_busy
 
-PEERS = Path(os.environ.get("BENCH_PEERS", ROOT.parent / "shared" / "bench-peers"))
+
+def peers_folder(root: Path, env: Mapping[str, str]) -> Path:
+    """BENCH_PEERS, else the nearest ``shared/bench-peers`` above ``root``: a worktree sits deeper."""
+    if env.get("BENCH_PEERS"):
+        return Path(env["BENCH_PEERS"])
+    for folder in root.parents:
+        if (folder / "shared" / "bench-peers").is_dir():
+            return folder / "shared" / "bench-peers"
+    return root.parent / "shared" / "bench-peers"
+
+
+PEERS = peers_folder(ROOT, os.environ)
 VENV_PY = Path(os.environ.get("VENV", "/tmp/bench-venv")) / "bin" / "python"
 
 
@@ -267,6 +279,7 @@ def main() -> None:
             f"{row['cpu_s']:>18} {float(row['cpu_ms_per_attempt']):>10.3f} {row['rss_mb']:>14} "
             f"{float(row['ideal_s']):>7.2f} {row['ratio']:>10}  rc {row['rc']} {row['accuracy']}"
         )
+    print(f"\nload at the end: {load()}")
     if (peers_out / "versions.txt").exists():
         print("\npeer versions:\n" + (peers_out / "versions.txt").read_text())
 
