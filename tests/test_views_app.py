@@ -116,6 +116,18 @@ async def test_diff_defaults_to_first_passing_against_first_failing(app_env: Pat
         assert shown(screen, "#diff-lines") == "The two answers are the same."
 
 
+async def test_diff_of_a_case_with_nothing_to_pair_opens_blank(app_env: Path) -> None:
+    """A case whose answers all pass alike has no default pair: both choices start empty."""
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_results(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = await press_into(pilot, "D", DiffScreen)
+        assert screen.pair is None
+        assert screen.query_one("#diff-old", Select).value is Select.NULL
+
+
 async def test_curve_shows_every_k_with_its_interval(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:

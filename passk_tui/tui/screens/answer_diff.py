@@ -64,7 +64,7 @@ class DiffScreen(ViewScreen):
             for r in records
             if r.output is not None
         ]
-        old, new = self.pair if self.pair else (Select.BLANK, Select.BLANK)
+        old, new = self.pair if self.pair else (Select.NULL, Select.NULL)
         yield Header()
         with Horizontal(id="diff-choose"):
             yield Select(options, value=old, prompt="attempt", id="diff-old", allow_blank=True)
