@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, Input, Static
 
 from passk_tui.args import parse
 from passk_tui.core.progress import Cell
@@ -19,8 +19,11 @@ from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.run_summary import LiveLine
 from tests.test_app_support import (
+    TABLES,
     app_env,
     blocking,
+    column_keys,
+    column_labels,
     run_to_end,
     scripted,
     start_mid_run,
@@ -46,10 +49,10 @@ EXPECTED_TABLE = [
 ]
 
 
-def table_text(table: DataTable) -> list[tuple[str, ...]]:
+def table_text(table) -> list[tuple[str, ...]]:
     """Each row's cells as text, without the padding that right-aligns numbers (and without
     the Results table's interval bars, drawn not written)."""
-    keys = [key.value for key in table.columns]
+    keys = column_keys(table)
     return [
         tuple(
             str(cell).strip()
@@ -177,8 +180,8 @@ async def test_run_fills_every_cell_and_ends_on_the_right_table(app_env: Path) -
         await run_to_end(pilot)
         assert [list(row) for row in app.view.progress.cells] == EXPECTED_CELLS
         assert isinstance(app.screen, ResultsScreen)
-        table = app.screen.query_one(DataTable)
-        assert [str(c.label).strip() for c in table.columns.values()] == [
+        table = app.screen.query_one(TABLES)
+        assert column_labels(table) == [
             "case", "passed", "wrong", "errored", "pass@1", "pass@3", "pass@3 95% CI",
             "all passed", "pass^3",
         ]  # fmt: skip
@@ -198,7 +201,7 @@ async def test_results_gate_sort_and_filter(app_env: Path) -> None:
         assert "Gate failed" in gate and "broken-tool (0.00)" in gate
         assert "flaky" not in gate and "steady" not in gate
         assert "below 0.91" in gate and "mixed (0.90)" in gate  # exact 0.9 < 0.91
-        table = screen.query_one(DataTable)
+        table = screen.query_one(TABLES)
 
         def names() -> list[str]:
             return [row[0] for row in table_text(table)]
@@ -225,7 +228,7 @@ async def test_enter_opens_a_case_from_the_grid_and_from_the_results(app_env: Pa
         # From the results: the cursor row's case.
         await pilot.press("down", "down", "down", "enter")
         assert isinstance(app.screen, CaseScreen) and app.screen.case_index == 3
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(TABLES)
         outcomes = [str(row[1]) for row in table_text(table)]
         assert outcomes == ["✓ passed", "! errored", "✗ wrong", "✓ passed", "! errored"]
         verdict = str(app.screen.query_one("#attempt-verdict", Static).render())
@@ -249,15 +252,15 @@ async def test_case_screen_is_live_while_the_run_goes_on(app_env: Path) -> None:
         await start_mid_run(pilot)
         await pilot.press("enter")
         assert isinstance(app.screen, CaseScreen)
-        rows = table_text(app.screen.query_one(DataTable))
+        rows = table_text(app.screen.query_one(TABLES))
         assert [row[1] for row in rows] == ["✓ passed", "✓ passed", "· pending"]
         await pilot.press("escape", "down", "enter")
-        rows = table_text(app.screen.query_one(DataTable))
+        rows = table_text(app.screen.query_one(TABLES))
         assert [row[1] for row in rows] == ["◔ running", "◔ running", "· pending"]
         app.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.pause(0.3)
-        rows = table_text(app.screen.query_one(DataTable))
+        rows = table_text(app.screen.query_one(TABLES))
         assert [row[1] for row in rows] == ["· pending"] * 3  # withdrawn: measured nothing
 
 
@@ -355,17 +358,17 @@ async def test_history_lists_stored_evaluations_and_opens_their_results(app_env:
         evaluation_id = app.view.evaluation_id
         await pilot.press("f2")
         assert isinstance(app.screen, HistoryScreen)
-        rows = table_text(app.screen.query_one(DataTable))
+        rows = table_text(app.screen.query_one(TABLES))
         assert len(rows) == 1 and evaluation_id.startswith(rows[0][0].rstrip("…"))
         assert rows[0][1] == "done"
         assert rows[0][3:] == ("scripted", "1", "4", "20/20", "-", "-")  # no gate: no decided
         await pilot.press("enter")
         assert isinstance(app.screen, ResultsScreen)
         assert app.screen.view.evaluation is None  # loaded from the store, not the live one
-        assert table_text(app.screen.query_one(DataTable)) == EXPECTED_TABLE
+        assert table_text(app.screen.query_one(TABLES)) == EXPECTED_TABLE
         await pilot.press("enter")
         assert isinstance(app.screen, CaseScreen)
-        outcomes = [row[1] for row in table_text(app.screen.query_one(DataTable))]
+        outcomes = [row[1] for row in table_text(app.screen.query_one(TABLES))]
         assert outcomes == ["✓ passed"] * 5
 
 

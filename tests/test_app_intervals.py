@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import load_cases
@@ -20,7 +20,15 @@ from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.more_attempts import MoreAttemptsScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
-from tests.test_app_support import app_env, run_to_end, scripted, start_mid_run, wait_for
+from tests.test_app_support import (
+    TABLES,
+    app_env,
+    column_keys,
+    run_to_end,
+    scripted,
+    start_mid_run,
+    wait_for,
+)
 
 __all__ = ["app_env", "stored_pair"]
 
@@ -28,8 +36,8 @@ SIZE = (120, 36)
 OUTCOME = {"P": Outcome.PASSED, "W": Outcome.WRONG, "E": Outcome.ERRORED}
 
 
-def column(table: DataTable, key: str) -> list[str]:
-    keys = [k.value for k in table.columns]
+def column(table, key: str) -> list[str]:
+    keys = column_keys(table)
     return [str(table.get_row_at(i)[keys.index(key)]).strip() for i in range(table.row_count)]
 
 
@@ -38,7 +46,7 @@ async def test_results_show_each_interval_as_a_bar_and_the_gate_verdict(app_env:
     async with app.run_test(size=SIZE) as pilot:
         app.start_evaluation(scripted(require=Fraction(91, 100)), None)
         await run_to_end(pilot)
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(TABLES)
         assert column(table, "gate") == ["pass", "pass", "fail", "fail"]
         bars = column(table, "bar")
         assert all("●" in bar for bar in bars)
@@ -122,7 +130,7 @@ async def test_compare_puts_regressions_first_and_opens_a_case_with_a_diff(app_e
     async with app.run_test(size=SIZE) as pilot:
         await app.push_screen(CompareScreen(compare_stored(a, b)))
         await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(TABLES)
         assert column(table, "case")[:2] == ["steady", "flaky"]
         assert column(table, "verdict")[:2] == ["regressed", "improved"]
         assert column(table, "B err")[0] == "6 !"  # mostly errored: the platform's
@@ -158,7 +166,7 @@ async def test_history_marks_two_and_compares_the_older_as_baseline(app_env: Pat
         assert isinstance(app.screen, CompareScreen)
         compared = app.screen.compared
         assert (compared.baseline.id, compared.candidate.id) == (ids[0], ids[1])
-        assert column(app.screen.query_one(DataTable), "verdict") == ["unclear"] * 4
+        assert column(app.screen.query_one(TABLES), "verdict") == ["unclear"] * 4
 
 
 async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> None:

@@ -107,3 +107,18 @@ def synthetic_view(
     return EvaluationView(
         "ev_synthetic", settings, progress, None, stored_status="done", show_timing=False
     )
+
+
+#: Any table of the app: the Results table draws its own lines, the others are DataTables.
+TABLES = "DataTable, LineTable"
+
+
+def column_keys(table) -> list[str]:
+    """A table's column keys in screen order, whichever kind of table it is."""
+    return [getattr(key, "value", getattr(key, "key", key)) for key in table.columns]
+
+
+def column_labels(table) -> list[str]:
+    """A table's headings as text, without their padding."""
+    columns = table.columns.values() if isinstance(table.columns, dict) else table.columns
+    return [str(c.label).strip() for c in columns]

@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from rich.console import Console
-from textual.widgets import Button, Checkbox, DataTable, Input, Static
+from textual.widgets import Button, Checkbox, Input, Static
 
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.tui.app import PasskApp
@@ -22,7 +22,10 @@ from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import SYMBOLS
 from tests.test_app_support import (
+    TABLES,
     app_env,
+    column_keys,
+    column_labels,
     run_to_end,
     scripted,
     start_mid_run,
@@ -40,7 +43,7 @@ def text_of(app: PasskApp, selector: str) -> str:
 
 
 def names(app: PasskApp) -> list[str]:
-    table = app.screen.query_one(DataTable)
+    table = app.screen.query_one(TABLES)
     return [str(table.get_row_at(i)[0]).strip() for i in range(table.row_count)]
 
 
@@ -111,14 +114,14 @@ async def test_sort_reverses_on_a_second_press_and_shows_its_direction(app_env: 
     async with app.run_test(size=SMALL) as pilot:
         app.start_evaluation(scripted(), None)
         await run_to_end(pilot)
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(TABLES)
         await pilot.press("n")
         assert names(app) == ["broken-tool", "flaky", "mixed", "steady"]
-        assert str(table.columns["n"].label).strip() == "case ▲"
+        assert column_labels(table)[column_keys(table).index("n")] == "case ▲"
         assert "case, A to Z" in text_of(app, "#results-order")
         await pilot.press("n")
         assert names(app) == ["steady", "mixed", "flaky", "broken-tool"]
-        assert str(table.columns["n"].label).strip() == "case ▼"
+        assert column_labels(table)[column_keys(table).index("n")] == "case ▼"
         await pilot.press("w")  # wrong, most first; ties in file order
         assert names(app) == ["flaky", "mixed", "steady", "broken-tool"]
         await pilot.press("h", "h")  # pass^k, highest first
@@ -156,7 +159,7 @@ async def test_filter_and_search_say_when_they_are_on(app_env: Path) -> None:
         await pilot.press("escape", "f2")
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("slash", *"nobody")
-        assert app.screen.query_one(DataTable).row_count == 0
+        assert app.screen.query_one(TABLES).row_count == 0
         assert "SEARCH: 0 of 1" in text_of(app, "#history-note")
 
 
@@ -171,7 +174,7 @@ async def test_results_header_counts_what_happened(app_env: Path) -> None:
         assert text_of(app, "#results-cases").startswith("1 of 4 cases all passed  ·  intervals")
         assert "2 of 4 cases have pass@3 below 0.91" in text_of(app, "#results-gate")
         # The failing case's name is not in errored's colour; its figure is marked instead.
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(TABLES)
         row = table.get_row_at(names(app).index("mixed"))
         assert not row[0].style or "outcome" not in str(row[0].style)
         assert "reverse" in str(row[5].spans[-1].style)
@@ -279,8 +282,8 @@ async def test_the_case_screen_explains_empty_answers_and_hides_empty_columns(
         await pilot.press("down", "down", "enter")  # broken-tool: every attempt errored
         screen = app.screen
         assert isinstance(screen, CaseScreen)
-        table = screen.query_one(DataTable)
-        labels = [str(c.label).strip() for c in table.columns.values()]
+        table = screen.query_one(TABLES)
+        labels = column_labels(table)
         assert labels == ["attempt", "outcome", "Turn status", "duration"]  # no ids locally
         answer = screen.query_one("#attempt-answer")
         assert answer.text == "" and "no answer: the Turn ended failed" in str(answer.placeholder)

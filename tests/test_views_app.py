@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, OptionList, Select, Static
+from textual.widgets import Input, OptionList, Select, Static
 
 from passk_tui.core.reproduce import headless_command
 from passk_tui.store.database import data_dir
@@ -21,7 +21,7 @@ from passk_tui.tui.screens.export import ExportScreen
 from passk_tui.tui.screens.forest import ForestScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.forest import ForestPlot
-from tests.test_app_support import app_env, run_to_end, scripted
+from tests.test_app_support import TABLES, app_env, run_to_end, scripted
 from tests.test_views_support import RESET, WEATHER, stored_demo_view
 
 __all__ = ["app_env"]
@@ -30,7 +30,7 @@ SIZE = (80, 24)
 CAPITAL = 1  # the demo's second case: "Sydney" four times, "Canberra" once
 
 
-def rows(table: DataTable) -> list[tuple[str, ...]]:
+def rows(table) -> list[tuple[str, ...]]:
     return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
 
 
@@ -66,7 +66,7 @@ async def test_errors_grouped_across_cases_largest_first(app_env: Path) -> None:
         await open_results(pilot)
         screen = await press_into(pilot, "E", ErrorsScreen)
         assert "6 errored attempts in 3 cases, 3 kinds of error" in shown(screen, "#errors-summary")
-        table = rows(screen.query_one(DataTable))
+        table = rows(screen.query_one(TABLES))
         assert [row[:2] for row in table] == [
             ("3x", "weather-tool x3"),
             ("2x", "json-shape x1, summary x1"),
@@ -93,7 +93,7 @@ async def test_distinct_answers_with_counts_and_verdicts(app_env: Path) -> None:
         await open_capital(pilot)
         screen = await press_into(pilot, "A", AnswersScreen)
         assert "2 distinct answers: Sydney x4, Canberra x1" in shown(screen, "#answers-summary")
-        assert rows(screen.query_one(DataTable)) == [
+        assert rows(screen.query_one(TABLES)) == [
             ("x4", "4 wrong", "Sydney", "#1 #3 #4 #5"),
             ("x1", "1 passed", "Canberra", "#2"),
         ]
@@ -134,7 +134,7 @@ async def test_curve_shows_every_k_with_its_interval(app_env: Path) -> None:
         await open_capital(pilot)
         screen = await press_into(pilot, "g", CurveScreen)
         assert "1/5 passed   pass@k and pass^k for k = 1..5" in shown(screen, "#curve-title")
-        table = rows(screen.query_one(DataTable))
+        table = rows(screen.query_one(TABLES))
         # 1 of 5: pass@3 = 1 - C(4,3)/C(5,3) = 0.60, pass^3 = 0; 95% exact rate [0.0051, 0.7164].
         assert table[0] == ("1", "0.20", "0.01-0.72", "0.20", "0.01-0.72")
         assert table[2] == ("3", "0.60", "0.02-0.98", "0.00", "0.00-0.37")
@@ -178,7 +178,7 @@ async def test_durations_and_tokens_per_case(app_env: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_results(pilot)
         screen = await press_into(pilot, "d", CostsScreen)
-        table = rows(screen.query_one(DataTable))
+        table = rows(screen.query_one(TABLES))
         # capital: 1.75..2.75 s; input tokens 41..45, output 2..10 (numpy's linear percentiles).
         assert table[1] == ("capital", "5", "2.25", "2.70", "43", "45", "6", "10", "245")
         assert table[0][-5:] == ("-", "-", "-", "-", "-")  # arithmetic reported no usage
@@ -256,5 +256,5 @@ async def test_a_view_opened_mid_run_follows_the_run(app_env: Path) -> None:
         app.push_screen(ErrorsScreen(app.view))
         await run_to_end(pilot)
         await pilot.pause(1.2)  # one refresh tick after the end
-        table = rows(app.screen.query_one(DataTable))
+        table = rows(app.screen.query_one(TABLES))
         assert [row[:2] for row in table] == [("5x", "broken-tool x5"), ("2x", "mixed x2")]

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Header, Static
 
 from passk_tui.core.clock import clock
 from passk_tui.core.extend import worth_more
@@ -24,8 +24,8 @@ from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from passk_tui.tui.widgets.line_text import parts_line
-from passk_tui.tui.widgets.row_table import CasesTable
 from passk_tui.tui.widgets.search_bar import SearchBar
 
 #: Failing cases named in the gate line; the rest are counted (all are on stderr at exit).
@@ -100,13 +100,12 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-gate")
         yield Static(id="results-order")
         yield SearchBar()
-        yield CasesTable(id="results-table")
+        yield LineTable(id="results-table")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
-        table = self.query_one(DataTable)
-        table.cell_padding = 0  # each cell ends in its own space: room for the bar at 80
+        table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
         if self.view.live:
@@ -135,19 +134,13 @@ class ResultsScreen(ResultsViews):
             return
         self._seen = key
         self._update_header()
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         progress = view.progress
-        k = progress.k
         figures = progress.all_figures()
-        rows = table_rows(figures, k)
+        rows = table_rows(figures, progress.k)
         cursor_case = self._order[table.cursor_row] if self._order and table.row_count else None
-        table.clear(columns=True)
         reading = view.reading()
-        # Widths set here, not measured by the table: its measuring raced the rebuild
-        # after a sort and cut the names to the header's width.
         self._columns = layout(rows, reading, self.order, self.size.width - 3)
-        for column, heading in zip(self._columns, headings(self._columns), strict=True):
-            table.add_column(heading, key=column.key, width=column.width + 1)
         indexed = list(enumerate(figures))
         if self.only_problems:
             indexed = [(i, f) for i, f in indexed if f.wrong or f.errored]
@@ -156,21 +149,27 @@ class ResultsScreen(ResultsViews):
             indexed = [(i, f) for i, f in indexed if needle in f.name.casefold()]
         failing = {f.name for f in view.failing()}
         colours = palette(self.app)
-        self._order = []
-        for index, f in sort_figures(indexed, self.order):
-            table.add_row(
-                *row_cells(
-                    rows[index + 1],
-                    reading.cases[index],
-                    self._columns,
-                    reading,
-                    f.name in failing,
-                    colours,
-                )
+        self._order = [index for index, _ in sort_figures(indexed, self.order)]
+        columns, order = self._columns, self._order
+
+        def cells(position: int) -> list[Text]:
+            index = order[position]
+            return row_cells(
+                rows[index + 1],
+                reading.cases[index],
+                columns,
+                reading,
+                figures[index].name in failing,
+                colours,
             )
-            self._order.append(index)
-        if cursor_case is not None and cursor_case in self._order:
-            table.move_cursor(row=self._order.index(cursor_case))
+
+        headed = [
+            TableColumn(column.key, heading, column.width + 1)
+            for column, heading in zip(columns, headings(columns), strict=True)
+        ]
+        table.set_rows(headed, len(order), cells)
+        if cursor_case is not None and cursor_case in order:
+            table.move_cursor(row=order.index(cursor_case))
         self.refresh_bindings()
 
     def on_resize(self) -> None:
@@ -310,7 +309,7 @@ class ResultsScreen(ResultsViews):
     @on(SearchBar.Closed)
     def _search_closed(self) -> None:
         self.search_text = self.query_one(SearchBar).value
-        self.query_one(DataTable).focus()
+        self.query_one(LineTable).focus()
 
     def action_resume(self) -> None:
         self.post_message(ResumeRequested(self.view.evaluation_id))
@@ -338,14 +337,14 @@ class ResultsScreen(ResultsViews):
 
         self.app.push_screen(MoreAttemptsScreen(view), chosen)
 
-    @on(DataTable.HeaderSelected, "#results-table")
-    def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
-        key = event.column_key.value
+    @on(LineTable.HeaderSelected, "#results-table")
+    def _header_clicked(self, event: LineTable.HeaderSelected) -> None:
+        key = event.column_key
         if key in COLUMN_BY_KEY:
             self.order = self.order.pressed(key)
 
-    @on(DataTable.RowSelected, "#results-table")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(LineTable.RowSelected, "#results-table")
+    def _row_selected(self, event: LineTable.RowSelected) -> None:
         self._open(event.cursor_row)
 
     def _open(self, row: int) -> None:
