@@ -166,7 +166,9 @@ class LineTable(ScrollView, can_focus=True):
         background shows, as in a DataTable."""
         cached = self._styles.get(part)
         if cached is None:
-            cached = self.get_component_styles(f"line-table--{part}").rich_style if part else Style()
+            cached = (
+                self.get_component_styles(f"line-table--{part}").rich_style if part else Style()
+            )
             self._styles[part] = cached
         return cached
 
