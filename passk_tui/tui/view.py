@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.figures import CaseFigures
-from passk_tui.core.gate import Reading
+from passk_tui.core.gate import CaseReading, Reading
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.sampling import reading as settings_reading
 from passk_tui.core.settings import Settings
@@ -34,6 +34,9 @@ class EvaluationView:
     #: False in tests and snapshots: rates, clocks and durations show as dashes.
     show_timing: bool = True
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
+    _case_readings: dict[int, tuple[bytes, CaseReading]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def running_here(cls, evaluation: Evaluation) -> EvaluationView:
@@ -104,6 +107,19 @@ class EvaluationView:
         if self._reading is None or self._reading[0] != version:
             self._reading = (version, settings_reading(self.progress.all_figures(), self.settings))
         return self._reading[1]
+
+    def case_reading(self, case_index: int) -> CaseReading:
+        """One case's reading, worked out again only when that case's cells changed.
+
+        What the live grid asks for each line it draws: reading every case again whenever
+        any attempt finished cost a 1,000-case run a whole reading per repaint."""
+        cells = bytes(self.progress.cells[case_index])
+        cached = self._case_readings.get(case_index)
+        if cached is None or cached[0] != cells:
+            figures = [self.progress.figures(case_index)]
+            cached = (cells, settings_reading(figures, self.settings).cases[0])
+            self._case_readings[case_index] = cached
+        return cached[1]
 
     def still_sampled(self, case_index: int) -> bool:
         """Live and the case still has attempts to come: pending or in flight, or an adaptive

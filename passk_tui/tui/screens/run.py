@@ -16,7 +16,12 @@ from passk_tui.core.intervals import level_text
 from passk_tui.core.progress import Cell
 from passk_tui.core.sampling import interval_level
 from passk_tui.core.table import gate_text
-from passk_tui.tui.messages import CancelRequested, CaseOpened, ResultsOpened
+from passk_tui.tui.messages import (
+    CancelRequested,
+    CaseOpened,
+    ConfigureRequested,
+    ResultsOpened,
+)
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
@@ -54,7 +59,7 @@ class RunScreen(Screen[None]):
         view = self.view
         yield AttemptsGrid(
             view.progress,
-            interval=lambda case_index: view.reading().cases[case_index].intervals.pass_at_k,
+            interval=lambda case_index: view.case_reading(case_index).intervals.pass_at_k,
             interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
             sampled=view.still_sampled,
             id="attempts-grid",
@@ -178,5 +183,5 @@ class RunScreen(Screen[None]):
         """Back to configure once the run is over; while it runs, Escape offers to cancel."""
         if self.view.running:
             self.action_cancel_run()
-        elif len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
+        else:
+            self.post_message(ConfigureRequested())
