@@ -122,11 +122,12 @@ class PasskApp(App[None]):
         if theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
-        self.push_screen(
-            ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
-        )
+        # Started with flags, the run comes first: Configure is made only if the user goes
+        # back to it (composing its form cost the run's first half-second).
         if self._start is not None:
             self._launch(self._start)
+        else:
+            self.push_screen(self._configure_screen())
         for notice in self._notices:
             self.notify(notice, severity="warning", timeout=15)
 
@@ -232,6 +233,17 @@ class PasskApp(App[None]):
     @on(messages.CancelRequested)
     def _cancel_requested(self) -> None:
         self.cancel_evaluation()
+
+    def _configure_screen(self) -> ConfigureScreen:
+        return ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
+
+    @on(messages.ConfigureRequested)
+    def _configure_requested(self) -> None:
+        """Below the Run screen when the form started it, else made now in its place."""
+        if any(isinstance(screen, ConfigureScreen) for screen in self.screen_stack):
+            self.pop_screen()
+        else:
+            self.switch_screen(self._configure_screen())
 
     @on(messages.HistoryRequested)
     def _history_requested(self) -> None:

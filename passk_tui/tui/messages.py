@@ -41,6 +41,10 @@ class CancelRequested(Message):
     """Stop the running evaluation: nothing new starts, the Runs in flight are cancelled."""
 
 
+class ConfigureRequested(Message):
+    """Back to the Configure screen (made then, when the app started straight into a run)."""
+
+
 class HistoryRequested(Message):
     """Open the stored evaluations."""
 
