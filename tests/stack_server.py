@@ -130,6 +130,9 @@ class StackConfig:
     """Slow-loris: every answer on the runs routes is sent a byte at a time, this many s apart."""
     die_after_runs: int | None = None
     """Once this many Runs were created, the stack stops listening and drops every connection."""
+    refuse_first: int = 0
+    """The first this many POSTs of every idempotency key answer 429 (with Retry-After), before
+    any rate: each attempt meets exactly that many retries, whatever the seed."""
 
 
 @dataclass(frozen=True)
@@ -325,6 +328,14 @@ class StackState:
         if u < config.rate_lost:
             return "lost", v, w
         return None, v, w
+
+    def _refused_first(self, key: str) -> bool:
+        """Whether this POST of ``key`` is one of its first ``refuse_first`` (counted once each)."""
+        if not self.config.refuse_first:
+            return False
+        name = f"refuse_first|{key}"
+        self.seen[name] += 1
+        return self.seen[name] <= self.config.refuse_first
 
     def _fault_response(self, kind: str, v: float) -> web.Response:
         if kind == "429":
@@ -533,6 +544,8 @@ class StackState:
         key = request.headers.get("Idempotency-Key")
         if key is None or not _valid_key(key):
             return _error(422, "invalid_request", "Idempotency-Key: 1 to 255 visible ASCII")
+        if self._refused_first(key):
+            return self._fault_response("429", 0.0)
         kind, v, w = self._fault(route, key)
         if kind == "429" or (kind == "503" and w < 0.5):
             return self._fault_response(kind, v)

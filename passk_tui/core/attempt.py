@@ -68,6 +68,9 @@ class AttemptRecord:
     (``core.values.OUTPUT_LIMIT``); None when the whole answer is kept."""
     retake: int = 0
     """0 for an attempt's first run; n for its n-th rerun after being withdrawn."""
+    retries: int = 0
+    """How many times the target resent or asked again (429, 5xx, a lost connection) before
+    the attempt ended: what a flaky stack cost it, beside whatever it measured."""
 
     @property
     def duration(self) -> float:

@@ -172,8 +172,11 @@ class Evaluation:
         started = time.time()
         deadline = loop.time() + timeout
         last_retry: list[str] = []
+        retries = 0  # kept on the record: what the attempt met on the way
 
         def notify(reason: str, delay: float) -> None:
+            nonlocal retries
+            retries += 1
             last_retry[:] = [reason]
             self.progress.mark(planned.case_index, planned.attempt, Cell.RETRYING)
             self._emit(AttemptRetrying(planned, reason, delay))
@@ -216,7 +219,7 @@ class Evaluation:
                 return
             finally:
                 self._in_flight.pop(judging, None)
-        self._keep(self._record(planned, turn, verdict, started))
+        self._keep(self._record(planned, turn, verdict, started, retries))
 
     def _turn_of(
         self, task: asyncio.Task[Turn], timed_out: bool, timeout: float, last_retry: list[str]
@@ -266,7 +269,12 @@ class Evaluation:
         )
 
     def _record(
-        self, planned: PlannedAttempt, turn: Turn, verdict: Verdict | None, started: float
+        self,
+        planned: PlannedAttempt,
+        turn: Turn,
+        verdict: Verdict | None,
+        started: float,
+        retries: int,
     ) -> AttemptRecord:
         if verdict is None:
             outcome = Outcome.ERRORED
@@ -291,6 +299,7 @@ class Evaluation:
             usage=turn.usage,
             output_size=output_size,
             retake=planned.retake,
+            retries=retries,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

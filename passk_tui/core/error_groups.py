@@ -56,10 +56,17 @@ class ErrorGroup:
     """(case, attempt) of every member, in case then attempt order."""
     example: str | None
     """One member's error as recorded, for the detail (and to copy)."""
+    retries: tuple[int, ...] = ()
+    """The retries each member took, in the order of ``attempts``."""
 
     @property
     def count(self) -> int:
         return len(self.attempts)
+
+    @property
+    def total_retries(self) -> int:
+        """Every retry the group's attempts took: how hard the target tried before giving up."""
+        return sum(self.retries)
 
     def cases(self) -> dict[str, int]:
         """How many of the group's attempts each case contributed, in case order."""
@@ -81,6 +88,7 @@ def error_groups(records: Iterable[AttemptRecord]) -> list[ErrorGroup]:
             same[0].status,
             tuple((r.case, r.attempt) for r in same),
             same[0].error,
+            tuple(r.retries for r in same),
         )
         for label, same in members.items()
     ]

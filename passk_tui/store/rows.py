@@ -114,6 +114,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         r.ended,
         r.duration,
         None if r.usage is None else to_json(r.usage),
+        r.retries,
     )
 
 
@@ -136,6 +137,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         usage=None if row["usage"] is None else json.loads(row["usage"]),
         output_size=output_size,
         retake=row["retake"],
+        retries=row["retries"],
     )
 
 

@@ -114,6 +114,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE evaluations ADD COLUMN confidence REAL;
     ALTER TABLE cases ADD COLUMN stop_reason TEXT;
     """,
+    # 5: the retries each attempt took (429, 5xx, lost connections); attempts stored
+    # before it read as 0, what was known of them.
+    """
+    ALTER TABLE attempts ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

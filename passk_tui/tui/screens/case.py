@@ -26,8 +26,16 @@ from passk_tui.tui.widgets.row_table import AttemptsTable
 COLUMNS = ("attempt", "outcome", "Turn status", "duration")
 #: Shown only when some attempt of the case has one (local agents have none).
 ID_COLUMNS = ("run id", "turn id")
+#: Shown only when some attempt of the case was retried (429, 5xx, a lost connection).
+RETRIES_COLUMN = "retries"
+NUMERIC_COLUMNS = ("attempt", "duration", RETRIES_COLUMN)
 #: Characters of the input shown before `i` expands it.
 INPUT_SHORT = 160
+
+
+def retries_text(retries: int) -> str:
+    """``1 retry``, ``3 retries``: what a flaky target cost an attempt, in words."""
+    return f"{retries} retr{'y' if retries == 1 else 'ies'}"
 
 
 def _answer_text(output: Any) -> str:
@@ -135,11 +143,12 @@ class CaseScreen(CaseViews):
         colours = palette(self.app)
         cursor = table.cursor_row
         with_ids = any(r.run_id or r.turn_id for r in records.values())
-        columns = COLUMNS + ID_COLUMNS if with_ids else COLUMNS
+        with_retries = any(r.retries for r in records.values())
+        columns = COLUMNS + (RETRIES_COLUMN,) * with_retries + ID_COLUMNS * with_ids
         if columns != self._columns:
             table.clear(columns=True)
             for column in columns:
-                numeric = column in ("attempt", "duration")
+                numeric = column in NUMERIC_COLUMNS
                 heading = right_aligned(column, len(column)) if numeric else left_aligned(column)
                 table.add_column(heading, key=column)
             self._columns = columns
@@ -157,6 +166,9 @@ class CaseScreen(CaseViews):
                 duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
                 status = left_aligned(record.status)
                 row = (number, outcome, status, right_aligned(duration, len("duration")))
+            if with_retries:
+                retries = "" if record is None else str(record.retries)
+                row += (right_aligned(retries, len(RETRIES_COLUMN)),)
             if with_ids and record is not None:
                 row += (left_aligned(record.run_id or "-"), left_aligned(record.turn_id or "-"))
             elif with_ids:
@@ -247,6 +259,7 @@ class CaseScreen(CaseViews):
         text = parts_line(
             (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
             (f" · Turn {record.status}", ""),
+            (f" · {retries_text(record.retries)}" if record.retries else "", ""),
         )
         spec = self.view.cases[self.case_index].spec if self.view.cases else None
         if record.outcome is Outcome.PASSED and spec is None:

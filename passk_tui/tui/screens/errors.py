@@ -12,12 +12,16 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
 from passk_tui.core.error_groups import ErrorGroup, error_groups
+from passk_tui.tui.screens.case import retries_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 
 #: Fewest characters of a group's error in its table row (the whole error is below).
 ROW_ERROR = 24
 #: Columns the table spends on cell padding and the count.
 TABLE_CHROME = 12
+COLUMNS = ("count", "cases", "error")
+#: Shown only when some errored attempt was retried: the group's retries in all.
+WITH_RETRIES = ("count", "retries", "cases", "error")
 
 
 def cases_text(group: ErrorGroup, limit: int = 4) -> str:
@@ -33,6 +37,8 @@ class ErrorsScreen(ViewScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("c", "copy_error", "Copy error")]
 
     groups: list[ErrorGroup]
+    #: The table's columns as last laid out (the retries column comes and goes).
+    _columns: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -44,15 +50,14 @@ class ErrorsScreen(ViewScreen):
 
     def on_mount(self) -> None:
         self.groups = []
-        table = self.query_one(DataTable)
-        table.add_columns("count", "cases", "error")
         super().on_mount()
-        table.focus()
+        self.query_one(DataTable).focus()
 
     def refresh_view(self) -> None:
         self.groups = error_groups(self.all_records())
         errored = sum(g.count for g in self.groups)
         cases = len({case for g in self.groups for case, _ in g.attempts})
+        retries = sum(g.total_retries for g in self.groups)
         summary = Text()
         if errored:
             summary.append(f"{errored} errored attempts", style=self.role("errored"))
@@ -60,22 +65,28 @@ class ErrorsScreen(ViewScreen):
                 f" in {cases} case{'s' if cases != 1 else ''}, {len(self.groups)} kind"
                 f"{'s' if len(self.groups) != 1 else ''} of error"
             )
+            if retries:
+                summary.append(f", {retries_text(retries)} before they ended")
         else:
             summary.append("No attempt errored.", style=self.role("passed"))
         summary.append(self.live_note(), style="dim")
         self.query_one("#errors-summary", Static).update(summary)
         table = self.query_one(DataTable)
         cursor = table.cursor_row
+        columns = WITH_RETRIES if retries else COLUMNS
+        if columns != self._columns:
+            table.clear(columns=True)
+            table.add_columns(*columns)
+            self._columns = columns
         table.clear()
         cases = [cases_text(group) for group in self.groups]
-        room = max(ROW_ERROR, self.app.size.width - TABLE_CHROME - max(map(len, cases), default=0))
+        chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
+        room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, cases), default=0))
         for group, where in zip(self.groups, cases, strict=True):
             label = group.label if len(group.label) <= room else group.label[: room - 1] + "…"
-            table.add_row(
-                Text(f"{group.count}x", justify="right", style=self.role("errored")),
-                where,
-                label,
-            )
+            count = Text(f"{group.count}x", justify="right", style=self.role("errored"))
+            tried = (Text(str(group.total_retries), justify="right"),) * bool(retries)
+            table.add_row(count, *tried, where, label)
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
         self._show_detail(table.cursor_row)
@@ -100,9 +111,17 @@ class ErrorsScreen(ViewScreen):
         text.append(f"{group.status}\n")
         text.append(f"error as recorded (1 of {group.count})\n", style="bold")
         text.append(f"{group.example or 'none recorded'}\n")
+        if group.total_retries:
+            text.append("retries ", style="bold")
+            text.append(f"{group.total_retries} in all, before these attempts ended\n")
         text.append("attempts\n", style="bold")
+        retries = dict(zip(group.attempts, group.retries, strict=True))
         for case, count in group.cases().items():
-            attempts = " ".join(f"#{a}" for c, a in group.attempts if c == case)
+            attempts = " ".join(
+                f"#{a}" + (f" ({retries_text(retries[c, a])})" if retries[c, a] else "")
+                for c, a in group.attempts
+                if c == case
+            )
             text.append(f"{case} ({count}): {attempts}\n")
         detail.update(text)
 
