@@ -81,17 +81,24 @@ async def test_configure_checks_confidence_and_baseline(app_env: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
 
-        async def typed(field: str, value: str) -> str:
+        async def typed(field: str, value: str, wanted: str) -> str:
+            """Type, then read the field's message once it says ``wanted`` (or after 10 s:
+            a loaded machine may take more than one pause to revalidate)."""
             screen.query_one(f"#input-{field}", Input).value = value
-            await pilot.pause()
-            return str(screen.query_one(f"#message-{field}", Static).render())
+            message = ""
+            for _ in range(100):
+                await pilot.pause(0.1 if message else None)
+                message = str(screen.query_one(f"#message-{field}", Static).render())
+                if wanted in message:
+                    break
+            return message
 
-        assert "strictly between 0 and 1" in await typed("confidence", "1.5")
-        assert await typed("require", "0.8") is not None
-        assert "undecided" in await typed("confidence", "0.9")
-        assert "must differ from the version (1)" in await typed("baseline", "1")
-        assert "no version 2 (versions: 1)" in await typed("baseline", "2")
-        assert "none: one version" in await typed("baseline", "")
+        assert "strictly between 0 and 1" in await typed("confidence", "1.5", "between")
+        await typed("require", "0.8", "")
+        assert "undecided" in await typed("confidence", "0.9", "undecided")
+        assert "must differ from the version (1)" in await typed("baseline", "1", "differ")
+        assert "no version 2 (versions: 1)" in await typed("baseline", "2", "no version 2")
+        assert "none: one version" in await typed("baseline", "", "none: one")
         assert screen.check.confidence == 0.9 and screen.check.settings is not None
 
 

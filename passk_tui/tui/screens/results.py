@@ -92,6 +92,7 @@ class ResultsScreen(ResultsViews):
         self._seen: tuple | None = None
         self._order: list[int] = []
         self._columns: list[Column] = []
+        self._header: dict[str, Text] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -167,7 +168,8 @@ class ResultsScreen(ResultsViews):
             TableColumn(column.key, heading, column.width + 1)
             for column, heading in zip(columns, headings(columns), strict=True)
         ]
-        table.set_rows(headed, len(order), cells)
+        version = progress.version
+        table.set_rows(headed, len(order), cells, lambda position: (order[position], version))
         if cursor_case is not None and cursor_case in order:
             table.move_cursor(row=order.index(cursor_case))
         self.refresh_bindings()
@@ -212,7 +214,7 @@ class ResultsScreen(ResultsViews):
         line.append(f"✗ {totals.wrong} wrong", style=colours.get("outcome-wrong", ""))
         line.append("  ")
         line.append(f"! {totals.errored} errored", style=colours.get("outcome-errored", ""))
-        self.query_one("#results-status", Static).update(line)
+        self._show("#results-status", line)
 
         cases = Text(f"{totals.cases_all_passed} of {totals.cases} cases all passed")
         if totals.cases_unfinished:
@@ -223,7 +225,7 @@ class ResultsScreen(ResultsViews):
             f"intervals: {level_text(reading.level)} {reading.method.label}",
             style=colours.get("muted-text", ""),
         )
-        self.query_one("#results-cases", Static).update(cases)
+        self._show("#results-cases", cases)
 
         gate = self._gate_text(totals.cases_under_gate, totals.cases)
         wanted = len(worth_more(view.reading()))
@@ -237,7 +239,7 @@ class ResultsScreen(ResultsViews):
                 f"m: more attempts for {wanted} unsettled case{'s' if wanted != 1 else ''}",
                 style=colours.get("muted-text", ""),
             )
-        self.query_one("#results-gate", Static).update(gate)
+        self._show("#results-gate", gate)
 
         muted = colours.get("muted-text", "")
         parts = [(f"Sorted by {self.order.describe(progress.k)}", muted)]
@@ -251,7 +253,14 @@ class ResultsScreen(ResultsViews):
             if is_on:
                 parts += [("  ·  ", muted), (what, f"bold {colours.get('gate-fail', '')}")]
         order = parts_line(*parts)
-        self.query_one("#results-order", Static).update(order)
+        self._show("#results-order", order)
+
+    def _show(self, selector: str, text: Text) -> None:
+        """Update a header line only when it changed: each update lays the screen out again
+        (a sort changes one line of four)."""
+        if self._header.get(selector) != text:
+            self._header[selector] = text
+            self.query_one(selector, Static).update(text)
 
     def _gate_text(self, under_gate: int, cases: int) -> Text:
         """No gate; the point gate held or failed; the confident gate's fails and undecided."""
