@@ -311,7 +311,7 @@ async def test_an_unreachable_stack_is_reported_with_exit_3(app_env: Path) -> No
         app.start_evaluation(replace(scripted(), stack="http://127.0.0.1:9"), None)
         await run_to_end(pilot)
         assert isinstance(app.screen, RunScreen)
-        status = str(app.screen.query_one("#run-status", LiveLine).render())
+        status = str(app.screen.query_one("#run-status", LiveLine).text)
         assert "Could not run" in status and "unreachable" in status
     assert app.exit_status == 3
     assert "unreachable" in app.exit_messages()[0]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.text import Text
+from textual.strip import Strip
 from textual.widget import Widget
 
 from passk_tui.core.clock import clock
@@ -52,8 +54,9 @@ class LiveLine(Widget):
     """A line of text repainted in place ten times a second.
 
     ``Static.update`` asks for a new layout of the whole screen on every call
-    (15% of the app's CPU during a busy run); a line of fixed height that only
-    repaints itself costs a render of one line.
+    (15% of the app's CPU during a busy run); a line of fixed height drawn with
+    the Line API from the text's own segments costs one line, and nothing when
+    the text did not change.
     """
 
     DEFAULT_CSS = "LiveLine { height: 1; }"
@@ -61,11 +64,33 @@ class LiveLine(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._text = Text()
+        self._strip: Strip | None = None
+
+    @property
+    def text(self) -> Text:
+        """What the line says."""
+        return self._text
 
     def show(self, text: Text) -> None:
-        """Replace the text and repaint this line only (no layout)."""
+        """Replace the text and repaint this line only (no layout); the same text: nothing."""
+        if text == self._text:
+            return
         self._text = text
+        self._strip = None
         self.refresh()
 
-    def render(self) -> Text:
-        return self._text
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y:
+            return Strip.blank(width)
+        if self._strip is None or self._strip.cell_length != width:
+            console = self.app.console
+            pad = self.rich_style  # the background behind the line, as a Static has it
+            text = self._text
+            base = pad + console.get_style(text.style) if text.style else pad
+            segments = [
+                Segment(s.text, base + s.style if s.style else base)
+                for s in text.render(console, end="")
+            ]
+            self._strip = Strip(segments).crop_extend(0, width, pad)
+        return self._strip
