@@ -130,7 +130,7 @@ class LineTable(ScrollView, can_focus=True):
         self._cells: CellSource = lambda position: ()
         self._row_key: Callable[[int], Hashable] = lambda position: position
         self._lines: LRUCache[tuple, Strip] = LRUCache(512)
-        self._styles: dict[str, Style] = {}
+        self._styles: dict[tuple[str, bool], Style] = {}
 
     # -- contents ----------------------------------------------------------------------
 
@@ -175,39 +175,35 @@ class LineTable(ScrollView, can_focus=True):
         self._styles.clear()
 
     def _style(self, part: str) -> Style:
-        """A part's own style (header, even-row, cursor; none for odd rows), once per theme.
-
-        Only the part's own rules: where it sets no background the widget's (focus-tinted)
-        background shows, as in a DataTable."""
-        cached = self._styles.get(part)
+        """A part's style (header, even-row, cursor; "" for odd rows) over the widget's own
+        colours, once per theme and focus (focus tints the background)."""
+        key = (part, self.has_focus)
+        cached = self._styles.get(key)
         if cached is None:
-            cached = (
-                self.get_component_styles(f"line-table--{part}").rich_style if part else Style()
-            )
-            self._styles[part] = cached
+            cached = self.rich_style
+            if part:
+                cached += self.get_component_styles(f"line-table--{part}").rich_style
+            self._styles[key] = cached
         return cached
 
     def on_focus(self) -> None:
-        self._styles.pop("cursor", None)
         self.refresh()
 
     def on_blur(self) -> None:
-        self._styles.pop("cursor", None)
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width or self.size.width
         scroll_x, scroll_y = self.scroll_offset
         if y == 0:
-            key: tuple = ("header", width, scroll_x)
+            key: tuple = ("header", self.has_focus, width, scroll_x)
             part, texts = "header", [c.label for c in self.columns]
         else:
             position = scroll_y + y - 1
             if position >= self.row_count:
                 return Strip.blank(width, self._style(""))
             part = "cursor" if position == self.cursor_row else ("" if position % 2 else "even-row")
-            focus = self.has_focus and part == "cursor"  # only the cursor's colours follow focus
-            key = (self._row_key(position), part, focus, width, scroll_x)
+            key = (self._row_key(position), part, self.has_focus, width, scroll_x)
             texts = None
         cached = self._lines.get(key)
         if cached is not None:
