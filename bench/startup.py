@@ -5,6 +5,9 @@
 - ``passk-tui --help``: spawn to exit (beside ``python -c pass``, the interpreter alone).
 - headless start-up: 1 case x 1 attempt on the test stack with 0 ms Turns, spawn to the
   first byte of output (the table) and to exit; what every headless run pays once.
+- modules loaded: how many modules a headless run has imported when it exits (the 1 x 1
+  stack run above, and ``--headless --demo --attempts 1``), and which of the lazily loaded
+  ones (export layouts, the comparison, regex, textual) are among them.
 - the app's first frame: ``passk-tui`` (no flags: the Configure screen) in a detached tmux
   session on its own socket, spawn until the pane shows the screen (title and form); the tmux
   server is stopped by that socket when done.
@@ -56,6 +59,38 @@ def first_output(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return (first if first is not None else end), end
 
 
+#: Modules a plain headless run should not need; the count line says which of them it loaded.
+LAZY = (
+    "textual",
+    "regex",
+    "passk_tui.store.report_html",
+    "passk_tui.store.export_junit",
+    "passk_tui.baseline_cli",
+)
+
+_COUNT_MODULES = (
+    "import atexit, runpy, sys\n"
+    "watched = sys.argv[1].split(',')\n"
+    "def _count():\n"
+    "    lazy = [m for m in watched if m in sys.modules]\n"
+    "    sys.__stderr__.write(f'MODULES {len(sys.modules)} {\",\".join(lazy)}\\n')\n"
+    "atexit.register(_count)\n"
+    "sys.argv = ['passk-tui', *sys.argv[2:]]\n"
+    "runpy.run_module('passk_tui', run_name='__main__')\n"
+)
+
+
+def modules_loaded(argv: list[str], env: dict[str, str]) -> tuple[int, list[str]]:
+    """How many modules ``passk-tui argv`` has imported at exit, and which of LAZY."""
+    done = subprocess.run(
+        [PYTHON, "-c", _COUNT_MODULES, ",".join(LAZY), *argv],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    _, count, *lazy = line.split(" ")
+    return int(count), [m for m in lazy[0].split(",") if m] if lazy else []
+
+
 def app_first_frame(env: dict[str, str], folder: Path) -> float | None:
     """Spawn ``passk-tui`` in tmux; seconds until the Configure screen is on the pane."""
     if shutil.which("tmux") is None:
@@ -105,6 +140,12 @@ def main() -> None:
             f"headless 1 x 1, 0 ms Turn: first output {spread([1000 * f for f, _ in runs], '{:.0f}')} ms,"
             f" exit {spread([1000 * e for _, e in runs], '{:.0f}')} ms"
         )
+        for label, argv in (
+            ("headless 1 x 1 (stack)", headless_argv(server.url, cases, 1, 1)[1:]),
+            ("--headless --demo --attempts 1", ["--headless", "--demo", "--attempts", "1"]),
+        ):
+            count, lazy = modules_loaded(argv, env)
+            print(f"modules at exit, {label}: {count} (of {', '.join(LAZY)}: {lazy or 'none'})")
         frames = [app_first_frame(env, folder) for _ in range(min(args.repeat, 5))]
         frames = [f for f in frames if f is not None]
         if frames:
