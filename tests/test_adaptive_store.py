@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import sqlite3
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -163,3 +164,23 @@ def test_history_counts_an_adaptive_evaluation_by_its_cap_and_its_own_intervals(
     assert (summary.id, summary.recorded, summary.total, summary.max_attempts) == ("ev_h", 9, 18, 9)
     assert read(figures, Fraction(4, 5), 0.95).decided == 1  # Clopper-Pearson
     assert summary.decided == read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0
+
+
+def test_history_reads_an_adaptive_case_by_its_attempts_in_order(
+    tmp_path: Path, cases_file: Path
+) -> None:
+    """6 passes then a failure: decided pass by the running intersection (what the run's own
+    table said), undecided by the interval at 6 of 7 alone; History counts it decided."""
+    settings = settings_for(cases_file, attempts=5, k=3, max_attempts=40, require=Fraction(4, 5))
+    with Store.open(tmp_path / "s.db") as store:
+        store.create_evaluation("ev_o", settings, load_cases(cases_file), "abc")
+        store.write(
+            "ev_o", [record(0, a, Outcome.PASSED if a <= 6 else Outcome.WRONG) for a in range(1, 8)]
+        )
+        summary = store.list_evaluations()[0]
+        figures = store.load("ev_o").figures()
+    assert figures[0].order == b"\x01" * 6 + b"\x00"
+    assert read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 1
+    counts_only = [replace(f, order=None) for f in figures]
+    assert read(counts_only, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0
+    assert summary.decided == 1
