@@ -33,8 +33,8 @@ and 11. The price is an interval 3-4% wider for a case near 0.5.
 Why not a betting confidence sequence (Waudby-Smith and Ramdas, "Estimating
 means of bounded random variables by betting", JRSS B 86(1), 2024): it is
 tighter for general bounded outcomes, but for a Bernoulli rate the mixture
-is the Bayes-optimal martingale for its prior, depends on (c, n) alone (so the
-interval shown in a table is the one the stop rule saw), and needs no tuned
+is the Bayes-optimal martingale for its prior, each of its intervals depends on
+(c, n) alone (computed once per count and cached), and it needs no tuned
 betting sequence.
 
 What a case reports is the running intersection of the sequence over the
@@ -52,7 +52,8 @@ p (the chance of that, over the whole sequence, is at most 1-C). The outcomes
 cannot say which interval missed; the interval that would empty it is skipped
 and the running one kept, so the interval still only shrinks and a verdict once
 given is not taken back (the alternative, restarting from the latest interval,
-would let a case decided on the same outcomes flip).
+would let a case decided on the same outcomes flip). On the event that every
+interval holds p nothing is skipped, so the coverage C stands.
 """
 
 from __future__ import annotations
