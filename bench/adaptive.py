@@ -104,8 +104,7 @@ def results_of(evaluation: Evaluation, suite: list[SimulatedCase]) -> list[CaseR
     return [
         CaseResult(
             case,
-            evaluation.progress.passed[i],
-            evaluation.progress.figures(i).n,
+            evaluation.progress.figures(i).order or b"",
             str(reasons[i]) if i in reasons else None,
         )
         for i, case in enumerate(suite)

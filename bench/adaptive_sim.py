@@ -71,18 +71,25 @@ class SimulatedAgent:
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
-    """What a driver leaves of one case: its final counts and, adaptive, why it stopped."""
+    """What a driver leaves of one case: its outcomes by attempt number and, adaptive, why it stopped."""
 
     case: SimulatedCase
-    passed: int
-    n: int
+    order: bytes
     reason: str | None = None
+
+    @property
+    def passed(self) -> int:
+        return self.order.count(1)
+
+    @property
+    def n(self) -> int:
+        return len(self.order)
 
 
 def run_fixed(suite: list[SimulatedCase], agent: SimulatedAgent, n: int) -> list[CaseResult]:
     """Every case gets attempts 1..n."""
     return [
-        CaseResult(case, sum(agent.passes(case, a) for a in range(1, n + 1)), n) for case in suite
+        CaseResult(case, bytes(agent.passes(case, a) for a in range(1, n + 1))) for case in suite
     ]
 
 
@@ -92,12 +99,12 @@ def run_adaptive(
     """Every case gets ``attempts``, then one at a time until ``rule`` names a reason or it has ``cap``."""
     results = []
     for case in suite:
-        passed, reason = 0, None
+        order, reason = bytearray(), None
         for n in range(1, cap + 1):
-            passed += agent.passes(case, n)
-            if n >= attempts and (reason := rule(passed, n)) is not None:
+            order.append(agent.passes(case, n))
+            if n >= attempts and (reason := rule(bytes(order))) is not None:
                 break
-        results.append(CaseResult(case, passed, n, reason or capped_reason(cap)))
+        results.append(CaseResult(case, bytes(order), reason or capped_reason(cap)))
     return results
 
 
@@ -112,7 +119,9 @@ class Gate:
 
     def judge(self, result: CaseResult) -> str:
         """``right``, ``wrong`` (a verdict on the wrong side of X given the true pass@k) or ``undecided``."""
-        shown = case_intervals(result.passed, result.n, self.k, self.confidence, self.method)
+        shown = case_intervals(
+            result.passed, result.n, self.k, self.confidence, self.method, result.order
+        )
         verdict = gate_verdict(shown.pass_at_k, self.require)
         if verdict == "undecided":
             return verdict
@@ -128,14 +137,19 @@ class Tally:
     verdicts: Counter[tuple[str, str]] = field(default_factory=Counter)
     attempts: Counter[str] = field(default_factory=Counter)
     stops: Counter[str] = field(default_factory=Counter)
+    #: Cases decided at their stop that the gate reads undecided at their final n.
+    moved_back: int = 0
 
     def add(self, results: list[CaseResult], gate: Gate) -> None:
         self.runs.append(sum(r.n for r in results))
         for result in results:
-            self.verdicts[result.case.group, gate.judge(result)] += 1
+            verdict = gate.judge(result)
+            self.verdicts[result.case.group, verdict] += 1
             self.attempts[result.case.group] += result.n
             if result.reason is not None:
-                self.stops[StopReason.parse(result.reason).kind] += 1
+                reason = StopReason.parse(result.reason)
+                self.stops[reason.kind] += 1
+                self.moved_back += reason.decided and verdict == "undecided"
 
     def count(self, verdict: str, group: str | None = None) -> int:
         """Cases with ``verdict`` (in ``group``, or in all)."""
@@ -190,7 +204,10 @@ def report(fixed: Tally, adaptive: Tally, fixed_label: str, adaptive_label: str)
         for group in adaptive.attempts
     )
     stops = ", ".join(f"{kind} {count}" for kind, count in sorted(adaptive.stops.items()))
-    lines.append(f"Adaptive attempts per case, by group: {groups}. Stop reasons: {stops}.")
+    lines.append(
+        f"Adaptive attempts per case, by group: {groups}. Stop reasons: {stops}. Decided at "
+        f"the stop but undecided at the final n: {adaptive.moved_back}."
+    )
     return "\n".join(lines)
 
 

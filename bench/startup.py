@@ -1,10 +1,18 @@
 """Responsiveness outside a run: `--help`, a headless start-up, the app's first frame.
 
-    python bench/startup.py [--repeat 10]
+    python bench/startup.py [--repeat 10] [--no-app] [--base DIR]
 
 - ``passk-tui --help``: spawn to exit (beside ``python -c pass``, the interpreter alone).
 - headless start-up: 1 case x 1 attempt on the test stack with 0 ms Turns, spawn to the
   first byte of output (the table) and to exit; what every headless run pays once.
+- ``passk-tui --headless --demo --attempts 1``: the bundled demo (in-process agent, one
+  attempt per case), spawn to exit and its CPU (user + sys, from wait4).
+- modules loaded: how many modules a headless run has imported when it exits (the 1 x 1
+  stack run above, and ``--headless --demo --attempts 1``), and which of the lazily loaded
+  ones (export layouts, the comparison, regex, textual) are among them.
+- ``--base DIR``: the two headless runs and the module counts again, each run of this tree
+  followed by the same run of the checkout at DIR (``PYTHONPATH=DIR``), so that a before
+  and after share the machine's load.
 - the app's first frame: ``passk-tui`` (no flags: the Configure screen) in a detached tmux
   session on its own socket, spawn until the pane shows the screen (title and form); the tmux
   server is stopped by that socket when done.
@@ -28,6 +36,7 @@ from harness import (
     fresh_env,
     headless_argv,
     machine,
+    run_measured,
     spread,
     stack,
     write_cases,
@@ -54,6 +63,43 @@ def first_output(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     proc.communicate(timeout=60)
     end = time.perf_counter() - start
     return (first if first is not None else end), end
+
+
+#: The bundled demo's headless run, one attempt per case: a start-up with no server.
+DEMO = ["--headless", "--demo", "--attempts", "1"]
+
+#: Modules a plain headless run should not need; the count line says which of them it loaded.
+LAZY = (
+    "textual",
+    "regex",
+    "passk_tui.store.report_html",
+    "passk_tui.store.export_junit",
+    "passk_tui.baseline_cli",
+)
+
+_COUNT_MODULES = (
+    "import atexit, runpy, sys\n"
+    "watched = sys.argv[1].split(',')\n"
+    "def _count():\n"
+    "    lazy = [m for m in watched if m in sys.modules]\n"
+    "    sys.__stderr__.write(f'MODULES {len(sys.modules)} {\",\".join(lazy)}\\n')\n"
+    "atexit.register(_count)\n"
+    "sys.argv = ['passk-tui', *sys.argv[2:]]\n"
+    "runpy.run_module('passk_tui', run_name='__main__')\n"
+)
+
+
+def modules_loaded(
+    argv: list[str], env: dict[str, str], tree: Path = ROOT
+) -> tuple[int, list[str]]:
+    """How many modules ``passk-tui argv`` (of ``tree``) has imported at exit, and which of LAZY."""
+    done = subprocess.run(
+        [PYTHON, "-c", _COUNT_MODULES, ",".join(LAZY), *argv],
+        env=env, cwd=tree, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    _, count, *lazy = line.split(" ")
+    return int(count), [m for m in lazy[0].split(",") if m] if lazy else []
 
 
 def app_first_frame(env: dict[str, str], folder: Path) -> float | None:
@@ -85,9 +131,32 @@ def app_first_frame(env: dict[str, str], folder: Path) -> float | None:
     return shown
 
 
+def paired(base: Path, repeat: int, env: dict[str, str], stack_argv: list[str]) -> None:
+    """The headless runs and module counts of this tree and of ``base``, alternately."""
+    trees = {"this tree": ROOT, f"base {base}": base}
+    envs = {label: {**env, "PYTHONPATH": str(tree)} for label, tree in trees.items()}
+    walls: dict[tuple[str, str], list[float]] = {}
+    cpus: dict[tuple[str, str], list[float]] = {}
+    for _ in range(repeat):
+        for label in trees:
+            for run, argv in (("stack 1 x 1", stack_argv), ("demo", [PASSK, *DEMO])):
+                measured = run_measured(argv, env=envs[label], cwd=trees[label])
+                walls.setdefault((label, run), []).append(1000 * measured.wall)
+                cpus.setdefault((label, run), []).append(1000 * measured.cpu)
+    for label, tree in trees.items():
+        for run, argv in (("stack 1 x 1", stack_argv[1:]), ("demo", DEMO)):
+            count, lazy = modules_loaded(argv, envs[label], tree)
+            print(
+                f"{label}, {run}: exit {spread(walls[label, run], '{:.0f}')} ms, CPU "
+                f"{spread(cpus[label, run], '{:.0f}')} ms, {count} modules ({lazy or 'none'})"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--no-app", action="store_true", help="skip the app's first frame")
+    parser.add_argument("--base", type=Path, help="a checkout to measure alternately with this one")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory(prefix="passk-bench-start-") as tmp, stack(0.0) as server:
@@ -105,6 +174,21 @@ def main() -> None:
             f"headless 1 x 1, 0 ms Turn: first output {spread([1000 * f for f, _ in runs], '{:.0f}')} ms,"
             f" exit {spread([1000 * e for _, e in runs], '{:.0f}')} ms"
         )
+        demo = [run_measured([PASSK, *DEMO], env=env, cwd=ROOT) for _ in range(args.repeat)]
+        print(
+            f"{' '.join(DEMO)}: exit {spread([1000 * d.wall for d in demo], '{:.0f}')} ms,"
+            f" CPU {spread([1000 * d.cpu for d in demo], '{:.0f}')} ms"
+        )
+        for label, argv in (
+            ("headless 1 x 1 (stack)", headless_argv(server.url, cases, 1, 1)[1:]),
+            (" ".join(DEMO), DEMO),
+        ):
+            count, lazy = modules_loaded(argv, env)
+            print(f"modules at exit, {label}: {count} (of {', '.join(LAZY)}: {lazy or 'none'})")
+        if args.base is not None:
+            paired(args.base.resolve(), args.repeat, env, headless_argv(server.url, cases, 1, 1))
+        if args.no_app:
+            return
         frames = [app_first_frame(env, folder) for _ in range(min(args.repeat, 5))]
         frames = [f for f in frames if f is not None]
         if frames:

@@ -40,11 +40,12 @@ STOP_SIGNALS = tuple(
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run (or resume), print the table; the return value is the exit status."""
-    from passk_tui.baseline_cli import run_if_paired
+    if _may_be_paired(args):
+        from passk_tui.baseline_cli import run_if_paired
 
-    paired = run_if_paired(args, env)
-    if paired is not None:
-        return paired
+        paired = run_if_paired(args, env)
+        if paired is not None:
+            return paired
     evaluation: RecordedEvaluation | None = None
     stopped_by: list[int] = []
     try:
@@ -71,6 +72,11 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except KeyboardInterrupt:
         return interrupted(evaluation.evaluation_id if evaluation is not None else None)
     return _report_end(evaluation, status, args, export_path, stopped_exit(stopped_by))
+
+
+def _may_be_paired(args: argparse.Namespace) -> bool:
+    """Whether the run may be a --baseline pair: only then is the comparison's code imported."""
+    return args.baseline is not None or bool(args.resume) or bool(args.fail_on_regression)
 
 
 def interrupted(evaluation_id: str | None) -> int:

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import sqlite3
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from passk_tui.store.export import render_csv, render_json, render_md
 from passk_tui.store.report import build_report
 from passk_tui.store.report_html import render_report
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
+from tests.test_sequences import scipy_running
 from tests.test_store import CASES, record, settings_for
 
 
@@ -93,7 +95,9 @@ def test_every_export_shows_each_cases_own_n_and_reason_with_the_anytime_valid_m
     with adaptive_store(tmp_path, cases_file) as store:
         report = build_report(store.load("ev_a"))
     assert report.reading.method is CONFIDENCE_SEQUENCE and report.reading.level == 0.9
-    expected = [CONFIDENCE_SEQUENCE.rate(6, 6, 0.9), CONFIDENCE_SEQUENCE.rate(3, 9, 0.9)]
+    # Each case's interval is the running intersection over its attempts in order (scipy's).
+    expected = [scipy_running(b"\x01" * 6, 0.9), scipy_running(bytes([0, 0, 1] * 3), 0.9)]
+    assert expected[1][1] < CONFIDENCE_SEQUENCE.rate(3, 9, 0.9).high - 0.01  # not the one at 9
 
     document = json.loads(render_json(report))
     assert document["evaluation"]["max_attempts"] == 9
@@ -106,8 +110,9 @@ def test_every_export_shows_each_cases_own_n_and_reason_with_the_anytime_valid_m
         "decided pass at 6",
         "capped at 9 undecided",
     ]
-    for case, interval in zip((one, two), expected, strict=True):
-        assert case["intervals"]["pass_at_1"] == {"low": interval.low, "high": interval.high}
+    for case, (low, high) in zip((one, two), expected, strict=True):
+        shown = case["intervals"]["pass_at_1"]
+        assert (shown["low"], shown["high"]) == (pytest.approx(low), pytest.approx(high))
 
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
     assert [(r["attempts"], r["passed"], r["pass@1"]) for r in rows] == [
@@ -159,3 +164,23 @@ def test_history_counts_an_adaptive_evaluation_by_its_cap_and_its_own_intervals(
     assert (summary.id, summary.recorded, summary.total, summary.max_attempts) == ("ev_h", 9, 18, 9)
     assert read(figures, Fraction(4, 5), 0.95).decided == 1  # Clopper-Pearson
     assert summary.decided == read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0
+
+
+def test_history_reads_an_adaptive_case_by_its_attempts_in_order(
+    tmp_path: Path, cases_file: Path
+) -> None:
+    """6 passes then a failure: decided pass by the running intersection (what the run's own
+    table said), undecided by the interval at 6 of 7 alone; History counts it decided."""
+    settings = settings_for(cases_file, attempts=5, k=3, max_attempts=40, require=Fraction(4, 5))
+    with Store.open(tmp_path / "s.db") as store:
+        store.create_evaluation("ev_o", settings, load_cases(cases_file), "abc")
+        store.write(
+            "ev_o", [record(0, a, Outcome.PASSED if a <= 6 else Outcome.WRONG) for a in range(1, 8)]
+        )
+        summary = store.list_evaluations()[0]
+        figures = store.load("ev_o").figures()
+    assert figures[0].order == b"\x01" * 6 + b"\x00"
+    assert read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 1
+    counts_only = [replace(f, order=None) for f in figures]
+    assert read(counts_only, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0
+    assert summary.decided == 1

@@ -77,7 +77,7 @@ async def test_each_keeps_its_own_policy_and_the_other_gets_the_free_workers() -
     worker goes to the candidate's extra attempts."""
     log: list[tuple[str, str]] = []
     baseline, candidate = pair(log, attempts=2)
-    never = lambda passed, n: None  # noqa: E731  (undecided: sample up to the cap)
+    never = lambda order: None  # noqa: E731  (undecided: sample up to the cap)
     candidate.policy = AdaptivePolicy(2, 2, 8, never)
     assert await Interleaved([baseline, candidate]).run() == ["done", "done"]
     assert [f.n for f in baseline.progress.all_figures()] == [2, 2]

@@ -51,7 +51,8 @@ def undecided_below(limit: float):
     """A toy stop rule: a case is decided (its pass rate's side of 0.5) once n >= limit,
     or at once when it always passes."""
 
-    def rule(passed: int, n: int) -> StopReason | None:
+    def rule(order: bytes) -> StopReason | None:
+        passed, n = order.count(1), len(order)
         if passed == n:
             return StopReason("decided pass", n)
         if n < limit:
@@ -103,7 +104,7 @@ def test_adaptive_waits_for_first_pass_then_feeds_every_free_worker() -> None:
 
 
 def test_in_flight_attempts_of_a_decided_case_finish_and_count() -> None:
-    rule = lambda passed, n: StopReason("decided fail", n) if n - passed >= 2 else None  # noqa: E731
+    rule = lambda order: StopReason("decided fail", len(order)) if order.count(0) >= 2 else None  # noqa: E731
     policy = AdaptivePolicy(1, attempts=1, max_attempts=20, stop_rule=rule)
     first = policy.next()
     land(policy, first, False)
@@ -134,7 +135,7 @@ def test_adaptive_resume_fills_gaps_and_continues() -> None:
 
 def test_a_case_is_judged_on_its_finished_prefix_not_on_whichever_finished_first() -> None:
     """Attempts 2 and 3 pass fast while 1 (a failure) is slow: no verdict until 1 is in."""
-    rule = lambda passed, n: StopReason("decided pass", n) if passed == n else None  # noqa: E731
+    rule = lambda order: StopReason("decided pass", len(order)) if all(order) else None  # noqa: E731
     policy = AdaptivePolicy(1, attempts=1, max_attempts=5, stop_rule=rule)
     first = policy.next()
     land(policy, first, False)  # undecided at 1: more attempts
@@ -196,7 +197,7 @@ async def test_engine_runs_an_adaptive_policy_with_growing_rows() -> None:
         for name, answer in (("odd", "yes"), ("also-odd", "yes"), ("never", "no"))
     ]
     settings = Settings(agent="a", version=1, cases_path="x", attempts=2, k=2, concurrency=3)
-    rule = lambda passed, n: StopReason("decided fail", n) if passed == 0 else None  # noqa: E731
+    rule = lambda order: StopReason("decided fail", len(order)) if not any(order) else None  # noqa: E731
     policy = AdaptivePolicy(3, 2, 7, rule)
     target = EchoTarget()
     ev = Evaluation("ev_a", cases, settings, target, policy=policy)

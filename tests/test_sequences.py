@@ -13,7 +13,7 @@ from scipy.special import betaln
 from scipy.stats import beta, binom
 
 from passk_tui.core.intervals import CLOPPER_PEARSON, Interval, case_intervals
-from passk_tui.core.sequences import CONFIDENCE_SEQUENCE, log_mixture_ratio
+from passk_tui.core.sequences import CONFIDENCE_SEQUENCE, log_mixture_ratio, narrowed
 
 JEFFREYS = 0.5
 
@@ -34,6 +34,17 @@ def _scipy_cs(c: int, n: int, level: float) -> tuple[float, float]:
     centre = c / n
     low = 0.0 if c == 0 else brentq(excess, 1e-300, centre, xtol=1e-15, rtol=1e-15)
     high = 1.0 if c == n else brentq(excess, centre, 1.0 - 1e-16, xtol=1e-15, rtol=1e-15)
+    return low, high
+
+
+def scipy_running(order: bytes, level: float) -> tuple[float, float]:
+    """The running intersection, naively: scipy's interval at every prefix, intersected in
+    turn, one that would empty it skipped (as ``core.sequences`` says it does)."""
+    low, high = 0.0, 1.0
+    for m in range(1, len(order) + 1):
+        step_low, step_high = _scipy_cs(sum(order[:m]), m, level)
+        if max(low, step_low) <= min(high, step_high):
+            low, high = max(low, step_low), min(high, step_high)
     return low, high
 
 
@@ -112,6 +123,62 @@ def test_maps_through_the_figures_and_names_itself() -> None:
     assert got.pass_hat_k.high == pytest.approx(high**3, abs=1e-9)
     assert got.method == "beta-binomial-mixture"
     assert CONFIDENCE_SEQUENCE.label.startswith("anytime-valid")
+
+
+def _orders() -> list[tuple[bytes, float]]:
+    rng = random.Random(20261202)
+    drawn = []
+    for _ in range(24):
+        p, n = rng.choice([0.05, 0.3, 0.5, 0.75, 0.95]), rng.choice([1, 2, 5, 12, 30, 60])
+        drawn.append((bytes(rng.random() < p for _ in range(n)), rng.choice([0.8, 0.9, 0.95])))
+    return [(b"\x01" * 6 + b"\x00", 0.95), (bytes([0, 0, 1] * 3), 0.9), *drawn]
+
+
+@pytest.mark.parametrize(("order", "level"), _orders())
+def test_with_the_order_it_is_the_running_intersection_over_every_prefix(
+    order: bytes, level: float
+) -> None:
+    """Against the naive intersection of scipy's intervals; asked prefix by prefix, as the stop
+    rule and the live table ask, and at once, as a resume does (the two ways agree)."""
+    for m in range(1, len(order) + 1):
+        prefix = order[:m]
+        ours = CONFIDENCE_SEQUENCE.rate(prefix.count(1), m, level, prefix)
+        low, high = scipy_running(prefix, level)
+        assert (ours.low, ours.high) == (
+            pytest.approx(low, abs=1e-9),
+            pytest.approx(high, abs=1e-9),
+        )
+        own = CONFIDENCE_SEQUENCE.rate(prefix.count(1), m, level)
+        assert own.low <= ours.low + 1e-12 and ours.high <= own.high + 1e-12
+
+
+def test_a_case_decided_at_6_stays_decided_when_a_7th_attempt_fails() -> None:
+    """6 of 6 puts pass@3 above 0.8; a 7th, failed, attempt puts the interval at 7 alone back
+    across 0.8, but the running intersection only shrinks, so the verdict stands."""
+    at_6 = case_intervals(6, 6, 3, 0.95, CONFIDENCE_SEQUENCE, b"\x01" * 6).pass_at_k
+    alone_at_7 = case_intervals(6, 7, 3, 0.95, CONFIDENCE_SEQUENCE).pass_at_k
+    at_7 = case_intervals(6, 7, 3, 0.95, CONFIDENCE_SEQUENCE, b"\x01" * 6 + b"\x00").pass_at_k
+    assert at_6.low >= 0.8 > alone_at_7.low
+    assert 0.8 <= at_6.low <= at_7.low and at_7.high <= at_6.high
+
+
+def test_an_interval_that_would_empty_the_intersection_is_skipped() -> None:
+    """40 passes then 400 failures: the interval at 440 alone is disjoint from the one at 40
+    (possible only once some interval has missed p); the running one is kept, never empty."""
+    order = b"\x01" * 40 + b"\x00" * 400
+    before = CONFIDENCE_SEQUENCE.rate(40, 40, 0.95, order[:40])
+    alone = CONFIDENCE_SEQUENCE.rate(40, 440, 0.95)
+    assert alone.high < before.low  # disjoint: the edge is reached
+    ours = CONFIDENCE_SEQUENCE.rate(40, 440, 0.95, order)
+    low, high = scipy_running(order, 0.95)
+    assert ours.low <= ours.high
+    assert (ours.low, ours.high) == (pytest.approx(low, abs=1e-9), pytest.approx(high, abs=1e-9))
+    assert narrowed(before, alone) is before
+
+
+def test_an_order_that_does_not_match_the_counts_is_refused() -> None:
+    with pytest.raises(ValueError, match="order has 2 of 3"):
+        CONFIDENCE_SEQUENCE.rate(1, 3, 0.95, b"\x01\x00\x01")
 
 
 LOOKS = 100

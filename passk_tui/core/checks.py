@@ -10,8 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.check_base import (
     PASS,
@@ -113,6 +111,8 @@ class _Regex(Check):
     def __init__(self, spec: dict[str, Any], where: str) -> None:
         super().__init__(spec)
         source = string_field(spec, "regex", where)
+        import regex  # here, not at the top: only a cases file with a regex check pays for it
+
         flags = regex.VERSION0 | (regex.IGNORECASE if spec.get("ignore_case") else 0)
         try:
             self.pattern = regex.compile(source, flags)

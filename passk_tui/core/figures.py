@@ -6,7 +6,7 @@ Everything is a ``Fraction`` so the gate compares exact values (0.899 fails a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 
@@ -84,6 +84,9 @@ class CaseFigures:
     errored: int
     k: int
     planned: int | None = None
+    order: bytes | None = field(default=None, compare=False, repr=False)
+    """The outcomes by attempt number (1 a pass, 0 not), which the anytime-valid interval
+    reads (``core.sequences``); None where only the counts are known."""
 
     @property
     def defined(self) -> bool:
@@ -120,7 +123,7 @@ class CaseFigures:
         self, confidence: float = DEFAULT_CONFIDENCE, method: IntervalMethod = CLOPPER_PEARSON
     ) -> FigureIntervals:
         """The figures' intervals at ``confidence`` by ``method``; undefined figures get none."""
-        whole = case_intervals(self.passed, self.n, self.k, confidence, method)
+        whole = case_intervals(self.passed, self.n, self.k, confidence, method, self.order)
         return FigureIntervals(
             whole.pass_at_1 if self.n else None,
             whole.pass_at_k if self.defined else None,

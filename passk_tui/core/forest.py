@@ -14,7 +14,6 @@ from passk_tui.core.intervals import (
     GateVerdict,
     Interval,
     IntervalMethod,
-    case_intervals,
     gate_verdict,
 )
 
@@ -49,7 +48,7 @@ def forest_rows(
         if f.n == 0 or f.n < k:
             rows.append(ForestRow(f.name, f.n, None, None, None))
             continue
-        intervals = case_intervals(f.passed, f.n, f.k, confidence, method)
+        intervals = f.intervals(confidence, method)
         if figure == "pass@1":
             estimate, interval = f.pass_at_1, intervals.pass_at_1
         elif figure == "pass^k":

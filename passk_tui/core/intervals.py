@@ -48,8 +48,12 @@ class IntervalMethod(Protocol):
     #: How the faces name it to a person.
     label: str
 
-    def rate(self, passed: int, n: int, confidence: float) -> Interval:
-        """The interval for p from ``passed`` of ``n`` attempts at level ``confidence``."""
+    def rate(self, passed: int, n: int, confidence: float, order: bytes | None = None) -> Interval:
+        """The interval for p from ``passed`` of ``n`` attempts at level ``confidence``.
+
+        ``order``: the n outcomes by attempt number (1 a pass, 0 not), for a method whose
+        interval depends on them (the anytime-valid one); a fixed-n method ignores it.
+        """
         ...
 
 
@@ -59,7 +63,8 @@ class ClopperPearson:
     name = "clopper-pearson"
     label = "exact (Clopper-Pearson)"
 
-    def rate(self, passed: int, n: int, confidence: float) -> Interval:
+    def rate(self, passed: int, n: int, confidence: float, order: bytes | None = None) -> Interval:
+        """The interval from the counts alone: at a planned n, the order of outcomes says nothing."""
         check_counts(passed, n)
         check_level(confidence)
         if n == 0:
@@ -109,9 +114,11 @@ def case_intervals(
     k: int,
     confidence: float = DEFAULT_CONFIDENCE,
     method: IntervalMethod = CLOPPER_PEARSON,
+    order: bytes | None = None,
 ) -> CaseIntervals:
-    """The intervals of a case with ``passed`` of ``n`` attempts; with none, everything is [0, 1]."""
-    rate = method.rate(passed, n, confidence)
+    """The intervals of a case with ``passed`` of ``n`` attempts (``order``: as the method's
+    ``rate`` takes it); with none, everything is [0, 1]."""
+    rate = method.rate(passed, n, confidence, order)
     return CaseIntervals(
         rate,
         pass_at_k_interval(rate, k),

@@ -17,8 +17,9 @@ from typing import Protocol
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.stopping import StopReason
 
-#: A stop rule: from (passes, attempts) of a case, why it may stop (``core.stopping``), or None.
-StopRule = Callable[[int, int], "StopReason | None"]
+#: A stop rule: from a case's outcomes by attempt number (1 a pass, 0 not), why it may stop
+#: (``core.stopping``), or None.
+StopRule = Callable[[bytes], "StopReason | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,7 @@ class AdaptivePolicy:
     A case is judged on the longest run of attempt numbers 1..m that have all
     finished (``core.stopping`` says why: whichever finish first may
     over-represent the fast outcome), at every m from ``attempts`` on:
-    ``stop_rule(passes, m)`` naming a reason decides it for good (the reason
+    ``stop_rule(outcomes 1..m)`` naming a reason decides it for good (the reason
     keeps that m; attempts already in flight still finish and count), and a
     case reaching ``max_attempts`` undecided is capped. So a case's reason
     depends on its outcomes by attempt number alone, not on timing: a resume or
@@ -149,9 +150,8 @@ class AdaptivePolicy:
         self.stop_reasons: dict[int, StopReason] = {}
         #: Per case: the finished attempts past its prefix (attempt -> passed).
         self._ahead: list[dict[int, bool]] = [{} for _ in range(case_count)]
-        #: Per case: m, the prefix 1..m all finished, and its passes.
-        self._prefix = [0] * case_count
-        self._prefix_passed = [0] * case_count
+        #: Per case: the outcomes of its prefix 1..m, all finished (1 a pass, 0 not).
+        self._prefix = [bytearray() for _ in range(case_count)]
         highest = [0] * case_count
         for record in records:
             self._ahead[record.case_index][record.attempt] = record.outcome is Outcome.PASSED
@@ -200,15 +200,14 @@ class AdaptivePolicy:
 
     def _advance(self, case_index: int) -> None:
         """Grow the case's finished prefix, judging it at each new length; queue it if undecided."""
-        ahead = self._ahead[case_index]
-        while (m := self._prefix[case_index] + 1) in ahead:
-            self._prefix[case_index] = m
-            self._prefix_passed[case_index] += ahead.pop(m)
+        ahead, prefix = self._ahead[case_index], self._prefix[case_index]
+        while (m := len(prefix) + 1) in ahead:
+            prefix.append(ahead.pop(m))
             if m >= self.attempts and case_index not in self.stop_reasons:
                 self._judge(case_index, m)
         if (
             case_index not in self.stop_reasons
-            and self._prefix[case_index] >= self.attempts
+            and len(prefix) >= self.attempts
             and self._top[case_index] < self.max_attempts
             and case_index not in self._queued
         ):
@@ -217,7 +216,7 @@ class AdaptivePolicy:
 
     def _judge(self, case_index: int, n: int) -> None:
         """Stop the case when the rule names a reason at n, or when n is the cap."""
-        reason = self.stop_rule(self._prefix_passed[case_index], n)
+        reason = self.stop_rule(bytes(self._prefix[case_index]))
         if reason is None and n >= self.max_attempts:
             reason = StopReason("capped", n)
         if reason is not None:
@@ -228,7 +227,9 @@ class AdaptivePolicy:
 
     def most_left(self) -> int:
         """The most attempts still to start, as built: the gaps, and each undecided case up to the cap."""
-        gaps = sum(top - self._prefix[i] - len(self._ahead[i]) for i, top in enumerate(self._top))
+        gaps = sum(
+            top - len(self._prefix[i]) - len(self._ahead[i]) for i, top in enumerate(self._top)
+        )
         extra = sum(
             self.max_attempts - top for i, top in enumerate(self._top) if i not in self.stop_reasons
         )

@@ -33,6 +33,11 @@ CELL_OF_OUTCOME = {
 }
 
 
+#: A row of cells as outcomes by attempt number (1 a pass, 0 not), unfinished cells dropped.
+_ORDER = bytes(int(cell == Cell.PASSED) for cell in range(256))
+_UNFINISHED = bytes((Cell.PENDING, Cell.RUNNING, Cell.RETRYING))
+
+
 class Progress:
     """Per case: a cell per attempt, the outcome counts and the finished records.
 
@@ -118,8 +123,9 @@ class Progress:
     def figures(self, case_index: int) -> CaseFigures:
         """The case's figures over the attempts finished so far."""
         p, w, e = self.passed[case_index], self.wrong[case_index], self.errored[case_index]
-        planned = len(self.cells[case_index])
-        return CaseFigures(self.case_names[case_index], p + w + e, p, w, e, self.k, planned)
+        row = self.cells[case_index]
+        order = bytes(row.translate(_ORDER, _UNFINISHED))
+        return CaseFigures(self.case_names[case_index], p + w + e, p, w, e, self.k, len(row), order)
 
     def all_figures(self) -> list[CaseFigures]:
         return [self.figures(i) for i in range(len(self.case_names))]

@@ -33,10 +33,27 @@ and 11. The price is an interval 3-4% wider for a case near 0.5.
 Why not a betting confidence sequence (Waudby-Smith and Ramdas, "Estimating
 means of bounded random variables by betting", JRSS B 86(1), 2024): it is
 tighter for general bounded outcomes, but for a Bernoulli rate the mixture
-is the Bayes-optimal martingale for its prior, depends on (c, n) alone (so the
-interval shown in a table is the one the stop rule saw), and needs no tuned
-betting sequence. The interval is not intersected over time for the same
-reason: the running intersection would depend on the order of the outcomes.
+is the Bayes-optimal martingale for its prior, each of its intervals depends on
+(c, n) alone (computed once per count and cached), and it needs no tuned
+betting sequence.
+
+What a case reports is the running intersection of the sequence over the
+prefixes of its attempts in attempt-number order (attempts 1..m, m = 1..n):
+the event "every interval of the sequence holds p" is the one Ville's
+inequality bounds, so the intersection holds p with the same chance C, and it
+can only shrink as attempts come in. So a case decided at m (its interval wholly
+on one side of X, or narrow enough) stays decided at every n > m: an attempt
+still in flight at the stop finishes and counts without moving the verdict. It
+depends on the outcomes in attempt-number order, which are stored, so it is the
+same on resume and does not depend on which attempt finished first.
+
+The intersection can only come out empty when some interval has already missed
+p (the chance of that, over the whole sequence, is at most 1-C). The outcomes
+cannot say which interval missed; the interval that would empty it is skipped
+and the running one kept, so the interval still only shrinks and a verdict once
+given is not taken back (the alternative, restarting from the latest interval,
+would let a case decided on the same outcomes flip). On the event that every
+interval holds p nothing is skipped, so the coverage C stands.
 """
 
 from __future__ import annotations
@@ -57,12 +74,19 @@ class BetaBinomialMixture:
     name = "beta-binomial-mixture"
     label = "anytime-valid (beta-binomial mixture)"
 
-    def rate(self, passed: int, n: int, confidence: float) -> Interval:
+    def rate(self, passed: int, n: int, confidence: float, order: bytes | None = None) -> Interval:
+        """The interval at n alone; with ``order`` (its n outcomes, 1 a pass, 0 not, by attempt
+        number), the running intersection over its prefixes: what an adaptive case reports."""
         check_counts(passed, n)
         check_level(confidence)
         if n == 0:
             return Interval(0.0, 1.0)
-        return _mixture_interval(passed, n, -log(1.0 - confidence))
+        threshold = -log(1.0 - confidence)
+        if order is None:
+            return _mixture_interval(passed, n, threshold)
+        if len(order) != n or order.count(1) != passed:
+            raise ValueError(f"order has {order.count(1)} of {len(order)}, not {passed} of {n}")
+        return _running_interval(order, threshold)
 
     def __repr__(self) -> str:
         return "BetaBinomialMixture()"
@@ -95,6 +119,39 @@ def _log_marginal(passed: int, n: int) -> float:
 
 def _log_beta(x: float, y: float) -> float:
     return lgamma(x) + lgamma(y) - lgamma(x + y)
+
+
+def narrowed(running: Interval, step: Interval) -> Interval:
+    """The running intersection with one more interval; one that would empty it is skipped."""
+    low, high = max(running.low, step.low), min(running.high, step.high)
+    return running if low > high else Interval(low, high)
+
+
+#: Running intersections already made, by (outcomes, threshold), so a case asked again with
+#: one more outcome (the stop rule, the live table) costs one step. A plain dict, emptied when
+#: full, which the engine's thread and the app's may share.
+_RUNNING: dict[tuple[bytes, float], Interval] = {}
+_RUNNING_LIMIT = 8192
+
+
+def _running_interval(order: bytes, threshold: float) -> Interval:
+    """The intersection of the sequence's intervals over the prefixes 1..m of ``order``."""
+    known = _RUNNING.get((order, threshold))
+    if known is not None:
+        return known
+    n, passed = len(order), order.count(1)
+    before = _RUNNING.get((order[:-1], threshold))
+    if before is not None:
+        running = narrowed(before, _mixture_interval(passed, n, threshold))
+    else:
+        running, passed = Interval(0.0, 1.0), 0
+        for m, outcome in enumerate(order, start=1):
+            passed += outcome
+            running = narrowed(running, _mixture_interval(passed, m, threshold))
+    if len(_RUNNING) >= _RUNNING_LIMIT:
+        _RUNNING.clear()
+    _RUNNING[order, threshold] = running
+    return running
 
 
 @lru_cache(maxsize=65536)

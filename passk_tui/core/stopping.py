@@ -1,21 +1,23 @@
 """When an adaptive case has had enough attempts, and why: the stop rules and their reasons.
 
 The adaptive policy asks its rule after every finished attempt of a case
-(``rule(passed, n)``) and stops sampling the case when the rule names a
-reason. With ``--require X`` the case is decided once its pass@k interval lies
-wholly on one side of X (the confident gate's own test); without, once its
-pass@1 interval is at most ``--precision`` wide. The interval is the anytime-
-valid one (``core.sequences``), so stopping the moment a case is decided
-keeps its chance of a wrong verdict under 1-C. A case that reaches the cap
-undecided is the policy's to report, in the same words (``capped_reason``).
+(``rule(order)``, its outcomes by attempt number, 1 a pass, 0 not) and stops
+sampling the case when the rule names a reason. With ``--require X`` the case
+is decided once its pass@k interval lies wholly on one side of X (the
+confident gate's own test); without, once its pass@1 interval is at most
+``--precision`` wide. The interval is the anytime-valid one, the running
+intersection of the confidence sequence (``core.sequences``), so stopping the
+moment a case is decided keeps its chance of a wrong verdict under 1-C. A case
+that reaches the cap undecided is the policy's to report, in the same words
+(``capped_reason``).
 
 The promise assumes the counts at each look are of attempts chosen without
 regard to their outcomes. With attempts in flight, count the longest run of
 attempt numbers 1..m that have all finished, not whichever finished first:
 if failures are slower than passes, the first to finish over-represent passes.
 Attempts still in flight when a case is decided finish and count; the interval
-at the larger n is as valid (it holds at every n), though its verdict may
-differ from the reason recorded at the stop.
+at the larger n is the intersection with one more interval in, inside the one
+the stop saw, so the gate reads the verdict the reason recorded.
 
 A reason is stored and shown as text (``decided pass at 14``, ``decided fail
 at 9``, ``precise at 23``, ``capped at 40 undecided``) and read back by
@@ -79,7 +81,7 @@ def capped_reason(n: int) -> str:
 class StopRule(Protocol):
     """The policy's question after each finished attempt: a reason to stop, or None to go on."""
 
-    def __call__(self, passed: int, n: int) -> str | None: ...
+    def __call__(self, order: bytes) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +93,20 @@ class GateRule:
     confidence: float = DEFAULT_CONFIDENCE
     method: IntervalMethod = CONFIDENCE_SEQUENCE
 
-    def reason(self, passed: int, n: int) -> StopReason | None:
+    def reason(self, order: bytes) -> StopReason | None:
         """The structured reason; undecided below k attempts, where pass@k is not shown either."""
+        n = len(order)
         if n < self.k:
             return None
-        pass_at_k = case_intervals(passed, n, self.k, self.confidence, self.method).pass_at_k
+        shown = case_intervals(order.count(1), n, self.k, self.confidence, self.method, order)
+        pass_at_k = shown.pass_at_k
         verdict = gate_verdict(pass_at_k, self.require)
         if verdict == "undecided":
             return None
         return StopReason("decided pass" if verdict == "pass" else "decided fail", n)
 
-    def __call__(self, passed: int, n: int) -> str | None:
-        return _text(self.reason(passed, n))
+    def __call__(self, order: bytes) -> str | None:
+        return _text(self.reason(order))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,14 +117,15 @@ class PrecisionRule:
     confidence: float = DEFAULT_CONFIDENCE
     method: IntervalMethod = CONFIDENCE_SEQUENCE
 
-    def reason(self, passed: int, n: int) -> StopReason | None:
+    def reason(self, order: bytes) -> StopReason | None:
         """The structured reason, or None while the interval is wider than ``width``."""
-        if n == 0 or self.method.rate(passed, n, self.confidence).width > self.width:
+        n = len(order)
+        if n == 0 or self.method.rate(order.count(1), n, self.confidence, order).width > self.width:
             return None
         return StopReason("precise", n)
 
-    def __call__(self, passed: int, n: int) -> str | None:
-        return _text(self.reason(passed, n))
+    def __call__(self, order: bytes) -> str | None:
+        return _text(self.reason(order))
 
 
 def stop_rule(

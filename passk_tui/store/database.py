@@ -305,13 +305,17 @@ class Store:
         under: int | None = None
         decided: int | None = None
         if row["require"] is not None:
+            settings = layout.settings_from_row(row)
+            orders = self._orders(row["id"]) if settings.adaptive else {}
             figures = []
             for i in range(row["case_count"]):
                 n, passed = counts.get(i, (0, 0))
                 figures.append(
-                    CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
+                    CaseFigures(
+                        str(i), n, passed, 0, n - passed, row["k"], row["attempts"], orders.get(i)
+                    )
                 )
-            method = interval_method(layout.settings_from_row(row))
+            method = interval_method(settings)
             under, decided = gate_counts(figures, Fraction(row["require"]), method)
         return EvaluationSummary(
             id=row["id"],
@@ -328,6 +332,18 @@ class Store:
             decided=decided,
             max_attempts=row["max_attempts"],
         )
+
+    def _orders(self, evaluation_id: str) -> dict[int, bytes]:
+        """Per case, its counted outcomes by attempt number (1 a pass, 0 not), as the
+        anytime-valid interval of an adaptive evaluation reads them."""
+        orders: dict[int, bytearray] = {}
+        for row in self._query(
+            "SELECT case_index, outcome = 'passed' AS passed FROM attempts"
+            " WHERE evaluation_id = ? AND outcome != 'withdrawn' ORDER BY case_index, attempt",
+            (evaluation_id,),
+        ):
+            orders.setdefault(row["case_index"], bytearray()).append(row["passed"])
+        return {i: bytes(order) for i, order in orders.items()}
 
     def _status(self, evaluation_id: str, stored: str) -> str:
         if stored != "running":

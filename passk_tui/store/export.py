@@ -19,6 +19,7 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import fields
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,20 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.intervals import Interval, interval_text, level_text
 from passk_tui.core.table import gate_text, table_rows
-from passk_tui.store.export_junit import render_junit
 from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import CaseReport, Report, build_report, iso_time
-from passk_tui.store.report_html import render_report
 
-SUFFIXES = (".json", ".csv", ".md", ".xml", ".html")
+#: Each suffix's renderer as ``module:function``, imported when an export of that kind is
+#: written: a run that writes no .html or .xml never loads the HTML report or the JUnit layout.
+RENDERERS: dict[str, str] = {
+    ".json": f"{__name__}:render_json",
+    ".csv": f"{__name__}:render_csv",
+    ".md": f"{__name__}:render_md",
+    ".xml": "passk_tui.store.export_junit:render_junit",
+    ".html": "passk_tui.store.report_html:render_report",
+}
+SUFFIXES = tuple(RENDERERS)
 #: The exit status when the evaluation ran (and its gate held) but its export could not be written.
 EXIT_EXPORT_FAILED = 5
 
@@ -74,11 +82,17 @@ def export(
         raise ExportError(str(exc)) from None
     report = source if isinstance(source, Report) else build_report(source, confidence)
     try:
-        text = RENDERERS[path.suffix.lower()](report)
+        text = renderer(path.suffix.lower())(report)
     except (RecursionError, ValueError) as exc:
         raise ExportError(f"--export {path}: cannot lay the results out: {exc}") from None
     write_file(path, text)
     return path
+
+
+def renderer(suffix: str) -> Callable[[Report], str]:
+    """The function that lays a report out in the format ``suffix`` names (one of SUFFIXES)."""
+    module, _, name = RENDERERS[suffix].partition(":")
+    return getattr(import_module(module), name)
 
 
 def write_file(path: Path, text: str) -> None:
@@ -379,12 +393,3 @@ def attempts_text(stored: StoredEvaluation) -> str:
     if s.adaptive:
         return f"{recorded:,} attempts (adaptive: {s.attempts} to {s.max_attempts} per case)"
     return f"{recorded}/{len(stored.cases) * s.attempts} attempts"
-
-
-RENDERERS: dict[str, Callable[[Report], str]] = {
-    ".json": render_json,
-    ".csv": render_csv,
-    ".md": render_md,
-    ".xml": render_junit,
-    ".html": render_report,
-}
