@@ -11,13 +11,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Select, Static
+from textual.widgets import Header, Select, Static
 
 from passk_tui.core.answer_diff import DiffLine, answer_diff, default_pair
 from passk_tui.core.answers import answer_text
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 #: The mark before each line of the diff, by its kind.
 LINE_MARK = {"same": "  ", "removed": "- ", "added": "+ "}
@@ -72,7 +73,7 @@ class DiffScreen(ViewScreen):
         yield Static(id="diff-title", classes="view-line")
         with VerticalScroll(id="diff-body"):
             yield Static(id="diff-lines")
-        yield Footer()
+        yield KeyBar()
 
     @on(Select.Changed)
     def _chosen(self) -> None:

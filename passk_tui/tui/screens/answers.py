@@ -9,11 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.answers import DistinctAnswers, distinct_answers
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 #: Characters of an answer shown in its table row (the whole answer is below).
 ROW_ANSWER = 40
@@ -44,7 +45,7 @@ class AnswersScreen(ViewScreen):
         yield DataTable(id="answers-table", cursor_type="row", classes="view-table")
         with VerticalScroll(classes="view-detail"):
             yield Static(id="answers-detail")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static, TextArea
+from textual.widgets import DataTable, Header, Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
@@ -20,6 +20,7 @@ from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
 from passk_tui.tui.widgets.row_table import AttemptsTable
 
@@ -75,7 +76,7 @@ class CaseScreen(CaseViews):
             yield TextArea(
                 "", id="attempt-answer", read_only=True, soft_wrap=True, show_cursor=False
             )
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def show_case(self, case_index: int) -> None:
         """Show another case of the same evaluation (the screen is reused: no new widgets)."""

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.compare import CaseComparison, Verdict
 from passk_tui.core.compare_text import count_line, notes, passed_cell, signed
@@ -18,6 +18,7 @@ from passk_tui.core.glyphs import SYMBOLS
 from passk_tui.core.progress import Cell
 from passk_tui.core.settings import Settings
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import CasesTable
 
@@ -89,7 +90,7 @@ class CompareScreen(Screen[None]):
         yield Static(id="compare-counts")
         yield CasesTable(id="compare-table")
         yield Static(id="compare-notes")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = "compare"

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.answer_diff import answer_diff, default_cross_pair
 from passk_tui.core.answers import answer_text
@@ -21,6 +21,7 @@ from passk_tui.core.figures import two_decimals
 from passk_tui.tui.screens.answer_diff import diff_text
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class CompareCaseScreen(ViewScreen):
         yield Static(id="compare-diff-title", classes="view-line")
         with VerticalScroll(id="compare-diff-body"):
             yield Static(id="compare-diff-lines")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         for table_id, records, side in (

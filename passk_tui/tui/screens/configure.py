@@ -11,11 +11,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 #: Each text field's label and placeholder.
 FIELDS: dict[str, tuple[str, str]] = {
@@ -97,7 +98,7 @@ class ConfigureScreen(Screen[None]):
                 yield Button("Run the demo", id="demo", compact=True)
                 yield Button("History", id="history", compact=True)
                 yield Static("", id="configure-problems")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = "configure an evaluation"

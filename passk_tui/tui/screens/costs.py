@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.case_costs import Spread, case_costs
 from passk_tui.tui.screens.view_screen import ViewScreen
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 COLUMNS = ("case", "attempts", "p50 s", "p95 s", "in p50", "in p95", "out p50", "out p95", "tokens")
 
@@ -29,7 +30,7 @@ class CostsScreen(ViewScreen):
         yield Static(id="costs-summary", classes="view-line")
         yield DataTable(id="costs-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="costs-note", classes="view-note")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*COLUMNS)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.curves import Curve, pass_curve
 from passk_tui.core.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE, interval_text, level_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.curve import AT_K_MARK, HAT_K_MARK, CurvePlot
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 
 class CurveScreen(ViewScreen):
@@ -30,7 +31,7 @@ class CurveScreen(ViewScreen):
         yield CurvePlot(self._curve(), id="curve-plot")
         yield Static(id="curve-legend", classes="view-note")
         yield DataTable(id="curve-table", cursor_type="row")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -9,11 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.error_groups import ErrorGroup, error_groups
 from passk_tui.tui.screens.case import retries_text
 from passk_tui.tui.screens.view_screen import ViewScreen
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 #: Fewest characters of a group's error in its table row (the whole error is below).
 ROW_ERROR = 24
@@ -46,7 +47,7 @@ class ErrorsScreen(ViewScreen):
         yield DataTable(id="errors-table", cursor_type="row", classes="view-table")
         with VerticalScroll(classes="view-detail"):
             yield Static(id="errors-detail")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.groups = []

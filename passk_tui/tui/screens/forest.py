@@ -8,7 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from passk_tui.core.forest import FOREST_FIGURES, ForestFigure, ForestRow, forest_rows
 from passk_tui.core.intervals import level_text
@@ -16,6 +16,7 @@ from passk_tui.core.sampling import interval_level, interval_method
 from passk_tui.core.table import gate_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line
+from passk_tui.tui.widgets.key_bar import KeyBar
 
 
 def lowest_first(rows: list[ForestRow]) -> list[ForestRow]:
@@ -40,7 +41,7 @@ class ForestScreen(ViewScreen):
         yield Static(id="forest-scale", classes="view-note")
         yield ForestPlot(id="forest-plot")
         yield Static(id="forest-legend", classes="view-note")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -11,12 +11,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import EvaluationsTable
 from passk_tui.tui.widgets.search_bar import SearchBar, matching
@@ -79,7 +80,7 @@ class HistoryScreen(Screen[None]):
         yield Static(id="history-note")
         yield SearchBar()
         yield EvaluationsTable(id="history-table")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = "history"

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from passk_tui.core.clock import clock
 from passk_tui.core.extend import worth_more
@@ -24,6 +24,7 @@ from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.search_bar import SearchBar
@@ -102,7 +103,7 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-order")
         yield SearchBar()
         yield LineTable(id="results-table")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()

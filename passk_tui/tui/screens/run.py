@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from passk_tui.core.clock import clock
 from passk_tui.core.intervals import level_text
@@ -26,6 +26,7 @@ from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
 from passk_tui.tui.widgets.search_bar import SearchBar, matching
@@ -65,7 +66,7 @@ class RunScreen(Screen[None]):
             id="attempts-grid",
         )
         yield Static(self._legend(), id="run-legend")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()

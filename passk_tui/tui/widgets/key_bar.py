@@ -1,0 +1,153 @@
+"""The keys line at the bottom of every screen: one widget drawing one line.
+
+Textual's Footer mounts a widget per key and composes them again whenever the
+screen's bindings change; each key's class toggle restyles it. Across the Run
+and Results screens of a short run that was a third of a second of CPU, paid
+by every evaluation the app shows. This draws the same line (the key, bold in
+the footer's key colour, then what it does; a key the screen disables now
+dimmed; the command palette's key at the right) from the screen's active
+bindings, repaints it when they change, and turns a click into the key press.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.strip import Strip
+from textual.widget import Widget
+
+#: Between two keys (as Textual's compact footer spaces them).
+_GAP = " "
+#: Before the command palette's key, at the right.
+_DIVIDER = "▏"
+
+
+class KeyBar(Widget):
+    """The screen's shown key bindings on one line; a click presses the key."""
+
+    ALLOW_SELECT = False
+
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        & > .key-bar--key { color: $footer-key-foreground; text-style: bold; }
+        & > .key-bar--description { color: $footer-description-foreground; }
+        & > .key-bar--divider { color: $foreground 20%; }
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "key-bar--key",
+        "key-bar--description",
+        "key-bar--divider",
+    }
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Each drawn key's cells on the line: (start, end, key, enabled).
+        self._spans: list[tuple[int, int, str, bool]] = []
+        self._drawn: tuple | None = None
+        self._strip = Strip([])
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda screen: self.refresh())
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _keys(self) -> tuple[list[tuple[str, str, str, bool]], tuple[str, str, str, bool] | None]:
+        """(key, shown key, description, enabled) of each shown binding, and the palette's."""
+        app = self.app
+        active = self.screen.active_bindings
+        shown, seen = [], set()
+        for _, binding, enabled, _ in active.values():
+            if binding.show and binding.action not in seen:
+                seen.add(binding.action)
+                shown.append(
+                    (binding.key, app.get_key_display(binding), binding.description, enabled)
+                )
+        palette = None
+        if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
+            _, binding, enabled, _ = active[app.COMMAND_PALETTE_BINDING]
+            palette = (binding.key, app.get_key_display(binding), binding.description, enabled)
+        return shown, palette
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y:
+            return Strip.blank(width, self.rich_style)
+        shown, palette = self._keys()
+        drawn = (tuple(shown), palette, width, self.app.theme)
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self._strip = self._draw(shown, palette, width)
+        return self._strip
+
+    def _draw(
+        self,
+        shown: list[tuple[str, str, str, bool]],
+        palette: tuple[str, str, str, bool] | None,
+        width: int,
+    ) -> Strip:
+        base = self.rich_style
+        styles = (
+            base + self.get_component_rich_style("key-bar--key", partial=True),
+            base + self.get_component_rich_style("key-bar--description", partial=True),
+        )
+        self._spans = []
+        room = width
+        if palette is not None:
+            room -= cell_len(_DIVIDER) + cell_len(palette[1]) + 1 + cell_len(palette[2])
+        left: list[Segment] = []
+        at = 0
+        for index, entry in enumerate(shown):
+            at = self._add(left, entry, at, _GAP if index else "", styles, base)
+        room = max(0, room)
+        strip = Strip(left).crop_extend(0, room, base)
+        self._spans = [span for span in self._spans if span[1] <= room]  # cut off: not clickable
+        if palette is not None:
+            divider = base + self.get_component_rich_style("key-bar--divider", partial=True)
+            right = [Segment(_DIVIDER, divider)]
+            self._add(right, palette, room + cell_len(_DIVIDER), "", styles, base)
+            strip = Strip([*strip, *right])
+        return strip.crop_extend(0, width, base)
+
+    def _add(
+        self,
+        segments: list[Segment],
+        entry: tuple[str, str, str, bool],
+        at: int,
+        lead: str,
+        styles: tuple[Style, Style],
+        base: Style,
+    ) -> int:
+        """One key and what it does at cell ``at`` (after ``lead``); the cell after it."""
+        key, display, description, enabled = entry
+        if lead:
+            segments.append(Segment(lead, base))
+            at += cell_len(lead)
+        start = at
+        # The space rides at the end of the key's run: a run that starts with spaces loses
+        # them in SVG viewers outside browsers (see widgets/line_text.py).
+        for text, style in zip((f"{display} ", description), styles, strict=True):
+            segments.append(Segment(text, style if enabled else style + Style(dim=True)))
+            at += cell_len(text)
+        self._spans.append((start, at, key, enabled))
+        return at
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """The key under the pointer, pressed (a bell for one the screen disables now)."""
+        for start, end, key, enabled in self._spans:
+            if start <= event.x < end:
+                if enabled:
+                    self.app.simulate_key(key)
+                else:
+                    self.app.bell()
+                return
