@@ -4,7 +4,8 @@
 
 Takes the app's own flags (as ``passk-tui`` would) and does what ``run_app`` does when
 ``--agent/--version/--cases`` are given, but inside ``App.run_test`` (Textual's headless
-driver: every frame is still composed, only not written to a terminal). Prints
+driver: every frame is still composed, only not written to a terminal), under the same
+GC thresholds as ``run_app``. Prints
 ``results-screen <seconds since the interpreter started>`` once the Results screen is up,
 then quits. bench/limit.py and bench/scale.py run it as a measured child.
 """
@@ -49,4 +50,7 @@ async def drive(argv: list[str]) -> int:
 START = time.monotonic()
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(drive(sys.argv[1:])))
+    from passk_tui.core.heap import relaxed_gc
+
+    with relaxed_gc():  # as run_app runs the app (tui/launch.py)
+        sys.exit(asyncio.run(drive(sys.argv[1:])))

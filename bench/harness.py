@@ -235,6 +235,9 @@ def fresh_env(data_dir: Path) -> dict[str, str]:
     env["PASSK_DATA_DIR"] = str(data_dir / "store")
     env.pop("PASSK_STACK", None)
     env.pop("PASSK_KEY", None)
+    # A user's Python caches bytecode: without it every run compiles the changed modules
+    # again (a fixed cost the app, with more modules, paid more of).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
