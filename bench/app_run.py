@@ -50,7 +50,9 @@ async def drive(argv: list[str]) -> int:
 START = time.monotonic()
 
 if __name__ == "__main__":
+    from passk_tui.__main__ import leave
     from passk_tui.core.heap import relaxed_gc
 
     with relaxed_gc():  # as run_app runs the app (tui/launch.py)
-        sys.exit(asyncio.run(drive(sys.argv[1:])))
+        status = asyncio.run(drive(sys.argv[1:]))
+    leave(status)  # as passk-tui leaves once the app has closed

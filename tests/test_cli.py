@@ -216,3 +216,18 @@ def test_headless_path_does_not_import_textual(agents: Path) -> None:
         "assert rc == 0 and 'textual' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60, capture_output=True)
+
+
+def test_leaving_after_the_app_flushes_what_was_printed_and_keeps_the_status() -> None:
+    code = (
+        "import sys\n"
+        "from passk_tui.__main__ import leave\n"
+        "print('results line', end='')\n"
+        "sys.stderr.write('exit message')\n"
+        "leave(4)\n"
+        "print('never')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (4, "results line", "exit message")
