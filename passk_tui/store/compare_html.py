@@ -20,7 +20,6 @@ from passk_tui.core.intervals import interval_text, level_text
 from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.html_page import (
     attempts_grid,
-    attempts_list,
     esc,
     input_and_check,
     interval_bar,
@@ -29,6 +28,7 @@ from passk_tui.store.html_page import (
 )
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import iso_time
+from passk_tui.store.report_attempts import attempts_list
 
 #: The table's order: what got worse first, then what got better, then the rest.
 ORDER = {Verdict.REGRESSED: 0, Verdict.IMPROVED: 1, Verdict.UNCLEAR: 2}
