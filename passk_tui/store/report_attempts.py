@@ -18,6 +18,8 @@ from passk_tui.store.html_page import cut_text, value_text
 
 #: Longest answer, reason or error shown in full on an attempt's line; longer ones are cut.
 ANSWER_CHARS = 120
+#: A closed case's likely height in rem (its blocks' placeholder height, html_page.blocks).
+CASE_REM = 2.4
 #: The blocks' order: what a reviewer reads first.
 ORDER = (Outcome.WRONG, Outcome.ERRORED, Outcome.PASSED)
 #: The grid's symbol for each outcome, so a line reads the same without colour.
@@ -27,6 +29,13 @@ SYMBOL = {
     Outcome.ERRORED: SYMBOLS[Cell.ERRORED],
 }
 NEWLINE = "\n"
+#: How to read the blocks, said once above the cases.
+ATTEMPTS_NOTE = (
+    "Each case's attempts, collapsed: open one to read them, grouped by outcome (wrong, "
+    "errored, passed), one a line: its number and symbol, its seconds, its answer, and why the "
+    "check failed or the error. An answer, reason or error the case gave before points back "
+    "to the first attempt that gave it."
+)
 #: Whose fault each kind of failure is, said in its block's heading.
 WHOSE = {Outcome.WRONG: " (the agent)", Outcome.ERRORED: " (the platform)"}
 

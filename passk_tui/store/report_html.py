@@ -35,7 +35,7 @@ from passk_tui.store.html_page import (
 )
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import Report
-from passk_tui.store.report_attempts import attempts_list
+from passk_tui.store.report_attempts import ATTEMPTS_NOTE, CASE_REM, attempts_list
 
 #: Cases named in the verdict line before "and N more".
 NAMED_IN_VERDICT = 12
@@ -45,8 +45,7 @@ UNDEFINED = "-"
 NAME_CHARS = (6, 28)
 #: Most grid symbols on one line of the attempts column (more wrap onto the next line).
 GRID_LINE = 25
-#: A closed case's likely height in rem, and a table row's at one line of grid.
-CASE_REM = 2.4
+#: A table row's likely height in rem (at two lines of grid or fewer).
 ROW_REM = 3.6
 
 
@@ -110,10 +109,9 @@ def render_report(report: Report) -> str:
             "<h2>Settings</h2>",
             _settings(stored, reading),
             '<h2 id="attempts">Attempts per case</h2>',
-            '<p class="note">Each case\'s attempts, collapsed: open one to read every answer, '
-            "the check's verdict and why, and the error. A case with an errored attempt is "
-            "marked in red, one with a wrong answer (and none errored) in orange. On paper, "
-            "the opened ones print with their attempts.</p>",
+            f'<p class="note">{ATTEMPTS_NOTE} A case with an errored attempt is marked in red, '
+            "one with a wrong answer (and none errored) in orange. On paper, the opened ones "
+            "print with their attempts.</p>",
             blocks([_case_attempts(row) for row in rows], CASE_REM),
         ]
     )
@@ -348,8 +346,5 @@ def _case_attempts(r: CaseRow) -> str:
         f'<span class="name">{esc(r.case.name)}</span>'
         f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
         f"{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}</span></summary>"
-        f'<div class="body">{input_and_check(r.case)}'
-        '<p class="note">Attempts by outcome, one a line: its number, seconds, answer, and why '
-        "the check failed or the error.</p>"
-        f"{attempts_list(r.records)}</div></details>"
+        f'<div class="body">{input_and_check(r.case)}{attempts_list(r.records)}</div></details>'
     )
