@@ -225,8 +225,7 @@ def _case_attempts(index: int, c: CaseComparison, a: _Side, b: _Side) -> str:
     )
     return (
         f'<details class="case{marks}" id="case-{index}"><summary>'
-        f'<span class="name">{esc(c.name)}</span>'
-        f'<span class="muted">{c.verdict} · A {c.a.passed}/{c.a.n} · B {c.b.passed}/{c.b.n} · '
-        f"change {signed(c.change)}</span></summary>"
-        f'<div class="body">{what}<div class="sides">{sides}</div></div></details>'
+        f'<b class="name">{esc(c.name)}</b>{c.verdict} · A {c.a.passed}/{c.a.n} · '
+        f"B {c.b.passed}/{c.b.n} · change {signed(c.change)}</summary>"
+        f'{what}<div class="sides">{sides}</div></details>'
     )

@@ -108,15 +108,16 @@ def value_text(value: Any) -> str:
 
 
 def cut_text(text: str, limit: int, size: int | None = None) -> str:
-    """Text as HTML, cut to ``limit`` characters with its full size said when longer.
+    """Text as HTML (for an element's text, never an attribute), cut to ``limit`` characters
+    with its full size said when longer.
 
     ``size`` is the full length when ``text`` is already only the start of it (a stored
     answer past ``core.values.OUTPUT_LIMIT``).
     """
     size = len(text) if size is None else size
     if size <= limit and len(text) <= limit:
-        return esc(text)
-    return f"{esc(text[:limit])}… [{size:,} characters in all]"
+        return html.escape(text, quote=False)
+    return f"{html.escape(text[:limit], quote=False)}… [{size:,} characters in all]"
 
 
 def clipped(text: str, limit: int = CLIP_CHARS) -> str:

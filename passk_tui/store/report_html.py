@@ -240,14 +240,15 @@ def _settings(stored: StoredEvaluation, reading: Reading) -> str:
 def _figure(
     value: Fraction | None, interval: Interval | None, bar: bool = False, mark: float | None = None
 ) -> str:
-    """A figure with its interval under it (and, for pass@k, the interval as a bar); ``-`` if undefined."""
+    """A figure with its interval on the line under it (and, for pass@k, the interval as a bar).
+
+    The interval is the cell's second line, styled by ``::first-line`` (report.css), not an
+    element of its own: 6,000 fewer elements in a 2,000-case report. ``-`` if undefined.
+    """
     if value is None or interval is None:
         return f'<td class="num">{UNDEFINED}</td>'
     drawn = interval_bar(interval, mark) if bar else ""
-    return (
-        f'<td class="num">{two_decimals(value)}'
-        f'<span class="ci">{interval_text(interval)}</span>{drawn}</td>'
-    )
+    return f'<td class="num fig">{two_decimals(value)}\n{interval_text(interval)}{drawn}</td>'
 
 
 def _table(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
@@ -343,8 +344,7 @@ def _case_attempts(r: CaseRow) -> str:
     marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
     return (
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
-        f'<span class="name">{esc(r.case.name)}</span>'
-        f'<span class="muted">{f.passed}/{f.n} passed · {f.wrong} wrong · {f.errored} errored'
-        f"{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}</span></summary>"
-        f'<div class="body">{input_and_check(r.case)}{attempts_list(r.records)}</div></details>'
+        f'<b class="name">{esc(r.case.name)}</b>{f.passed}/{f.n} passed · {f.wrong} wrong · '
+        f"{f.errored} errored{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}"
+        f"</summary>{input_and_check(r.case)}{attempts_list(r.records)}</details>"
     )
