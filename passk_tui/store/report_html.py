@@ -269,10 +269,12 @@ def _table(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
         f"{gate_head}{stop_head}<th>attempts</th></tr></thead>"
     )
     columns, width = _columns(s)
+    longest = max((len(r.case.name) for r in rows), default=0)
+    name = min(max(longest, NAME_CHARS[0]), NAME_CHARS[1])
     most = max((len(r.cells) for r in rows), default=1)
-    name = min(max(max((len(r.case.name) for r in rows), default=0), NAME_CHARS[0]), NAME_CHARS[1])
     cells = min(max(most, 1), GRID_LINE)
-    row_rem = max(ROW_REM, -(-most // GRID_LINE) * 1.5 + 0.6)
+    grid_lines = -(-most // GRID_LINE)
+    row_rem = max(ROW_REM, grid_lines * 1.5 + 0.6)
     body = blocks(
         [_table_row(r, s) for r in rows],
         row_rem,
