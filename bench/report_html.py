@@ -1,13 +1,16 @@
 """The HTML report at scale: 2,000 cases x 50 attempts -> file size, render time, chromium's load.
 
     python bench/report_html.py [--cases 2000] [--attempts 50] [--runs 3] [--keep report.html]
+                                [--against old.html ...]
 
 Builds a synthetic stored evaluation (70% passed, 20% wrong, 10% errored, answers of
 3 to 5,000 characters,
 the long ones distinct per attempt, seeded), renders it with ``render_report``, then opens the file
 in a fresh headless chromium (Debian's, through its chromedriver) per run and reads the
 page's own timings: DOMContentLoaded, load and first contentful paint, from navigation
-start. Run from the repository root.
+start. ``--against`` loads other report files (an older version's ``--keep``) in the same
+runs, in turn, so a before/after shares one spell of machine load. Run from the
+repository root.
 """
 
 from __future__ import annotations
@@ -146,12 +149,32 @@ def load_in_chromium(path: Path) -> tuple[float, float, float, float | None, int
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def report_loads(loads: list[tuple[float, float, float, float | None, int, float]]) -> None:
+    """Print the figures of one file's loads (load_in_chromium's tuples)."""
+    walls, dcls, onloads, fcps, elements, cpus = zip(*loads, strict=True)
+    print(f"elements in the DOM: {elements[0]:,}")
+    print(f"chromium driver.get (to load): {spread([w / 1000 for w in walls])} s")
+    print(f"DOMContentLoaded: {spread([d / 1000 for d in dcls])} s")
+    print(f"load event: {spread([v / 1000 for v in onloads])} s")
+    if all(f is not None for f in fcps):
+        print(f"first contentful paint: {spread([f / 1000 for f in fcps])} s")
+    print(f"browser CPU for the load: {spread(cpus)} s")
+    print(f"median load {statistics.median(onloads) / 1000:.2f} s (goal < 2 s)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--cases", type=int, default=2000)
     parser.add_argument("--attempts", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="write the report here (else a temp file)")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="other report files (e.g. an older version's --keep) loaded in the same runs",
+    )
     args = parser.parse_args()
     print(machine())
     warn_if_busy()
@@ -166,16 +189,16 @@ def main() -> int:
     size = path.stat().st_size
     print(f"{args.cases} cases x {args.attempts} attempts: {size / 1e6:.1f} MB ({size:,} bytes)")
     print(f"render_report: {spread(renders)} s")
-    loads = [load_in_chromium(path) for _ in range(args.runs)]
-    walls, dcls, onloads, fcps, elements, cpus = zip(*loads, strict=True)
-    print(f"elements in the DOM: {elements[0]:,}")
-    print(f"chromium driver.get (to load): {spread([w / 1000 for w in walls])} s")
-    print(f"DOMContentLoaded: {spread([d / 1000 for d in dcls])} s")
-    print(f"load event: {spread([v / 1000 for v in onloads])} s")
-    if all(f is not None for f in fcps):
-        print(f"first contentful paint: {spread([f / 1000 for f in fcps])} s")
-    print(f"browser CPU for the load: {spread(cpus)} s")
-    print(f"median load {statistics.median(onloads) / 1000:.2f} s (goal < 2 s)")
+    # Each run loads this report, then every --against file: all see the same spell of load.
+    files = [path, *args.against]
+    loads: dict[Path, list] = {f: [] for f in files}
+    for _ in range(args.runs):
+        for f in files:
+            loads[f].append(load_in_chromium(f.resolve()))
+    for f in files:
+        if f is not path:
+            print(f"-- against {f} ({f.stat().st_size / 1e6:.1f} MB), in the same runs:")
+        report_loads(loads[f])
     return 0
 
 

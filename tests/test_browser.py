@@ -29,6 +29,7 @@ from passk_tui.store import Store
 from passk_tui.store.compare_export import export_comparison
 from passk_tui.store.comparison import load_compared
 from passk_tui.store.export import export
+from passk_tui.store.html_page import BLOCK
 from tests.chromium import CHROMEDRIVER, CHROMIUM, start_chromium
 from tests.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
 from tests.test_report_html import awkward_evaluation
@@ -93,7 +94,9 @@ return [...document.querySelectorAll('details.case')].map(d => ({
   id: d.id,
   name: d.querySelector('summary .name').textContent,
   open: d.open,
-  attempts: d.querySelectorAll('ol.attempts > li').length,
+  attempts: [...d.querySelectorAll('pre.attempts')]
+    .map(pre => (pre.textContent.match(/^ *#\\d+ /gm) || []).length)
+    .reduce((a, b) => a + b, 0),
 }));
 """
 
@@ -125,6 +128,33 @@ def test_the_report_in_chromium_shows_every_case_and_fetches_nothing(browser, tm
     assert browser.execute_script("return document.scripts.length") == 0
     assert browser.execute_script("return document.querySelectorAll('img').length") == 0
     assert requests_of(network_events(browser, []), url) == [url]
+
+
+COLUMNS_SCRIPT = """
+const rows = [...document.querySelectorAll('#figures tr')];
+return [rows.length, ...new Set(rows.map(
+  tr => [...tr.children].map(c => Math.round(c.getBoundingClientRect().left)).join(',')))];
+"""
+
+
+def test_the_rows_blocks_line_up_as_one_table_under_its_head(browser, tmp_path) -> None:
+    from dataclasses import replace
+
+    from tests.test_report_html_scale import evaluation
+
+    stored = evaluation(2 * BLOCK + 3, 30)
+    # A long name in the last block only: a block laid out on its own would widen its column.
+    long = replace(stored.cases[-1], name="a-case-whose-name-is-much-longer-than-the-others-" * 2)
+    stored = replace(stored, cases=[*stored.cases[:-1], long])
+    path = export(stored, tmp_path / "report.html")
+    browser.get(path.as_uri())
+    # Every row's cells start where the head's do, in each block (measuring draws them all).
+    count, *lefts = browser.execute_script(COLUMNS_SCRIPT)
+    assert count == 2 * BLOCK + 3 + 1 and len(lefts) == 1, lefts
+    # Scrolled into the second block, the head stays on screen, stuck to the top.
+    browser.execute_script(f"document.getElementById('row-{BLOCK + 1}').scrollIntoView()")
+    head = "return document.querySelector('#figures .head').getBoundingClientRect().top"
+    assert browser.execute_script(head) == 0
 
 
 COMPARE_SCRIPT = """

@@ -16,13 +16,14 @@ from passk_tui.store import Store
 from passk_tui.store.compare_export import RENDERERS, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
 from tests.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
-from tests.test_report_html import HOSTILE
+from tests.test_report_html import ATTEMPT_LINE, HOSTILE
 
 ONLY_A = "retired"
 
 
 class Page(HTMLParser):
-    """The comparison table's rows (id, class, cell texts), the details, the lists, every tag."""
+    """The comparison table's rows (id, class, cell texts), the details with the attempts of
+    each side (counted by their lines), every tag."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -33,6 +34,7 @@ class Page(HTMLParser):
         self._in_table = False
         self._cell: list[str] | None = None
         self._open_ids: list[tuple[str, str | None]] = []
+        self._attempts = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
@@ -48,16 +50,18 @@ class Page(HTMLParser):
             self._cell = []
         elif tag == "details":
             self.details.append({"id": a["id"], "class": a["class"], "lists": []})
-        elif tag == "ol" and self.details:
+        elif tag == "section" and self.details:
             self.details[-1]["lists"].append(0)
-        elif tag == "li" and self.details and self.details[-1]["lists"]:
-            self.details[-1]["lists"][-1] += 1
+        elif tag == "pre" and "attempts" in (a.get("class") or "") and self.details:
+            self._attempts = True
 
     def handle_endtag(self, tag: str) -> None:
         while self._open_ids:
             name, _ = self._open_ids.pop()
             if name == tag:
                 break
+        if tag == "pre":
+            self._attempts = False
         if tag == "table":
             self._in_table = False
         elif tag == "td" and self._cell is not None:
@@ -65,6 +69,8 @@ class Page(HTMLParser):
             self._cell = None
 
     def handle_data(self, data: str) -> None:
+        if self._attempts:
+            self.details[-1]["lists"][-1] += len(ATTEMPT_LINE.findall(data))
         if self._cell is not None:
             self._cell.append(data)
         for _, open_id in self._open_ids:

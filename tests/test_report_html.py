@@ -19,8 +19,9 @@ from passk_tui.core.progress import Cell
 from passk_tui.core.settings import Settings
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.export import export
-from passk_tui.store.html_page import ANSWER_CHARS, CLIP_CHARS, page
+from passk_tui.store.html_page import CLIP_CHARS, page
 from passk_tui.store.report import build_report
+from passk_tui.store.report_attempts import ANSWER_CHARS
 from passk_tui.store.report_html import render_report
 
 HOSTILE = '<img src=x onerror="alert(1)"> & </details>'
@@ -135,13 +136,23 @@ def test_long_answers_are_cut_with_their_size_said_and_repeats_point_back() -> N
     assert always.count("same answer as #1") == 4
 
 
-def test_attempts_are_numbered_by_the_list_and_a_gap_by_value() -> None:
+#: An attempt's line in a case's attempts block: ``#3 ✗   1.20 s  ...`` (its number first).
+ATTEMPT_LINE = re.compile(r"^ *#(\d+) (\S) +\d+\.\d\d s", re.M)
+
+
+def attempt_numbers(html: str) -> list[int]:
+    """The attempt numbers the lines of ``html``'s attempts blocks start with, in order."""
+    blocks = re.findall(r'<pre class="attempts \w+">(.*?)</pre>', html, re.S)
+    return [int(n) for block in blocks for n, _ in ATTEMPT_LINE.findall(block)]
+
+
+def test_each_attempt_line_says_its_own_number_so_a_gap_shows() -> None:
     stored = awkward_evaluation()
-    # Attempt 3 of "always" withdrawn (not recorded): attempt 4 must say its own number.
+    # Attempt 3 of "always" withdrawn (not recorded): the lines go 1, 2, 4, 5.
     records = [r for r in stored.records if not (r.case_index == 2 and r.attempt == 3)]
     text = _html(StoredEvaluation(**{**_fields(stored), "records": records}))
     always = re.search(r'<details class="case" id="case-2">.*?</details>', text, re.S).group(0)
-    assert re.findall(r"<li( value=\"\d+\")? class", always) == ["", "", ' value="4"', ""]
+    assert attempt_numbers(always) == [1, 2, 4, 5]
 
 
 def test_a_long_input_is_cut_at_its_own_limit() -> None:
@@ -205,15 +216,21 @@ def test_the_grid_draws_the_apps_symbols_and_the_split_is_counted() -> None:
     text = _html(awkward_evaluation())
     passed, wrong, errored = (SYMBOLS[c] for c in (Cell.PASSED, Cell.WRONG, Cell.ERRORED))
     row = re.search(r'<tr id="row-0">.*?</tr>', text, re.S).group(0)
-    grid = re.sub(r"<[^>]+>", "", re.search(r'<span class="grid">.*?</span></span>', row).group(0))
-    assert grid == f"{passed}{passed}{wrong}{errored}{passed}"
+    grid = re.search(r'<span class="grid">((?:[^<]|<span[^>]*>[^<]*</span>)*)</span>', row)
+    assert re.sub(r"<[^>]+>", "", grid.group(1)) == f"{passed}{passed}{wrong}{errored}{passed}"
+    # The grid's own colour is passed's: only the other states' runs need a span.
+    assert re.findall(r'class="s-(\w+)"', grid.group(1)) == ["wrong", "errored"]
     assert "<b>9</b> attempts passed" in text
     assert "<b>6</b> wrong (the agent) in 3 cases" in text
     assert "<b>2</b> errored (the platform) in 2 cases" in text
     assert len(re.findall(r'<details class="case', text)) == 4
-    items = re.findall(r'<li class="(passed|wrong|errored)">', text)
-    assert len(items) == 17
-    assert items[:5] == ["passed", "passed", "wrong", "errored", "passed"]
+    assert len(attempt_numbers(text)) == 17
+    # By outcome, wrong first: arithmetic (PPWEP) reads #3, then #4, then #1 #2 #5.
+    arithmetic = re.search(r'<details[^>]* id="case-0">.*?</details>', text, re.S).group(0)
+    assert attempt_numbers(arithmetic) == [3, 4, 1, 2, 5]
+    symbols = [s for block in re.findall(r"<pre[^>]*>(.*?)</pre>", arithmetic, re.S)
+               for _, s in ATTEMPT_LINE.findall(block)]  # fmt: skip
+    assert symbols == [wrong, errored, passed, passed, passed]
 
 
 def test_export_by_suffix_writes_the_report(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from passk_tui.core.intervals import interval_text, level_text
 from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.html_page import (
     attempts_grid,
-    attempts_list,
+    blocks,
     esc,
     input_and_check,
     interval_bar,
@@ -29,6 +29,7 @@ from passk_tui.store.html_page import (
 )
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import iso_time
+from passk_tui.store.report_attempts import ATTEMPTS_NOTE, CASE_REM, attempts_list
 
 #: The table's order: what got worse first, then what got better, then the rest.
 ORDER = {Verdict.REGRESSED: 0, Verdict.IMPROVED: 1, Verdict.UNCLEAR: 2}
@@ -78,10 +79,8 @@ def render_html(compared: ComparedEvaluations) -> str:
             "<h2>Settings</h2>",
             _settings(a.stored, b.stored),
             '<h2 id="attempts">Attempts per case</h2>',
-            '<p class="note">Each case\'s attempts in both versions, collapsed, regressions '
-            "first: open one to read every answer, the check's verdict and why, and the "
-            "error.</p>",
-            *(_case_attempts(i, c, a, b) for i, c in rows),
+            f'<p class="note">Both versions, regressions first. {ATTEMPTS_NOTE}</p>',
+            blocks([_case_attempts(i, c, a, b) for i, c in rows], CASE_REM),
         ]
     )
     return page(title, body)
@@ -226,8 +225,7 @@ def _case_attempts(index: int, c: CaseComparison, a: _Side, b: _Side) -> str:
     )
     return (
         f'<details class="case{marks}" id="case-{index}"><summary>'
-        f'<span class="name">{esc(c.name)}</span>'
-        f'<span class="muted">{c.verdict} · A {c.a.passed}/{c.a.n} · B {c.b.passed}/{c.b.n} · '
-        f"change {signed(c.change)}</span></summary>"
-        f'<div class="body">{what}<div class="sides">{sides}</div></div></details>'
+        f'<b class="name">{esc(c.name)}</b>{c.verdict} · A {c.a.passed}/{c.a.n} · '
+        f"B {c.b.passed}/{c.b.n} · change {signed(c.change)}</summary>"
+        f'{what}<div class="sides">{sides}</div></details>'
     )

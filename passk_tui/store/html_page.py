@@ -16,7 +16,6 @@ from itertools import groupby
 from typing import Any
 
 from passk_tui import __version__
-from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.glyphs import NAMES, SYMBOLS
 from passk_tui.core.intervals import Interval
@@ -28,10 +27,11 @@ CONTENT_SECURITY_POLICY = (
     "base-uri 'none'; form-action 'none'"
 )
 
-#: Longest answer, input or error shown in full; longer ones are cut, their size said.
+#: Longest input or check shown in full; longer ones are cut, their size said.
 CLIP_CHARS = 600
-#: Longest answer, reason or error shown in full in an attempt's row (inputs get CLIP_CHARS).
-ANSWER_CHARS = 120
+#: Rows of a table, or cases, per block that the browser lays out only once it is near the
+#: screen (``content-visibility: auto``): a 2,000-case report lays out a block or two to open.
+BLOCK = 50
 
 
 def esc(value: object) -> str:
@@ -77,11 +77,15 @@ def settings_list(pairs: Iterable[tuple[str, object]]) -> str:
 def attempts_grid(cells: Sequence[int]) -> str:
     """One case's attempts as the app draws them: a symbol per attempt, coloured by state.
 
-    Runs of one state share a span, so 50 attempts cost a handful of elements, not 50.
+    Runs of one state share a span, and passed runs need none (the grid's own colour is
+    passed's), so 50 attempts cost a handful of elements, not 50.
     """
     parts = [
-        f'<span class="s-{NAMES[Cell(state)]}">{SYMBOLS[Cell(state)] * len(list(run))}</span>'
+        symbols
+        if state == Cell.PASSED
+        else f'<span class="s-{NAMES[Cell(state)]}">{symbols}</span>'
         for state, run in groupby(cells)
+        for symbols in (SYMBOLS[Cell(state)] * len(list(run)),)
     ]
     return f'<span class="grid">{"".join(parts)}</span>'
 
@@ -103,14 +107,22 @@ def value_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1, default=str)
 
 
-def clipped(text: str, limit: int = CLIP_CHARS, *, tag: str | None = "pre") -> str:
-    """Text (in ``tag``, or bare), cut to ``limit`` characters, its size said when longer."""
-    cut = len(text) > limit
-    shown = esc(text[:limit]) + ("…" if cut else "")
-    body = shown if tag is None else f"<{tag}>{shown}</{tag}>"
-    if not cut:
-        return body
-    return f'{body}<small class="clipped">{len(text):,} characters in all</small>'
+def cut_text(text: str, limit: int, size: int | None = None) -> str:
+    """Text as HTML (for an element's text, never an attribute), cut to ``limit`` characters
+    with its full size said when longer.
+
+    ``size`` is the full length when ``text`` is already only the start of it (a stored
+    answer past ``core.values.OUTPUT_LIMIT``).
+    """
+    size = len(text) if size is None else size
+    if size <= limit and len(text) <= limit:
+        return html.escape(text, quote=False)
+    return f"{html.escape(text[:limit], quote=False)}… [{size:,} characters in all]"
+
+
+def clipped(text: str, limit: int = CLIP_CHARS) -> str:
+    """Text in a ``<pre>``, cut to ``limit`` characters, its size said when longer."""
+    return f"<pre>{cut_text(text, limit)}</pre>"
 
 
 def input_and_check(case: Case, prefix: str = "") -> str:
@@ -126,49 +138,24 @@ def input_and_check(case: Case, prefix: str = "") -> str:
     )
 
 
+def blocks(parts: Sequence[str], rem_each: float, before: str = "", after: str = "") -> str:
+    """``parts`` (rows, cases) in blocks of BLOCK, each laid out by the browser only near the screen.
+
+    ``rem_each`` is a part's likely height: a block's placeholder height until it is first
+    drawn (the browser then remembers the real one). ``before`` and ``after`` wrap each
+    block's parts (a table's opening and closing tags).
+    """
+    return "".join(
+        f'<div class="block" style="contain-intrinsic-size:auto {len(chunk) * rem_each:.0f}rem">'
+        f"{before}{''.join(chunk)}{after}</div>"
+        for start in range(0, len(parts), BLOCK)
+        for chunk in (parts[start : start + BLOCK],)
+    )
+
+
 def interval_bar(interval: Interval, mark: float | None = None) -> str:
     """An interval as a bar over [0, 1] (one element), the gate's threshold marked when given."""
     high = max(interval.high, interval.low + 0.01)
     gate = "" if mark is None else f";--g:{mark * 100:.1f}%"
     style = f"--l:{interval.low * 100:.1f}%;--h:{high * 100:.1f}%{gate}"
     return f'<span class="bar" style="{style}"></span>'
-
-
-def attempts_list(records: Sequence[AttemptRecord]) -> str:
-    """One case's finished attempts, by number, as an ordered list (the outcome drawn by CSS).
-
-    Lean on purpose: a browser parses a report of 100,000 attempts whole even while every
-    case is closed, so an attempt is one list item and one span for its answer.
-    """
-    first_with: dict[str, int] = {}
-    before = [0, *(a.attempt for a in records)]
-    items = "".join(
-        _attempt_item(a, first_with, numbered=a.attempt != before[i] + 1)
-        for i, a in enumerate(records)
-    )
-    return f'<ol class="attempts">{items}</ol>'
-
-
-def _attempt_item(a: AttemptRecord, first_with: dict[str, int], *, numbered: bool) -> str:
-    """One attempt; an answer given before in this case points at its first attempt instead.
-
-    The list numbers its items itself: ``value`` is written only where attempts skip a number.
-    """
-    name = str(a.outcome)
-    parts = [name if a.outcome is not Outcome.ERRORED else f"{name} ({esc(a.status)})"]
-    parts.append(f"{a.duration:.2f} s")
-    if a.output is not None:
-        text = value_text(a.output)
-        first = first_with.setdefault(text, a.attempt)
-        if first == a.attempt:
-            parts.append(f'<span class="answer">{clipped(text, ANSWER_CHARS, tag=None)}</span>')
-        else:
-            parts.append(f'<span class="answer same">same answer as #{first}</span>')
-    if a.outcome is Outcome.WRONG and a.reason is not None:
-        parts.append(f"failed: {clipped(a.reason, ANSWER_CHARS, tag=None)}")
-    if a.outcome is Outcome.ERRORED:
-        ids = " / ".join(esc(i) for i in (a.run_id, a.turn_id) if i)
-        error = clipped(a.error or "no error text", ANSWER_CHARS, tag=None)
-        parts.append(error + (f'<small class="ids">{ids}</small>' if ids else ""))
-    value = f' value="{a.attempt}"' if numbered else ""
-    return f'<li{value} class="{name}">{" · ".join(parts)}</li>'
