@@ -39,6 +39,7 @@ from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import Interval, interval_text
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
+from passk_tui.tui.widgets.row_cursor import RowCursor
 
 #: Longest case name shown in full; longer names end in "…".
 NAME_WIDTH_MAX = 32
@@ -53,7 +54,7 @@ _COUNT_HEADERS = ("passed", "wrong", "errored")
 SAMPLED_MARK = "▸"
 
 
-class AttemptsGrid(ScrollView, can_focus=True):
+class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
     """Every case's attempts as a grid of symbols, with its live counts, pass@1 and pass@k."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -64,8 +65,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
         Binding("right", "cells_right", "Later attempts", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First case", show=False),
-        Binding("end", "last", "Last case", show=False),
+        Binding("home", "first_row", "First case", show=False),
+        Binding("end", "last_row", "Last case", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -371,37 +372,8 @@ class AttemptsGrid(ScrollView, can_focus=True):
     def on_blur(self) -> None:
         self.refresh()
 
-    def _visible_rows(self) -> int:
-        return max(1, self.size.height - 1)
-
-    def _scroll_to_cursor(self) -> None:
-        top = round(self.scroll_offset.y)
-        rows = self._visible_rows()
-        if self.cursor_row < top:
-            self.scroll_to(y=self.cursor_row, animate=False)
-        elif self.cursor_row >= top + rows:
-            self.scroll_to(y=self.cursor_row - rows + 1, animate=False)
-
-    def _move(self, row: int) -> None:
-        self.cursor_row = max(0, min(len(self.rows) - 1, row))
-
-    def action_cursor_up(self) -> None:
-        self._move(self.cursor_row - 1)
-
-    def action_cursor_down(self) -> None:
-        self._move(self.cursor_row + 1)
-
-    def action_page_up(self) -> None:
-        self._move(self.cursor_row - self._visible_rows())
-
-    def action_page_down(self) -> None:
-        self._move(self.cursor_row + self._visible_rows())
-
-    def action_first(self) -> None:
-        self._move(0)
-
-    def action_last(self) -> None:
-        self._move(len(self.rows) - 1)
+    def row_total(self) -> int:
+        return len(self.rows)
 
     def _shift_cells(self, direction: int) -> None:
         first, last = self.attempts_shown()

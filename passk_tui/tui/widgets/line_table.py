@@ -34,6 +34,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from passk_tui.tui.widgets.row_cursor import RowCursor
+
 
 @dataclass(frozen=True, slots=True)
 class TableColumn:
@@ -48,7 +50,7 @@ class TableColumn:
 CellSource = Callable[[int], Sequence[Text]]
 
 
-class LineTable(ScrollView, can_focus=True):
+class LineTable(RowCursor, ScrollView, can_focus=True):
     """Rows of cells under a fixed header, with a row cursor; only visible rows are drawn."""
 
     DEFAULT_CSS = """
@@ -236,40 +238,13 @@ class LineTable(ScrollView, can_focus=True):
     # -- the cursor --------------------------------------------------------------------
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        top = round(self.scroll_offset.y)
-        rows = self._visible_rows()
-        if new < top:
-            self.scroll_to(y=new, animate=False)
-        elif new >= top + rows:
-            self.scroll_to(y=new - rows + 1, animate=False)
+        self._scroll_to_cursor()
         self.refresh()
         if self.row_count:
             self.post_message(self.RowHighlighted(self, new))
 
-    def _visible_rows(self) -> int:
-        return max(1, self.scrollable_content_region.height - 1)
-
-    def _move(self, row: int) -> None:
-        if self.row_count:
-            self.cursor_row = max(0, min(self.row_count - 1, row))
-
-    def action_cursor_up(self) -> None:
-        self._move(self.cursor_row - 1)
-
-    def action_cursor_down(self) -> None:
-        self._move(self.cursor_row + 1)
-
-    def action_page_up(self) -> None:
-        self._move(self.cursor_row - self._visible_rows())
-
-    def action_page_down(self) -> None:
-        self._move(self.cursor_row + self._visible_rows())
-
-    def action_first_row(self) -> None:
-        self._move(0)
-
-    def action_last_row(self) -> None:
-        self._move(self.row_count - 1)
+    def row_total(self) -> int:
+        return self.row_count
 
     def action_select_cursor(self) -> None:
         if 0 <= self.cursor_row < self.row_count:
