@@ -207,6 +207,18 @@ def test_curve_has_every_k_with_exact_figures_and_the_scipy_mapped_interval(
     assert pass_curve(0, 0).points == ()
 
 
+def test_an_adaptive_curve_reads_the_interval_the_gate_reads() -> None:
+    """At k, the curve's pass@k interval is the case's own: anytime-valid and order-aware."""
+    from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
+
+    order = bytes([1] * 6 + [0])  # decided at 6 passes; the 7th, a failure, finished late
+    f = CaseFigures("late", 7, 6, 1, 0, 3, order=order)
+    curve = pass_curve(6, 7, 0.95, CONFIDENCE_SEQUENCE, order)
+    assert curve.points[2].pass_at_k_interval == f.intervals(0.95, CONFIDENCE_SEQUENCE).pass_at_k
+    unordered = pass_curve(6, 7, 0.95, CONFIDENCE_SEQUENCE)
+    assert unordered.points[2].pass_at_k_interval != curve.points[2].pass_at_k_interval
+
+
 def test_pass_at_k_rises_and_pass_hat_k_falls_along_the_curve() -> None:
     points = pass_curve(6, 10).points
     assert all(a.pass_at_k <= b.pass_at_k for a, b in pairwise(points))

@@ -43,9 +43,11 @@ def pass_curve(
     n: int,
     confidence: float = DEFAULT_CONFIDENCE,
     method: IntervalMethod = CLOPPER_PEARSON,
+    order: bytes | None = None,
 ) -> Curve:
-    """pass@k and pass^k for k = 1..n from ``passed`` of ``n`` attempts (the unbiased estimators)."""
-    rate = method.rate(passed, n, confidence)
+    """pass@k and pass^k for k = 1..n from ``passed`` of ``n`` attempts (the unbiased estimators);
+    ``order``: the outcomes by attempt number, for a method that reads them (anytime-valid)."""
+    rate = method.rate(passed, n, confidence, order)
     points = tuple(
         CurvePoint(
             k,

@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.curves import Curve, pass_curve
-from passk_tui.core.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE, interval_text, level_text
+from passk_tui.core.intervals import interval_text, level_text
+from passk_tui.core.sampling import interval_level, interval_method
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.curve import AT_K_MARK, HAT_K_MARK, CurvePlot
@@ -22,8 +23,13 @@ class CurveScreen(ViewScreen):
         self.case_index = case_index
 
     def _curve(self) -> Curve:
+        """At the evaluation's level, by its method: an adaptive one's anytime-valid interval,
+        as the Results and Case screens read it."""
         f = self.view.progress.figures(self.case_index)
-        return pass_curve(f.passed, f.n, DEFAULT_CONFIDENCE, CLOPPER_PEARSON)
+        settings = self.view.settings
+        return pass_curve(
+            f.passed, f.n, interval_level(settings), interval_method(settings), f.order
+        )
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -35,7 +41,8 @@ class CurveScreen(ViewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("k", "pass@k", f"{level_text(DEFAULT_CONFIDENCE)} CI", "pass^k", "CI")
+        level = level_text(interval_level(self.view.settings))
+        table.add_columns("k", "pass@k", f"{level} CI", "pass^k", "CI")
         super().on_mount()
         table.focus()
 
@@ -52,7 +59,8 @@ class CurveScreen(ViewScreen):
         legend.append(f"{AT_K_MARK} pass@k", style=self.role("passed"))
         legend.append("   ")
         legend.append(f"{HAT_K_MARK} pass^k", style=self.role("hat-k"))
-        legend.append(f"   bars: {level_text(curve.confidence)} interval, {CLOPPER_PEARSON.label}")
+        method = interval_method(self.view.settings).label
+        legend.append(f"   bars: {level_text(curve.confidence)} interval, {method}")
         self.query_one("#curve-legend", Static).update(legend)
         table = self.query_one(DataTable)
         table.clear()
