@@ -9,7 +9,8 @@ from textual.widgets import Button, Input, Static
 
 from passk_tui.args import parse
 from passk_tui.core.progress import Cell
-from passk_tui.tui.app import EXIT_CANCELLED, PasskApp
+from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app_exit import EXIT_CANCELLED
 from passk_tui.tui.last_used import load_last_used, settings_file
 from passk_tui.tui.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen

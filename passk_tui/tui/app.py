@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,12 +19,13 @@ from textual.worker import Worker, WorkerState
 from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.gate import gate_lines
 from passk_tui.core.settings import Settings
 from passk_tui.tui import messages
+from passk_tui.tui.app_exit import exit_messages, exit_status
 from passk_tui.tui.contrast import derived_variables
 from passk_tui.tui.form import FormValues
 from passk_tui.tui.last_used import load_theme, save_last_used, save_theme
+from passk_tui.tui.palette_commands import screen_commands
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.help import HelpScreen
@@ -33,8 +33,6 @@ from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.view import EvaluationView
 
-#: Exit status when the user cancelled (or quit during) the evaluation, as headless uses.
-EXIT_CANCELLED = 130
 #: Seconds to wait for the Runs in flight to be cancelled when quitting mid-run.
 QUIT_GRACE = 10.0
 
@@ -406,32 +404,12 @@ class PasskApp(App[None]):
 
     @property
     def exit_status(self) -> int:
-        """0 done (gate held), 1 gate failed, 4 the confident gate undecided, 2/3 could not run,
-        130 cancelled, 128+N signal N."""
-        if self.signalled is not None:
-            return 128 + self.signalled
-        if self.failure is not None:
-            return self.failure.exit_code
-        view = self.view
-        if view is None:
-            return 0
-        if view.status in ("running", "cancelled"):
-            return EXIT_CANCELLED
-        if view.status == "failed":
-            return 3
-        return view.reading().exit_code
+        """The process's exit status (``app_exit.exit_status``)."""
+        return exit_status(self.signalled, self.failure, self.view)
 
     def exit_messages(self) -> list[str]:
-        """What to say on stderr once the terminal is back: why it failed, which cases gate."""
-        if self.failure is not None:
-            return [f"passk-tui: {self.failure}"]
-        view = self.view
-        if view is None:
-            return []
-        if view.status in ("running", "cancelled"):
-            left = view.progress.total - view.progress.finished
-            return [f"passk-tui: cancelled: {left} attempts not run"]
-        return [f"passk-tui: {line}" for line in gate_lines(view.reading())]
+        """What to say on stderr once the terminal is back (``app_exit.exit_messages``)."""
+        return exit_messages(self.failure, self.view)
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,
@@ -459,19 +437,4 @@ class PasskApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette lists the app's own commands and every action bound on this screen."""
         yield from super().get_system_commands(screen)
-        seen = {"Quit", "Commands"}
-        for key, active in screen.active_bindings.items():
-            binding = active.binding
-            # What the footer shows, and actions worth a tooltip: not cursor movements.
-            if not (binding.show or binding.tooltip) or not binding.description:
-                continue
-            if not active.enabled:
-                continue
-            if binding.description in seen:
-                continue
-            seen.add(binding.description)
-            yield SystemCommand(
-                binding.description,
-                f"{binding.tooltip or binding.description} (key: {key})",
-                partial(self.run_action, binding.action, active.node),
-            )
+        yield from screen_commands(screen, self.run_action)

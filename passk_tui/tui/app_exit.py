@@ -1,0 +1,44 @@
+"""What the app's process exits with, and says on stderr once the terminal is back.
+
+The same outcomes as the headless CLI's: the gate's reading decides (core/gate.py);
+this only picks which of the app's states applies.
+"""
+
+from __future__ import annotations
+
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.gate import gate_lines
+from passk_tui.tui.view import EvaluationView
+
+#: Exit status when the user cancelled (or quit during) the evaluation, as headless uses.
+EXIT_CANCELLED = 130
+
+
+def exit_status(
+    signalled: int | None, failure: InputError | RunError | None, view: EvaluationView | None
+) -> int:
+    """0 done (gate held), 1 gate failed, 4 the confident gate undecided, 2/3 could not run,
+    130 cancelled, 128+N signal N."""
+    if signalled is not None:
+        return 128 + signalled
+    if failure is not None:
+        return failure.exit_code
+    if view is None:
+        return 0
+    if view.status in ("running", "cancelled"):
+        return EXIT_CANCELLED
+    if view.status == "failed":
+        return 3
+    return view.reading().exit_code
+
+
+def exit_messages(failure: InputError | RunError | None, view: EvaluationView | None) -> list[str]:
+    """Why it failed, what was not run, or which cases the gate names."""
+    if failure is not None:
+        return [f"passk-tui: {failure}"]
+    if view is None:
+        return []
+    if view.status in ("running", "cancelled"):
+        left = view.progress.total - view.progress.finished
+        return [f"passk-tui: cancelled: {left} attempts not run"]
+    return [f"passk-tui: {line}" for line in gate_lines(view.reading())]
