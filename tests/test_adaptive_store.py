@@ -21,7 +21,8 @@ from passk_tui.store import Store
 from passk_tui.store.export import render_csv, render_json, render_md
 from passk_tui.store.report import build_report
 from passk_tui.store.report_html import render_report
-from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
+from passk_tui.store.schema import SCHEMA_VERSION
+from tests.old_stores import store_at_schema
 from tests.test_sequences import scipy_running
 from tests.test_store import CASES, record, settings_for
 
@@ -35,9 +36,8 @@ def cases_file(tmp_path: Path) -> Path:
 
 def test_an_older_store_migrates_keeping_everything(tmp_path: Path, cases_file) -> None:
     path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:
-        for number, step in enumerate(MIGRATIONS[:2], start=1):
-            db.executescript(f"{step}\nPRAGMA user_version = {number};")
+    with store_at_schema(path, 2):
+        pass
     Store.open(path).close()  # opened at schema 2, migrated
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -46,9 +46,7 @@ def test_an_older_store_migrates_keeping_everything(tmp_path: Path, cases_file) 
         assert "stop_reason" in {row[1] for row in db.execute("PRAGMA table_info(cases)")}
 
     old = tmp_path / "older.db"
-    with sqlite3.connect(old) as db:
-        for number, step in enumerate(MIGRATIONS[:2], start=1):
-            db.executescript(f"{step}\nPRAGMA user_version = {number};")
+    with store_at_schema(old, 2) as db:
         db.execute(
             "INSERT INTO evaluations (id, created, status, agent, version, attempts, k,"
             " completion_only, concurrency, timeout, cases_path, cases_sha256, case_count)"

@@ -12,11 +12,12 @@ from textual.widgets import DataTable, Static
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.error_groups import error_groups
 from passk_tui.store import DB_NAME, Store
-from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
+from passk_tui.store.schema import SCHEMA_VERSION
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.errors import ErrorsScreen
 from passk_tui.tui.view import EvaluationView
+from tests.old_stores import store_at_schema
 from tests.test_app_support import app_env
 from tests.test_cli_stack import KEY, passk
 from tests.test_store import record
@@ -78,9 +79,7 @@ def test_an_attempt_that_met_n_429s_is_stored_with_n_retries_and_resume_keeps_th
 
 def test_a_schema_4_store_reads_0_retries_and_takes_new_ones(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:
-        for number, step in enumerate(MIGRATIONS[:4], start=1):
-            db.executescript(f"{step}\nPRAGMA user_version = {number};")
+    with store_at_schema(path, 4) as db:
         db.execute(
             "INSERT INTO evaluations (id, created, status, agent, version, attempts, k,"
             " completion_only, concurrency, timeout, cases_path, cases_sha256, case_count)"

@@ -39,7 +39,7 @@ from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import Interval, interval_text
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
-from passk_tui.tui.widgets.row_cursor import RowCursor
+from passk_tui.tui.widgets.row_cursor import CURSOR_BINDINGS, RowCursor
 
 #: Longest case name shown in full; longer names end in "…".
 NAME_WIDTH_MAX = 32
@@ -59,14 +59,9 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open_case", "Open case"),
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
+        *CURSOR_BINDINGS,
         Binding("left", "cells_left", "Earlier attempts", show=False),
         Binding("right", "cells_right", "Later attempts", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first_row", "First case", show=False),
-        Binding("end", "last_row", "Last case", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

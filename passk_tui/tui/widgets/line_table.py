@@ -34,7 +34,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.tui.widgets.row_cursor import RowCursor
+from passk_tui.tui.widgets.row_cursor import CURSOR_BINDINGS, RowCursor
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +84,7 @@ class LineTable(RowCursor, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open case"),
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first_row", "First", show=False),
-        Binding("end", "last_row", "Last", show=False),
+        *CURSOR_BINDINGS,
         Binding("left", "scroll_left", "Left", show=False),
         Binding("right", "scroll_right", "Right", show=False),
     ]

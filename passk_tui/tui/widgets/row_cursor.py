@@ -9,8 +9,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
+
 if TYPE_CHECKING:
     from textual.geometry import Offset, Region
+
+#: The keys of the moves below, for the widget's BINDINGS (not shown in the footer).
+CURSOR_BINDINGS = [
+    Binding("up", "cursor_up", "Up", show=False),
+    Binding("down", "cursor_down", "Down", show=False),
+    Binding("pageup", "page_up", "Page up", show=False),
+    Binding("pagedown", "page_down", "Page down", show=False),
+    Binding("home", "first_row", "First", show=False),
+    Binding("end", "last_row", "Last", show=False),
+]
 
 
 class RowCursor:
