@@ -108,3 +108,34 @@ def test_a_case_reading_follows_its_cells_and_no_others() -> None:
     assert after[0] is before[0] and after[2] is before[2]  # untouched: kept, not read again
     assert after[1] != before[1]
     assert after == list(view.reading().cases)
+
+
+class ClickedTable(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.heard: list[tuple[str, object]] = []
+
+    def compose(self) -> ComposeResult:
+        yield LineTable()
+
+    def on_line_table_header_selected(self, event: LineTable.HeaderSelected) -> None:
+        self.heard.append(("header", event.column_key))
+
+    def on_line_table_row_selected(self, event: LineTable.RowSelected) -> None:
+        self.heard.append(("row", event.cursor_row))
+
+
+async def test_a_click_on_a_heading_sorts_and_a_second_click_on_a_row_opens_it() -> None:
+    app = ClickedTable()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = app.query_one(LineTable)
+        columns = [TableColumn("n", Text("name"), 12), TableColumn("v", Text("value"), 8)]
+        table.set_rows(columns, 50, lambda p: [Text(f"row {p}".ljust(12)), Text(str(p).ljust(8))])
+        await pilot.pause()
+        await pilot.click(LineTable, offset=(14, 0))  # the second heading
+        await pilot.click(LineTable, offset=(2, 3))  # row 2: the cursor moves there
+        await pilot.pause()
+        assert table.cursor_row == 2 and app.heard == [("header", "v")]
+        await pilot.click(LineTable, offset=(2, 3))  # the cursor's row: open it
+        await pilot.pause()
+        assert app.heard == [("header", "v"), ("row", 2)]
