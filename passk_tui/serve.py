@@ -11,6 +11,7 @@ so it binds to 127.0.0.1 unless ``--host`` says otherwise, and warns when it doe
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ipaddress
 import os
 import shlex
@@ -145,6 +146,23 @@ def _served_app_server(base: type) -> type:
         def __init__(self, command: str, *, host: str, port: int) -> None:
             super().__init__(command, host=host, port=port, title="passk-tui")
             self.templates_path = TEMPLATES
+            #: Each open tab's websocket handler, so that a stop can end them.
+            self._tabs: set[asyncio.Task[Any]] = set()
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            tab = asyncio.current_task()
+            assert tab is not None
+            self._tabs.add(tab)
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self._tabs.discard(tab)
+
+        async def on_shutdown(self, app: web.Application) -> None:
+            """SIGTERM or Ctrl-C with tabs open: end them now (each tab's app is told to quit),
+            rather than wait the minute aiohttp gives open websockets before it cancels."""
+            for tab in list(self._tabs):
+                tab.cancel()
 
         async def on_startup(self, app: web.Application) -> None:
             shown = f"[{self.host}]" if ":" in self.host else self.host

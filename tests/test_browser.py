@@ -235,7 +235,9 @@ def served(tmp_path: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        log.close()
+            raise AssertionError("serve did not stop on SIGTERM with a tab open") from None
+        finally:
+            log.close()
 
 
 def _listening(port: int) -> bool:
