@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NoReturn
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     return leave(run_app(args, os.environ))
 
 
-def leave(status: int) -> int:
+def leave(status: int) -> NoReturn:
     """End the process now, once the app has closed: its results are on disk and its last
     lines printed; tearing down its thousands of widgets and styles took a third of a
     second after the last frame, every time the user quit."""

@@ -14,7 +14,7 @@ from typing import TextIO
 from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.clock import clock
 from passk_tui.core.engine import Interleaved, Status
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.errors import EXIT_CANCELLED, EXIT_SIGNALLED, InputError, RunError
 from passk_tui.core.gate import gate_lines
 from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.progress import Progress
@@ -27,11 +27,8 @@ from passk_tui.store import Store
 from passk_tui.store.export import EXIT_EXPORT_FAILED, check_export_path, export
 from passk_tui.store.history import history_rows
 
-EXIT_CANCELLED = 130
 #: The environment failed us (stdout on a full disk): as for an evaluation that could not run.
 EXIT_ENVIRONMENT = RunError.exit_code
-#: A run stopped by a signal exits 128 + its number: 130 SIGINT, 143 SIGTERM, 129 SIGHUP.
-EXIT_SIGNALLED = 128
 #: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
 STOP_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)

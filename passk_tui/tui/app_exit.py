@@ -6,12 +6,9 @@ this only picks which of the app's states applies.
 
 from __future__ import annotations
 
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.errors import EXIT_CANCELLED, EXIT_SIGNALLED, InputError, RunError
 from passk_tui.core.gate import gate_lines
 from passk_tui.tui.view import EvaluationView
-
-#: Exit status when the user cancelled (or quit during) the evaluation, as headless uses.
-EXIT_CANCELLED = 130
 
 
 def exit_status(
@@ -20,7 +17,7 @@ def exit_status(
     """0 done (gate held), 1 gate failed, 4 the confident gate undecided, 2/3 could not run,
     130 cancelled, 128+N signal N."""
     if signalled is not None:
-        return 128 + signalled
+        return EXIT_SIGNALLED + signalled
     if failure is not None:
         return failure.exit_code
     if view is None:
