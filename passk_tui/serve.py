@@ -147,11 +147,11 @@ class Guard:
 
     Its names: ``--host`` itself; for a loopback address also ``localhost``, ``127.0.0.1``
     and ``::1``; bound to every interface (0.0.0.0, ::), any IP address and this machine's
-    host names. The port must be the one served.
+    host names. Any port: a tunnel or a forwarded port may reach it on another one; a page
+    served on another port has another Origin.
     """
 
-    def __init__(self, host: str, port: int) -> None:
-        self.port = port
+    def __init__(self, host: str) -> None:
         bound = host.strip("[]").lower()
         self.names = {bound}
         self.any_address = bound in _WILDCARDS
@@ -181,10 +181,10 @@ class Guard:
         match = _HOST_HEADER.fullmatch((header or "").lower())
         if match is None:
             return None
-        name, port = match["name"].strip("[]"), int(match["port"] or 80)
-        if port != self.port or not (name in self.names or self._is_address(name)):
+        name = match["name"].strip("[]")
+        if not (name in self.names or self._is_address(name)):
             return None
-        return name, port
+        return name, int(match["port"] or 80)
 
     def _is_address(self, name: str) -> bool:
         """Bound to every interface, any IP address names this server (no DNS, no rebinding)."""
@@ -239,7 +239,7 @@ def _served_app_server(base: type) -> type:
             self.templates_path = TEMPLATES
             #: Each open tab's websocket handler, so that a stop can end them.
             self._tabs: set[asyncio.Task[Any]] = set()
-            self.guard = Guard(host, port)
+            self.guard = Guard(host)
 
         async def _make_app(self) -> web.Application:
             """textual-serve's aiohttp app, every request of it (page, websocket, static files,

@@ -170,7 +170,8 @@ def status_of(port: int, path: str, host: str, headers: dict[str, str] | None = 
         ("LOCALHOST:{port}", 200),
         ("evil.example:{port}", 403),  # a hostname rebound to 127.0.0.1
         ("evil.example", 403),
-        ("127.0.0.1:1{port}", 403),
+        ("127.0.0.1:9000", 200),  # a tunnel's or a forwarded port
+        ("127.0.0.1", 200),
         ("127.0.0.1:{port}@evil.example", 403),
         ("", 403),
     ],
@@ -188,7 +189,7 @@ def test_the_page_answers_only_its_own_host(served_port: int, host: str, status:
         ("127.0.0.1:{port}", "http://127.0.0.1:{port}", 101),  # its own page
         ("localhost:{port}", "http://localhost:{port}", 101),
         ("127.0.0.1:{port}", "http://evil.example", 403),  # another site's page
-        ("127.0.0.1:{port}", "http://127.0.0.1:1{port}", 403),  # another port on this machine
+        ("127.0.0.1:{port}", "http://127.0.0.1:9000", 403),  # another port on this machine
         ("127.0.0.1:{port}", "http://localhost:{port}", 403),  # same server, not the same page
         ("127.0.0.1:{port}", "null", 403),  # a sandboxed frame, a file:// page
         ("127.0.0.1:{port}", None, 403),  # no browser sends none
@@ -216,7 +217,9 @@ def test_a_foreign_origin_is_refused_on_every_request(served_port: int) -> None:
         ("127.0.0.1", "127.0.0.1:8000", None, True),
         ("127.0.0.1", "[::1]:8000", "http://[::1]:8000", True),
         ("127.0.0.1", "localhost:8000", "https://localhost:8000", True),
-        ("127.0.0.1", "127.0.0.1", None, False),  # port 80 is not the one served
+        ("127.0.0.1", "127.0.0.1:9000", "http://127.0.0.1:9000", True),  # ssh -L 9000:...
+        ("127.0.0.1", "127.0.0.1", "http://127.0.0.1", True),
+        ("127.0.0.1", "127.0.0.1", "http://127.0.0.1:8000", False),
         ("127.0.0.1", "127.0.0.2:8000", None, False),
         ("::1", "[::1]:8000", "http://[::1]:8000", True),
         ("::1", "[::1]:8000", "http://[::1]:8001", False),
@@ -236,5 +239,5 @@ def test_a_foreign_origin_is_refused_on_every_request(served_port: int) -> None:
 def test_the_guard_knows_the_names_of_the_address_served(
     bound: str, host: str, origin: str | None, answered: bool
 ) -> None:
-    refusal = Guard(bound, 8000).refusal(host, origin, websocket=origin is not None)
+    refusal = Guard(bound).refusal(host, origin, websocket=origin is not None)
     assert (refusal is None) is answered, refusal
