@@ -118,5 +118,5 @@ def test_the_installed_command_runs_the_demo(installed: Path, tmp_path: Path) ->
         [str(installed.parent / "passk-tui"), "--demo", "--headless", "--attempts", "2"],
         cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
-    assert ran.returncode in (0, 1, 4), ran.stderr
-    assert "pass@" in ran.stdout
+    assert ran.returncode == 0, ran.stderr  # no gate: done
+    assert "pass@" in ran.stdout and "10/10 attempts" in ran.stderr
