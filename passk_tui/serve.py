@@ -6,6 +6,11 @@ not an error in every tab. A ``--key`` is handed to the app processes through th
 environment, never on their command line. textual-serve has no authentication:
 anyone who can reach the address can run evaluations as the user who started it,
 so it binds to 127.0.0.1 unless ``--host`` says otherwise, and warns when it does.
+
+Nor may a web page the user visits drive it: every request must name this server in
+its ``Host`` (a hostname rebound to 127.0.0.1 is refused), and the websocket, which
+runs the app, must come from this server's own page (its ``Origin``); anything else
+is answered 403 (``Guard``).
 """
 
 from __future__ import annotations
@@ -14,12 +19,19 @@ import argparse
 import asyncio
 import ipaddress
 import os
+import re
 import shlex
+import socket
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from passk_tui.args import _Parser, build_parser
+from passk_tui.config import resume_changes, settings_from_args
+from passk_tui.core.errors import InputError
+from passk_tui.store.export import check_export_path
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -81,6 +93,10 @@ def split_flags(argv: list[str]) -> tuple[argparse.Namespace, list[str], str | N
         build_serve_parser().error(
             "--headless makes no sense with serve: the app is what is served"
         )
+    try:
+        check_app_flags(app, os.environ)
+    except InputError as exc:
+        build_serve_parser().error(str(exc))
     key = app.key
     if key is not None:
         rest = _without_key(rest)
@@ -104,6 +120,81 @@ def _without_key(argv: list[str]) -> list[str]:
 def app_command(app_argv: list[str]) -> str:
     """The shell command textual-serve runs per tab: this Python, the served app, its flags."""
     return shlex.join([sys.executable, "-m", "passk_tui.serve", *app_argv])
+
+
+def check_app_flags(app: argparse.Namespace, env: Mapping[str, str]) -> None:
+    """Every app flag as a run checks it (config.py), nothing loaded or started, so a bad one
+    fails once at start (InputError), not in every tab. Without what to measure the flags
+    fill each tab's Configure: they are checked as if the demo said the rest."""
+    if app.export is not None:
+        check_export_path(app.export)
+    if app.resume:
+        resume_changes(app)
+    else:
+        settings_from_args(argparse.Namespace(**{**vars(app), "demo": True}), env)
+
+
+#: A Host header: a name or IPv4 address, or an IPv6 one in brackets; then maybe a port.
+_HOST_HEADER = re.compile(r"(?P<name>\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+_LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+_WILDCARDS = frozenset({"", "0.0.0.0", "::"})
+
+
+class Guard:
+    """Which requests this server answers: those naming it in ``Host``, and a websocket only
+    from its own page's ``Origin``. Refused otherwise, so that a page on another origin
+    cannot drive the app (DNS rebinding included: that page's Host is its own name).
+
+    Its names: ``--host`` itself; for a loopback address also ``localhost``, ``127.0.0.1``
+    and ``::1``; bound to every interface (0.0.0.0, ::), any IP address and this machine's
+    host names. Any port: a tunnel or a forwarded port may reach it on another one; a page
+    served on another port has another Origin.
+    """
+
+    def __init__(self, host: str) -> None:
+        bound = host.strip("[]").lower()
+        self.names = {bound}
+        self.any_address = bound in _WILDCARDS
+        if is_loopback(bound) or self.any_address:
+            self.names |= _LOOPBACK_NAMES
+        if self.any_address:
+            self.names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+
+    def refusal(self, host: str | None, origin: str | None, websocket: bool) -> str | None:
+        """Why a request with these headers is refused, or None to answer it."""
+        served = self._host(host)
+        if served is None:
+            return "not this server's address (Host)"
+        if origin is None:
+            return "a websocket needs its page's Origin" if websocket else None
+        try:
+            parts = urlsplit(origin.lower())
+            port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return "not this server's page (Origin)"
+        if parts.scheme not in ("http", "https") or (parts.hostname, port) != served:
+            return "not this server's page (Origin)"
+        return None
+
+    def _host(self, header: str | None) -> tuple[str, int] | None:
+        """The Host header's (name, port) when it names this server, else None."""
+        match = _HOST_HEADER.fullmatch((header or "").lower())
+        if match is None:
+            return None
+        name = match["name"].strip("[]")
+        if not (name in self.names or self._is_address(name)):
+            return None
+        return name, int(match["port"] or 80)
+
+    def _is_address(self, name: str) -> bool:
+        """Bound to every interface, any IP address names this server (no DNS, no rebinding)."""
+        if not self.any_address:
+            return False
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
 
 
 def run_serve(argv: list[str]) -> int:
@@ -148,6 +239,25 @@ def _served_app_server(base: type) -> type:
             self.templates_path = TEMPLATES
             #: Each open tab's websocket handler, so that a stop can end them.
             self._tabs: set[asyncio.Task[Any]] = set()
+            self.guard = Guard(host)
+
+        async def _make_app(self) -> web.Application:
+            """textual-serve's aiohttp app, every request of it (page, websocket, static files,
+            downloads) first past the guard."""
+            app = await super()._make_app()
+            app.middlewares.append(self._guarded)
+            return app
+
+        @web.middleware
+        async def _guarded(self, request: web.Request, handler: Any) -> web.StreamResponse:
+            upgrade = request.headers.get("Upgrade", "").lower()
+            websocket = request.path == "/ws" or upgrade == "websocket"
+            why = self.guard.refusal(
+                request.headers.get("Host"), request.headers.get("Origin"), websocket
+            )
+            if why is not None:
+                raise web.HTTPForbidden(text=f"passk-tui serve: refused: {why}\n")
+            return await handler(request)
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             tab = asyncio.current_task()

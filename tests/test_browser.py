@@ -295,3 +295,91 @@ def test_serve_shows_configure_and_d_runs_the_demo(browser, served, tmp_path) ->
     asked = requests_of(screen.events, served)
     assert served in asked
     assert all(u.startswith((served, "data:")) for u in asked), asked
+
+
+#: Another site's page: it tries to open the served app's websocket under each name that
+#: reaches it, and records what happened to each.
+ATTACK_PAGE = """<!doctype html><title>another site</title><script>
+window.outcomes = {};
+for (const url of %s) {
+  const ws = new WebSocket(url);
+  ws.onopen = () => { outcomes[url] = "open"; ws.send("\\x1b[?1049l"); };
+  ws.onclose = (event) => { outcomes[url] = outcomes[url] || "closed " + event.code; };
+}
+</script>"""
+
+
+@pytest.fixture
+def attack_site() -> Iterator[Callable[[str], str]]:
+    """A web server on another loopback port; ``attack_site(page)`` serves ``page`` there and
+    gives its address under a name of its own (``*.localhost`` reaches 127.0.0.1 without DNS,
+    as a rebound hostname does)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from threading import Thread
+
+    page = {"html": ""}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = page["html"].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    Thread(target=server.serve_forever, daemon=True).start()
+
+    def serve_page(html: str) -> str:
+        page["html"] = html
+        return f"http://attacker.localhost:{server.server_address[1]}/"
+
+    try:
+        yield serve_page
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def tab_processes() -> list[int]:
+    """The app processes serve started for tabs: this test's grandchildren running the app."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid, rest = stat.read_text().split(" ", 1)
+        except OSError:
+            continue
+        parents[int(pid)] = int(rest.rpartition(")")[2].split()[1])
+    children = {pid for pid, parent in parents.items() if parent == os.getpid()}
+    tabs = []
+    for pid, parent in parents.items():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if parent in children and b"passk_tui.serve" in command:
+            tabs.append(pid)
+    return tabs
+
+
+def test_another_sites_page_cannot_open_the_served_app(browser, served, attack_site) -> None:
+    port = served.rstrip("/").rpartition(":")[2]
+    sockets = [f"ws://{name}:{port}/ws" for name in ("127.0.0.1", "localhost", "evil.localhost")]
+    browser.get(attack_site(ATTACK_PAGE % json.dumps(sockets)))
+    wait_for(
+        lambda: len(browser.execute_script("return window.outcomes")) == len(sockets),
+        30,
+        "every websocket to open or close",
+    )
+    outcomes = browser.execute_script("return window.outcomes")
+    assert outcomes == {url: "closed 1006" for url in sockets}  # refused in the handshake
+    assert tab_processes() == []
+    # A hostname rebound to 127.0.0.1: the page itself is refused, so no script of it runs.
+    browser.get(f"http://evil.localhost:{port}/")
+    assert "refused" in browser.find_element("tag name", "body").text
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert tab_processes() == []

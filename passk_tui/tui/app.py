@@ -20,6 +20,7 @@ from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.settings import Settings
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui import messages
 from passk_tui.tui.app_exit import exit_messages, exit_status
 from passk_tui.tui.contrast import derived_variables
@@ -403,13 +404,28 @@ class PasskApp(App[None]):
         self.set_timer(QUIT_GRACE, self.exit)
 
     @property
+    def crash(self) -> RunError | None:
+        """The exception that ended the app, if one did, as a could-not-run (exit 3) in one line.
+
+        Textual prints its traceback and keeps the first such exception; without this the
+        process exited 0 (or by the gate) as if the app had closed normally.
+        """
+        error = self._exception
+        if error is None:
+            return None
+        text = " ".join(str(error).split())
+        return RunError(
+            terminal_safe(f"the app stopped on an error: {type(error).__name__}: {text}")
+        )
+
+    @property
     def exit_status(self) -> int:
         """The process's exit status (``app_exit.exit_status``)."""
-        return exit_status(self.signalled, self.failure, self.view)
+        return exit_status(self.signalled, self.crash or self.failure, self.view)
 
     def exit_messages(self) -> list[str]:
         """What to say on stderr once the terminal is back (``app_exit.exit_messages``)."""
-        return exit_messages(self.failure, self.view)
+        return exit_messages(self.crash or self.failure, self.view)
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,
