@@ -13,7 +13,7 @@ from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
-from passk_tui.targets.scrub import Scrubber
+from passk_tui.targets.scrub import Scrubber, key_problem
 
 if TYPE_CHECKING:
     from passk_tui.core.plan import PlannedAttempt
@@ -85,11 +85,15 @@ class OpenAITarget:
         headers = {"Content-Type": "application/json"}
         key = None
         if api_key_env:
+            where = f"{label or 'openai agent'}: environment variable {api_key_env}"
             key = os.environ.get(api_key_env)
             if not key:
-                where = label or "openai agent"
-                raise InputError(f"{where}: environment variable {api_key_env} is not set")
+                raise InputError(f"{where} is not set")
+            problem = key_problem(key)
+            if problem:
+                raise InputError(f"{where}: {problem}")
             headers["Authorization"] = f"Bearer {key}"
+        # An endpoint or proxy may echo the request: no answer or error keeps the key.
         self._scrubber = Scrubber(key)
         self._client = make_client(concurrency, tls=not self.url.startswith("http://"))
         # Built once, not per request as client.post would: the client's default headers
@@ -157,7 +161,7 @@ class OpenAITarget:
             else:
                 status = response.status_code
                 if status == 200:
-                    return self._turn(response)
+                    return self._scrubber.turn(self._turn(response))
                 if status != 429 and status < 500:
                     return Turn("failed", error=self._scrub(self._http_error(response)))
                 reason = f"HTTP {status} from {self.url}"
@@ -173,15 +177,16 @@ class OpenAITarget:
         await self._client.aclose()
 
     def _turn(self, response: httpx.Response) -> Turn:
-        """A 200 response as a Turn: completed, or stopped when the answer was cut off."""
+        """A 200 response as a Turn: completed, or stopped when the answer was cut off.
+
+        Unscrubbed: ``execute`` masks the key in all of it (an echoing endpoint)."""
         try:
             data = json.loads(response.content)
             choice = data["choices"][0]
             message = choice["message"]
             content = message.get("content")
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            error = f"malformed response from {self.url}: {_peek(response)}"
-            return Turn("failed", error=self._scrub(error))
+            return Turn("failed", error=f"malformed response from {self.url}: {_peek(response)}")
         if content is None:
             content = ""  # e.g. a tool call or a refusal: no text answer
         if not isinstance(content, str):
