@@ -11,6 +11,7 @@ import httpx
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.values import shorten
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber, key_problem
@@ -24,8 +25,9 @@ MAX_RETRIES = 5
 #: Full-jitter backoff (targets.retry.Backoff): first ceiling and cap, in seconds.
 BACKOFF_BASE = 0.05
 BACKOFF_CAP = 5.0
-#: finish_reason values that mean the model stopped before finishing its answer.
-_CUT_OFF = frozenset({"length", "content_filter"})
+#: finish_reason values that mean the endpoint withheld the answer: nothing of the model's to
+#: judge. An answer cut off at its token limit ("length") is the model's, and is judged.
+_WITHHELD = frozenset({"content_filter"})
 #: Seconds prepare() waits to reach the endpoint before the evaluation stops (exit 3).
 PROBE_TIMEOUT = 10.0
 #: Transport failures after which prepare() stops at once: nothing listens there.
@@ -177,7 +179,8 @@ class OpenAITarget:
         await self._client.aclose()
 
     def _turn(self, response: httpx.Response) -> Turn:
-        """A 200 response as a Turn: completed, or stopped when the answer was cut off.
+        """A 200 response as a Turn: completed (cut off at its token limit too), or stopped
+        when the endpoint withheld the answer; the finish reason is kept either way.
 
         Unscrubbed: ``execute`` masks the key in all of it (an echoing endpoint)."""
         try:
@@ -195,11 +198,15 @@ class OpenAITarget:
             )
         usage = _usage(data.get("usage"))
         turn_id = data.get("id") if isinstance(data.get("id"), str) else None
-        finish = choice.get("finish_reason")
-        if finish in _CUT_OFF:
-            error = f"the model stopped early (finish_reason {finish})"
-            return Turn("stopped", output=content, error=error, turn_id=turn_id, usage=usage)
-        return Turn("completed", output=content, turn_id=turn_id, usage=usage)
+        raw = choice.get("finish_reason")
+        finish = shorten(raw) if isinstance(raw, str) and raw else None
+        status, error = "completed", None
+        if finish in _WITHHELD:
+            status = "stopped"
+            error = f"the endpoint's filter stopped the answer (finish_reason {finish})"
+        return Turn(
+            status, output=content, error=error, turn_id=turn_id, usage=usage, finish_reason=finish
+        )
 
     def _http_error(self, response: httpx.Response) -> str:
         """``HTTP 400 from <url>: <the server's message>``."""

@@ -78,7 +78,7 @@ class Scrubber:
         return value if scrubbed == text else json.loads(scrubbed)
 
     def turn(self, turn: Turn) -> Turn:
-        """The Turn with every secret masked in its output, error, ids and usage."""
+        """The Turn with every secret masked in its output, error, ids, usage and finish reason."""
         if not self._secrets:
             return turn
         return replace(
@@ -88,4 +88,5 @@ class Scrubber:
             run_id=self.value(turn.run_id),
             turn_id=self.value(turn.turn_id),
             usage=self.value(turn.usage),
+            finish_reason=self.value(turn.finish_reason),
         )
