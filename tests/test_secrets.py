@@ -16,10 +16,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button
 
 from passk_tui.store import DB_NAME
+from passk_tui.tui.app import PasskApp
 from tests.fake_openai import FakeOpenAI
 from tests.stack_server import StackServer
+from tests.test_app import fill, message
+from tests.test_app_support import app_env, wait_for
+
+__all__ = ["app_env"]
 
 STACK_KEY = "sk-PASSK-stack-key-7c41e09b"
 OPENAI_KEY = "sk-openai-echoed-3f9a27d1c6"
@@ -235,3 +241,27 @@ async def test_a_password_in_a_base_url_is_refused_unsaid_and_nothing_is_stored(
     )
     assert "pa55word" not in line
     assert not (tmp_path / "data").exists()
+
+
+# -- the app's Configure -------------------------------------------------------------------
+
+
+async def test_configure_refuses_a_short_key_and_a_password_in_the_stack_address_at_the_field(
+    app_env: Path, stack: StackServer
+) -> None:
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        run = app.screen.query_one("#run", Button)
+        await fill(pilot, stack=stack.url, agent="demo", version="1", cases="cases.toml")
+        await wait_for(pilot, lambda: not run.disabled)
+        await fill(pilot, key="sk-123")
+        assert run.disabled
+        assert "the key is 6 characters; at least 8" in str(message(app, "key").render())
+        address = stack.url.replace("http://", "http://user:pa55word@")
+        await fill(pilot, key="secret-key", stack=address)
+        shown = str(message(app, "stack").render())
+        assert run.disabled and "put no user or password in the stack address" in shown
+        assert "pa55word" not in shown
+        await fill(pilot, stack=stack.url)
+        await wait_for(pilot, lambda: not run.disabled)
+    assert stack.stats().runs_created == 0
