@@ -140,7 +140,7 @@ async def over_http(args: argparse.Namespace, suite: list[SimulatedCase], agent:
 
     with StackServer(script=StackScript(turns=turn)) as stack:
         settings = settings_for(args, adaptive=True, stack=stack.url)
-        target = make_target(settings, "secret", "ev_bench_http")
+        target = make_target(settings, "secret-key", "ev_bench_http")
         cases = engine_cases(suite)
         evaluation = Evaluation(
             "ev_bench_http", cases, settings, target, policy=sampling_policy(settings, len(cases))

@@ -6,9 +6,9 @@ import argparse
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlsplit
 
 from passk_tui import demo
+from passk_tui.core.addresses import address_problem
 from passk_tui.core.cases import Case, load_cases
 from passk_tui.core.errors import InputError
 from passk_tui.core.intervals import parse_confidence
@@ -30,6 +30,7 @@ from passk_tui.core.settings import (
 )
 from passk_tui.core.terminal_text import escape, first_unsafe
 from passk_tui.targets.base import Target
+from passk_tui.targets.scrub import key_problem
 
 T = TypeVar("T")
 
@@ -117,30 +118,20 @@ def parse_agent(text: str) -> str:
     return text
 
 
+#: What an address with a user or password in it is told (``core.addresses``).
+STACK_CREDENTIALS = (
+    "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
+)
+
+
 def parse_stack_url(text: str, source: str = "--stack") -> str:
     """The stack address, checked before anything is stored or sent; InputError names ``source``.
 
-    An address with a user and password in it is refused, not cleaned: the stack is
-    reached with a bearer key (runs-api.md), so credentials in the address are a
-    mistake, and keeping them quietly would store and show a secret while dropping
-    them quietly would send requests the user did not ask for.
+    Credentials in it are refused (``core.addresses``): the stack takes a bearer key.
     """
-    if any(ch.isspace() for ch in text) or first_unsafe(text):
-        raise InputError(f"{source}: {text!r} holds spaces or control characters")
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError as exc:
-        raise InputError(f"{source}: {text!r} is not a valid address ({exc})") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(f"{source}: {text!r} is not an http:// or https:// address")
-    if parts.username is not None or parts.password is not None:
-        raise InputError(
-            f"{source}: put no user or password in the stack address; "
-            "give the key with PASSK_KEY (or --key)"
-        )
-    if port == 0:
-        raise InputError(f"{source}: {text!r}: port 0 is not a port")
+    problem = address_problem(text, STACK_CREDENTIALS)
+    if problem:
+        raise InputError(f"{source}: {problem}")
     return text
 
 
@@ -160,16 +151,14 @@ def load_suite(settings: Settings) -> list[Case]:
 def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
     """The stack key: the flag if given, else PASSK_KEY (preferred: it stays out of `ps`).
 
-    It goes into an HTTP header, so it must be visible ASCII: a newline or a non-ASCII
-    character (a paste gone wrong) is bad input, said without echoing the key.
+    A key that cannot go into an HTTP header or is too short to mask
+    (``targets.scrub.key_problem``) is bad input, said without echoing the key.
     """
     source = "--key" if args.key else "PASSK_KEY"
     key = args.key or env.get("PASSK_KEY") or None
-    if key is not None and not all(0x21 <= ord(ch) <= 0x7E for ch in key):
-        raise InputError(
-            f"{source}: the key must be visible ASCII characters only (no spaces, newlines "
-            "or accented letters); check how it was copied"
-        )
+    problem = None if key is None else key_problem(key)
+    if problem:
+        raise InputError(f"{source}: {problem}")
     return key
 
 

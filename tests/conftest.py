@@ -42,7 +42,7 @@ def make_stack() -> Iterator[Callable[..., StackServer]]:
 
 @pytest.fixture
 def stack(make_stack: Callable[..., StackServer]) -> StackServer:
-    """A stack with the default config: key "secret" (and "forbidden": 403), agent "demo"
+    """A stack with the default config: key "secret-key" (and "forbidden": 403), agent "demo"
     (versions 1-3), Turns echoing their input after 50 ms, no faults. Change
     ``stack.config`` to script it."""
     return make_stack()

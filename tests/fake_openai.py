@@ -12,7 +12,7 @@ import asyncio
 import json
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from aiohttp import web
@@ -53,6 +53,9 @@ class FakeOpenAI:
         self.statuses: Counter[int] = Counter()
         self.in_flight = 0
         self.max_in_flight = 0
+        #: Append the request's Authorization header to every answer and error message,
+        #: as a careless proxy or a debugging endpoint would.
+        self.echo_authorization = False
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -99,6 +102,8 @@ class FakeOpenAI:
             if delay:
                 await asyncio.sleep(delay)
             self.statuses[reply.status] += 1
+            if self.echo_authorization:
+                reply = _echoing(reply, request.headers.get("Authorization", ""))
             if reply.body is not None:
                 if isinstance(reply.body, str):
                     return web.Response(status=reply.status, text=reply.body, headers=reply.headers)
@@ -130,3 +135,14 @@ class FakeOpenAI:
         if callable(self.answer):
             return self.answer(body["messages"])
         return self.answer
+
+
+def _echoing(reply: Reply, authorization: str) -> Reply:
+    """The reply with ``authorization`` at the end of its answer, or of its error's message."""
+    said = f" (you sent Authorization: {authorization})"
+    if isinstance(reply.body, dict) and isinstance(reply.body.get("error"), dict):
+        error = {**reply.body["error"], "message": reply.body["error"]["message"] + said}
+        return replace(reply, body={**reply.body, "error": error})
+    if reply.body is None:
+        return replace(reply, content=(reply.content or "") + said)
+    return reply

@@ -108,7 +108,7 @@ class StackConfig:
     """
 
     keys: dict[str, frozenset[str] | None] | None = field(
-        default_factory=lambda: {"secret": None, "forbidden": frozenset()}
+        default_factory=lambda: {"secret-key": None, "forbidden": frozenset()}
     )
     agents: tuple[Agent, ...] = (Agent("agt_01J9ZQ4X7RM0BWJ8S5C0V2K3YD", "demo"),)
     script: StackScript = field(default_factory=StackScript)

@@ -146,11 +146,11 @@ def test_extend_evaluation_for_the_app_says_how_many_runs_at_most_and_runs_them(
         agent="demo", version=1, cases_path=str(cases), attempts=3, k=3, stack=stack.url
     )
     with Store.open(tmp_path / "s.db") as store:
-        first = new_evaluation(settings, "secret", store=store)
+        first = new_evaluation(settings, "secret-key", store=store)
         assert asyncio.run(run_closing(first)) == "done"
         with pytest.raises(InputError, match="fewer than the 3 stored"):
-            extend_evaluation(first.evaluation_id, "secret", attempts=2, store=store)
-        more = extend_evaluation(first.evaluation_id, "secret", max_attempts=20, store=store)
+            extend_evaluation(first.evaluation_id, "secret-key", attempts=2, store=store)
+        more = extend_evaluation(first.evaluation_id, "secret-key", max_attempts=20, store=store)
         # No --require: the precision rule (0.2 wide); none is decided at 3, so 3 x 17 at most.
         assert more.evaluation.policy.most_left() == 3 * 17 and not more.finished
         assert asyncio.run(run_closing(more.evaluation)) == "done"

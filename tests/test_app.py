@@ -402,7 +402,7 @@ async def test_configure_asks_the_stack_for_versions(app_env: Path, stack) -> No
     async with app.run_test(size=SIZE) as pilot:
         run = app.screen.query_one("#run", Button)
         await fill(
-            pilot, stack=stack.url, key="secret", agent="demo", version="9", cases="cases.toml"
+            pilot, stack=stack.url, key="secret-key", agent="demo", version="9", cases="cases.toml"
         )
         await wait_for(pilot, lambda: "versions: 1, 2, 3" in str(message(app, "version").render()))
         assert "not on the stack" in str(message(app, "version").render())

@@ -211,12 +211,27 @@ async def test_bad_request_fails_at_once_with_the_servers_message(
     assert notices == []
 
 
-async def test_length_is_stopped_with_the_partial_answer(server: FakeOpenAI, make_target) -> None:
+async def test_an_answer_cut_off_by_its_token_limit_is_completed_and_says_so(
+    server: FakeOpenAI, make_target
+) -> None:
     server.push(Reply(content="The answer is", finish_reason="length"))
     turn = await run(make_target(), "x")
-    assert turn.status == "stopped"
-    assert turn.output == "The answer is"
-    assert "length" in turn.error
+    assert (turn.status, turn.output, turn.error) == ("completed", "The answer is", None)
+    assert turn.finish_reason == "length"
+
+
+async def test_a_normal_answer_keeps_its_finish_reason(server: FakeOpenAI, make_target) -> None:
+    turn = await run(make_target(), "x")
+    assert (turn.status, turn.finish_reason) == ("completed", "stop")
+
+
+async def test_an_answer_the_endpoints_filter_stopped_is_stopped(
+    server: FakeOpenAI, make_target
+) -> None:
+    server.push(Reply(content="", finish_reason="content_filter"))
+    turn = await run(make_target(), "x")
+    assert (turn.status, turn.finish_reason) == ("stopped", "content_filter")
+    assert turn.error == "the endpoint's filter stopped the answer (finish_reason content_filter)"
 
 
 @pytest.mark.parametrize(

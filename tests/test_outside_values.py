@@ -130,12 +130,12 @@ def test_a_failed_store_write_fails_the_evaluation_and_resume_repairs_it(
         return real_row(evaluation_id, record)
 
     monkeypatch.setattr(layout, "record_row", unbindable_once)
-    evaluation = new_evaluation(settings, "secret")
+    evaluation = new_evaluation(settings, "secret-key")
     assert asyncio.run(run_and_close(evaluation)) == "failed"
     assert "cannot store finished attempts" in evaluation.error
     stored_now = evaluation.store.load(evaluation.evaluation_id)
     assert stored_now.status == "failed" and stored_now.missing > 0
-    resumed = resume_evaluation(evaluation.evaluation_id, "secret")
+    resumed = resume_evaluation(evaluation.evaluation_id, "secret-key")
     assert asyncio.run(run_and_close(resumed.evaluation)) == "done"
     after = resumed.evaluation.store.load(evaluation.evaluation_id)
     assert [r.outcome for r in after.records] == ["passed"] * 3
@@ -223,7 +223,7 @@ def test_a_failed_start_keeps_its_row_but_no_copy_of_the_cases(
         assert [s.cases for s in summaries] == [1000, 1000]
     with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
         assert db.execute("SELECT COUNT(*) FROM cases").fetchone() == (0,)
-    resumed = passk(tmp_path, "--resume", "last", key="secret")  # the file is unchanged
+    resumed = passk(tmp_path, "--resume", "last", key="secret-key")  # the file is unchanged
     assert resumed.returncode == 0, resumed.stderr
     assert len(resumed.stdout.splitlines()) == 2 + 1000
     with Store.open(tmp_path / "data" / DB_NAME) as store:
@@ -243,7 +243,7 @@ def test_an_evaluations_end_error_with_a_lone_surrogate_is_stored(
 ) -> None:
     cases = tmp_path / "cases.toml"
     cases.write_text('[[cases]]\nname = "echo"\ninput = "e"\ncheck = { equals = "e" }\n')
-    evaluation = new_evaluation(Settings("demo", 1, str(cases), stack=stack.url), "secret")
+    evaluation = new_evaluation(Settings("demo", 1, str(cases), stack=stack.url), "secret-key")
     evaluation.store.finish(evaluation.evaluation_id, "failed", "the stack said \ud83d")
     assert evaluation.store.load(evaluation.evaluation_id).error == "the stack said \\ud83d"
     asyncio.run(evaluation.target.aclose())

@@ -205,7 +205,7 @@ def test_auth_error_mid_run_is_resumable_and_the_key_is_nowhere(
 def test_resume_refuses_a_changed_measured_flag(make_stack, cases: Path, tmp_path):
     stack = make_stack(script=slow_script(0.05))
     data = tmp_path / "data"
-    code, out, err = finish(passk(*start_args(stack, cases, "--key", "secret"), data=data))
+    code, out, err = finish(passk(*start_args(stack, cases, "--key", "secret-key"), data=data))
     assert code == 0, err
     before = stack.stats().runs_created
     code, out, err = finish(passk("--resume", "last", "--attempts", "3", data=data))
@@ -239,7 +239,7 @@ def test_resume_of_a_finished_evaluation_prints_it_and_applies_a_new_gate(
 ):
     stack = make_stack(script=slow_script(0.05))
     data = tmp_path / "data"
-    code, first, err = finish(passk(*start_args(stack, cases), data=data, key="secret"))
+    code, first, err = finish(passk(*start_args(stack, cases), data=data, key="secret-key"))
     assert code == 0, err
     runs = stack.stats().runs_created
     # No key needed: nothing runs.
@@ -257,9 +257,9 @@ def test_resume_of_a_finished_evaluation_prints_it_and_applies_a_new_gate(
 def test_changed_cases_file_warns_and_the_stored_cases_are_used(
     make_stack, cases: Path, tmp_path: Path
 ):
-    stack = make_stack(keys={"secret": None}, script=slow_script(0.05))
+    stack = make_stack(keys={"secret-key": None}, script=slow_script(0.05))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases, "--concurrency", "1"), data=data, key="secret")
+    process = passk(*start_args(stack, cases, "--concurrency", "1"), data=data, key="secret-key")
     deadline = time.monotonic() + 30
     while recorded(data) < 3:
         assert process.poll() is None and time.monotonic() < deadline
@@ -268,7 +268,7 @@ def test_changed_cases_file_warns_and_the_stored_cases_are_used(
     code, out, err = finish(process)
     assert code == 130 and "--resume ev_" in err
     cases.write_text(CASES.replace('"gamma"', '"delta"'))
-    code, out, err = finish(passk("--resume", "last", data=data, key="secret"))
+    code, out, err = finish(passk("--resume", "last", data=data, key="secret-key"))
     assert code == 0, err
     assert "changed since" in err and "stored cases" in err
     assert "gamma" in out and "delta" not in out
@@ -277,12 +277,12 @@ def test_changed_cases_file_warns_and_the_stored_cases_are_used(
 def test_resume_older_than_a_day_warns_about_expired_keys(make_stack, cases: Path, tmp_path: Path):
     stack = make_stack(script=slow_script(0.05))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases), data=data, key="nope")  # 401: nothing runs
+    process = passk(*start_args(stack, cases), data=data, key="nope-wrong-key")  # 401: nothing runs
     code, _, err = finish(process)
     assert code == 3 and "401" in err
     with sqlite3.connect(data / DB_NAME) as db:
         db.execute("UPDATE evaluations SET created = created - 25 * 3600")
-    code, out, err = finish(passk("--resume", "last", data=data, key="secret"))
+    code, out, err = finish(passk("--resume", "last", data=data, key="secret-key"))
     assert code == 0, err
     assert "24 h" in err and "may run again" in err
     assert out == EXPECTED

@@ -14,7 +14,7 @@ import pytest
 
 from tests.stack_server import StackScript, StackServer, TurnScript
 
-AUTH = {"Authorization": "Bearer secret", "Content-Type": "application/json"}
+AUTH = {"Authorization": "Bearer secret-key", "Content-Type": "application/json"}
 
 
 def body(case: str = "c", attempt: int = 1, **extra) -> bytes:

@@ -177,7 +177,7 @@ def test_every_finished_attempt_is_stored_before_its_event(
             status = reader.execute("SELECT status FROM evaluations").fetchone()[0]
             ends.append(status)
 
-    evaluation = new_evaluation(settings, "secret", on_event)
+    evaluation = new_evaluation(settings, "secret-key", on_event)
     assert evaluation.store.path == Path(os.environ["PASSK_DATA_DIR"]) / DB_NAME
     assert asyncio.run(evaluation.run()) == "done"
     assert sorted(seen) == [(c, a) for c in (0, 1) for a in range(1, 11)]

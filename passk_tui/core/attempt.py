@@ -35,6 +35,9 @@ class Turn:
     run_id: str | None = None
     turn_id: str | None = None
     usage: dict[str, Any] | None = None
+    finish_reason: str | None = None
+    """Why the model stopped, as an `openai` endpoint said ('stop', 'length': cut off by
+    its token limit); None when the target has no such thing to say."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,8 @@ class AttemptRecord:
     retries: int = 0
     """How many times the target resent or asked again (429, 5xx, a lost connection) before
     the attempt ended: what a flaky stack cost it, beside whatever it measured."""
+    finish_reason: str | None = None
+    """The Turn's ``finish_reason`` (an `openai` answer's); None when it had none."""
 
     @property
     def duration(self) -> float:

@@ -300,6 +300,7 @@ class Evaluation:
             output_size=output_size,
             retake=planned.retake,
             retries=retries,
+            finish_reason=turn.finish_reason,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

@@ -10,6 +10,11 @@ import signal
 from collections.abc import Sequence
 from pathlib import Path
 
+#: Variables no local program is given: the stack key is the user's, held for the stack
+#: alone (PRODUCT.md: "never the stack key"). ``serve`` hands a ``--key`` to its app
+#: processes as PASSK_KEY, so this is where a flag's key would reach a program too.
+WITHHELD = frozenset({"PASSK_KEY"})
+
 
 def program_problem(program: str, cwd: Path) -> str | None:
     """Why ``program`` cannot start from ``cwd`` ('not found: x', 'not executable: x'), or None.
@@ -27,6 +32,15 @@ def program_problem(program: str, cwd: Path) -> str | None:
     return None
 
 
+def child_env() -> dict[str, str]:
+    """The environment a local program (agent or `command` check) runs in: ours, minus ``WITHHELD``.
+
+    Read at each start, so it follows this process's environment; other secrets (an
+    `openai` agent's api_key_env, say) stay, as a check that asks a model needs them.
+    """
+    return {name: value for name, value in os.environ.items() if name not in WITHHELD}
+
+
 async def run_program(
     argv: Sequence[str],
     cwd: Path,
@@ -39,11 +53,13 @@ async def run_program(
     program reaped before ``CancelledError`` goes on; after a normal exit the
     group is killed too, so a backgrounded grandchild does not outlive it.
     OSError (the program cannot start) propagates. ``running`` holds the
-    process while it runs, for a caller that must kill it on close.
+    process while it runs, for a caller that must kill it on close. Its
+    environment is ``child_env()``: never the stack key.
     """
     proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=cwd,
+        env=child_env(),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -177,8 +177,8 @@ class Store:
             db.executemany(
                 "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
                 " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
-                " duration, usage, retries)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " duration, usage, retries, finish_reason)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
 

@@ -115,6 +115,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         r.duration,
         None if r.usage is None else to_json(r.usage),
         r.retries,
+        text(r.finish_reason),
     )
 
 
@@ -138,6 +139,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         output_size=output_size,
         retake=row["retake"],
         retries=row["retries"],
+        finish_reason=row["finish_reason"],
     )
 
 

@@ -119,6 +119,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE attempts ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
     """,
+    # 6: why the model stopped ('stop', 'length': an `openai` answer cut off by its token
+    # limit); NULL when the target said nothing of it, as for attempts stored before.
+    """
+    ALTER TABLE attempts ADD COLUMN finish_reason TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
+from passk_tui.core.addresses import address_problem
 from passk_tui.core.errors import InputError
 from passk_tui.core.toml_text import parse_toml
 from passk_tui.core.values import positive_seconds
@@ -37,6 +38,11 @@ _OPENAI_TEXT_KEYS = ("base_url", "model", "system", "api_key_env")
 #: Body keys the target writes itself: `params` may set any other.
 _OWN_BODY_KEYS = ("model", "messages")
 _VERSION_KEY = re.compile(r"[0-9]+")
+#: What a base_url with a user or password in it is told (``core.addresses``).
+_BASE_URL_CREDENTIALS = (
+    "put no user or password in the address; give the key with api_key_env "
+    "(the name of the environment variable that holds it)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +204,9 @@ def _parse_openai(table: Any, where: str) -> OpenAISpec:
         if key in table and (not isinstance(table[key], str) or not table[key]):
             raise InputError(f"{where}: openai {key!r} must be a non-empty string")
     base_url, timeout = table["base_url"], table.get("timeout")
-    if not base_url.startswith(("http://", "https://")):
-        raise InputError(f"{where}: openai 'base_url' must start with http:// or https://")
+    problem = address_problem(base_url, _BASE_URL_CREDENTIALS)
+    if problem:
+        raise InputError(f"{where}: openai 'base_url': {problem}")
     return OpenAISpec(
         base_url=base_url,
         model=table["model"],

@@ -11,9 +11,10 @@ import httpx
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.values import shorten
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
-from passk_tui.targets.scrub import Scrubber
+from passk_tui.targets.scrub import Scrubber, key_problem
 
 if TYPE_CHECKING:
     from passk_tui.core.plan import PlannedAttempt
@@ -24,8 +25,9 @@ MAX_RETRIES = 5
 #: Full-jitter backoff (targets.retry.Backoff): first ceiling and cap, in seconds.
 BACKOFF_BASE = 0.05
 BACKOFF_CAP = 5.0
-#: finish_reason values that mean the model stopped before finishing its answer.
-_CUT_OFF = frozenset({"length", "content_filter"})
+#: finish_reason values that mean the endpoint withheld the answer: nothing of the model's to
+#: judge. An answer cut off at its token limit ("length") is the model's, and is judged.
+_WITHHELD = frozenset({"content_filter"})
 #: Seconds prepare() waits to reach the endpoint before the evaluation stops (exit 3).
 PROBE_TIMEOUT = 10.0
 #: Transport failures after which prepare() stops at once: nothing listens there.
@@ -85,11 +87,15 @@ class OpenAITarget:
         headers = {"Content-Type": "application/json"}
         key = None
         if api_key_env:
+            where = f"{label or 'openai agent'}: environment variable {api_key_env}"
             key = os.environ.get(api_key_env)
             if not key:
-                where = label or "openai agent"
-                raise InputError(f"{where}: environment variable {api_key_env} is not set")
+                raise InputError(f"{where} is not set")
+            problem = key_problem(key)
+            if problem:
+                raise InputError(f"{where}: {problem}")
             headers["Authorization"] = f"Bearer {key}"
+        # An endpoint or proxy may echo the request: no answer or error keeps the key.
         self._scrubber = Scrubber(key)
         self._client = make_client(concurrency, tls=not self.url.startswith("http://"))
         # Built once, not per request as client.post would: the client's default headers
@@ -157,7 +163,7 @@ class OpenAITarget:
             else:
                 status = response.status_code
                 if status == 200:
-                    return self._turn(response)
+                    return self._scrubber.turn(self._turn(response))
                 if status != 429 and status < 500:
                     return Turn("failed", error=self._scrub(self._http_error(response)))
                 reason = f"HTTP {status} from {self.url}"
@@ -173,15 +179,17 @@ class OpenAITarget:
         await self._client.aclose()
 
     def _turn(self, response: httpx.Response) -> Turn:
-        """A 200 response as a Turn: completed, or stopped when the answer was cut off."""
+        """A 200 response as a Turn: completed (cut off at its token limit too), or stopped
+        when the endpoint withheld the answer; the finish reason is kept either way.
+
+        Unscrubbed: ``execute`` masks the key in all of it (an echoing endpoint)."""
         try:
             data = json.loads(response.content)
             choice = data["choices"][0]
             message = choice["message"]
             content = message.get("content")
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            error = f"malformed response from {self.url}: {_peek(response)}"
-            return Turn("failed", error=self._scrub(error))
+            return Turn("failed", error=f"malformed response from {self.url}: {_peek(response)}")
         if content is None:
             content = ""  # e.g. a tool call or a refusal: no text answer
         if not isinstance(content, str):
@@ -190,11 +198,15 @@ class OpenAITarget:
             )
         usage = _usage(data.get("usage"))
         turn_id = data.get("id") if isinstance(data.get("id"), str) else None
-        finish = choice.get("finish_reason")
-        if finish in _CUT_OFF:
-            error = f"the model stopped early (finish_reason {finish})"
-            return Turn("stopped", output=content, error=error, turn_id=turn_id, usage=usage)
-        return Turn("completed", output=content, turn_id=turn_id, usage=usage)
+        raw = choice.get("finish_reason")
+        finish = shorten(raw) if isinstance(raw, str) and raw else None
+        status, error = "completed", None
+        if finish in _WITHHELD:
+            status = "stopped"
+            error = f"the endpoint's filter stopped the answer (finish_reason {finish})"
+        return Turn(
+            status, output=content, error=error, turn_id=turn_id, usage=usage, finish_reason=finish
+        )
 
     def _http_error(self, response: httpx.Response) -> str:
         """``HTTP 400 from <url>: <the server's message>``."""

@@ -15,18 +15,41 @@ from passk_tui.core.attempt import Turn
 
 #: What a secret is replaced with.
 MASK = "***"
-#: Shorter secrets are left alone: they would garble text and are no secret worth hiding.
+#: Shorter keys are refused (``key_problem``): masking one would garble every answer that
+#: happens to hold those few characters (a 1-character key: every such letter), and not
+#: masking it would let a server's echo carry it into the store.
 MIN_SECRET = 8
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` cannot be used as a key (said without echoing it), or None.
+
+    A key goes into an HTTP header, so it must be visible ASCII (a newline or an
+    accented letter is a paste gone wrong); and it must be long enough to mask.
+    """
+    if not all(0x21 <= ord(ch) <= 0x7E for ch in key):
+        return (
+            "the key must be visible ASCII characters only (no spaces, newlines "
+            "or accented letters); check how it was copied"
+        )
+    if len(key) < MIN_SECRET:
+        return (
+            f"the key is {len(key)} characters; at least {MIN_SECRET} are needed, "
+            "so that it can be masked wherever a server echoes it"
+        )
+    return None
 
 
 class Scrubber:
     """Replaces each secret (a key, a password) with ``MASK`` in text and JSON values.
 
+    Every non-empty secret is masked, whatever its length: keys too short to mask
+    without garbling answers are refused before any target is made (``key_problem``).
     Holds the secrets, so its repr names only how many it holds.
     """
 
     def __init__(self, *secrets: str | None) -> None:
-        self._secrets = tuple(s for s in secrets if s and len(s) >= MIN_SECRET)
+        self._secrets = tuple(s for s in secrets if s)
 
     def __repr__(self) -> str:
         return f"Scrubber({len(self._secrets)} secrets)"
@@ -55,7 +78,7 @@ class Scrubber:
         return value if scrubbed == text else json.loads(scrubbed)
 
     def turn(self, turn: Turn) -> Turn:
-        """The Turn with every secret masked in its output, error, ids and usage."""
+        """The Turn with every secret masked in its output, error, ids, usage and finish reason."""
         if not self._secrets:
             return turn
         return replace(
@@ -65,4 +88,5 @@ class Scrubber:
             run_id=self.value(turn.run_id),
             turn_id=self.value(turn.turn_id),
             usage=self.value(turn.usage),
+            finish_reason=self.value(turn.finish_reason),
         )

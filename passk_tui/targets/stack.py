@@ -23,7 +23,7 @@ from passk_tui.targets.http import make_client, send
 from passk_tui.targets.reachability import ReachabilityWatch
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.run_answers import ended_turn, error_of
-from passk_tui.targets.scrub import Scrubber
+from passk_tui.targets.scrub import Scrubber, key_problem
 
 _MAX_WAIT = 30.0
 _PREPARE_BUDGET = 10.0
@@ -73,6 +73,9 @@ class StackTarget:
         self.version = version
         self.evaluation_id = evaluation_id
         self._base = url.rstrip("/")
+        problem = key_problem(key) if key else None
+        if problem:
+            raise InputError(f"stack key: {problem}")  # typed in the app: not checked before
         # The key lives only in httpx.Headers, whose repr masks it (tracebacks with locals).
         self._headers = httpx.Headers({"Authorization": f"Bearer {key}"} if key else {})
         self._has_key = bool(key)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from passk_tui.config import STACK_CREDENTIALS
+from passk_tui.core.addresses import address_problem
 from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError
 from passk_tui.core.gate import CONFIDENT_GATE_SHORT
@@ -29,6 +31,7 @@ from passk_tui.core.settings import (
     parse_timeout,
     parse_version,
 )
+from passk_tui.targets.scrub import key_problem
 
 #: The text fields, in the order the screen shows them (completion_only is a switch).
 TEXT_FIELDS = (
@@ -115,12 +118,18 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
         check.errors["agent"] = "required"
 
     stack = text["stack"] or None
-    if stack and not stack.startswith(("http://", "https://")):
-        check.errors["stack"] = "must start with http:// or https://"
+    stack_problem = address_problem(stack, STACK_CREDENTIALS) if stack else None
+    if stack_problem:
+        check.errors["stack"] = stack_problem
     elif stack:
         check.hints["stack"] = "agents are looked up on the stack"
     else:
         check.hints["stack"] = "none: local agents file"
+
+    key = str(values.get("key") or "")  # untrimmed: a stray space is a problem of the key's
+    key_error = key_problem(key) if key else None
+    if key_error:
+        check.errors["key"] = key_error
 
     _check_cases(text["cases"], completion_only, check)
     if not stack:

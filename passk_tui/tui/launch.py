@@ -51,8 +51,8 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Open the app (running at once when the flags say what to measure); return the exit status."""
     start: Evaluation | None = None
     warnings: list[str] = []
-    key = stack_key(args, env)
     try:
+        key = stack_key(args, env)
         export_path = check_export_path(args.export) if args.export else None
         if args.resume:
             from passk_tui.session import resume_evaluation

@@ -16,6 +16,7 @@ from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import interval_text, level_text
 from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
@@ -32,6 +33,15 @@ RETRIES_COLUMN = "retries"
 NUMERIC_COLUMNS = ("attempt", "duration", RETRIES_COLUMN)
 #: Characters of the input shown before `i` expands it.
 INPUT_SHORT = 160
+
+
+def finish_text(finish_reason: str | None) -> str:
+    """`` · finish: length`` for an answer that ended other than normally ('stop'), else ''.
+
+    A cut-off answer is judged like any other, so the verdict line says it was cut off."""
+    if finish_reason is None or finish_reason == "stop":
+        return ""
+    return f" · finish: {terminal_safe(finish_reason)}"
 
 
 def retries_text(retries: int) -> str:
@@ -261,6 +271,7 @@ class CaseScreen(CaseViews):
             (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
             (f" · Turn {record.status}", ""),
             (f" · {retries_text(record.retries)}" if record.retries else "", ""),
+            (finish_text(record.finish_reason), ""),
         )
         spec = self.view.cases[self.case_index].spec if self.view.cases else None
         if record.outcome is Outcome.PASSED and spec is None:

@@ -169,7 +169,7 @@ class ConfigureScreen(Screen[None]):
         """Add what the stack said about the agent; ask it (after a pause) when not known yet."""
         stack = str(values.get("stack") or "").strip()
         agent = str(values.get("agent") or "").strip()
-        if not stack or not agent or "stack" in check.errors:
+        if not stack or not agent or "stack" in check.errors or "key" in check.errors:
             return
         ask = (stack, self.key(), agent)
         answer = self._stack_answers.get(ask)
