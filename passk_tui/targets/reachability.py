@@ -70,8 +70,8 @@ class ReachabilityWatch:
         )
 
     def stopped_answering(self, sent: float, now: float, where: str) -> RunError | None:
-        """The RunError to stop with when a request sent at ``sent``, unanswered for its window
-        plus the margin, is one of many: no request was answered since it went out; else None."""
+        """The RunError to stop with when a request sent at ``sent`` went unanswered for its
+        window plus the margin and so did every other since: no answer came after ``sent``."""
         if self.answered_since(sent):
             return None
         quiet = now - (sent if self._last_answer == float("-inf") else self._last_answer)

@@ -232,7 +232,6 @@ class StackTarget:
         # A Run may exist that we have no id for: a POST is on the wire, or one ended
         # in a 5xx or a transport error (a 429 or a 4xx starts nothing).
         in_post = uncertain = False
-        asking: float | None = None  # when the request on the wire went out
         last_error: str | None = None
         backoff = Backoff()
         cleanup: list[asyncio.Task[None]] = []  # the cancel of this attempt's Run, once started
@@ -248,7 +247,6 @@ class StackTarget:
                 sent = loop.time()
                 # The stack holds a long poll up to ``wait``: past that and a margin, resend.
                 until = sent + min(remaining, _MAX_WAIT) + ANSWER_MARGIN
-                asking = sent
                 try:
                     if run_id is None:
                         in_post = True
@@ -259,7 +257,6 @@ class StackTarget:
                         url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
                         response = await self._send("GET", url, self._headers, until)
                 except TRANSPORT_ERRORS as exc:
-                    asking = None
                     uncertain = uncertain or in_post
                     in_post = False
                     last_error = transport_reason(exc)
@@ -268,7 +265,6 @@ class StackTarget:
                     if stop is not None:
                         raise stop from None  # the Run left running: a resume replays it
                 else:
-                    asking = None
                     status = response.status_code
                     if status == 200 or status == 201:
                         turn = ended_turn(response)
@@ -299,8 +295,8 @@ class StackTarget:
                 await asyncio.sleep(delay)
         except asyncio.CancelledError as exc:
             leave_running = exc.args == (LEAVE_RUNNING,)
-            if not leave_running and asking is not None and loop.time() >= deadline:
-                stop = await self._silent_at_deadline(asking)
+            if not leave_running and loop.time() >= deadline:
+                stop = await self._silent_at_deadline()
                 if stop is not None:
                     raise stop from None  # not timed out: the Run left running for a resume
             if not leave_running and (run_id is not None or uncertain or in_post):
@@ -322,17 +318,29 @@ class StackTarget:
             return self.reachability.stopped_answering(sent, now, self.url)
         return gone
 
-    async def _silent_at_deadline(self, sent: float) -> RunError | None:
-        """The attempt's deadline cut short a request sent at ``sent``: a slow Turn, or a stack
-        that stopped answering? When nothing was answered since, the stack is asked something
-        harmless (its agent) within ``ANSWER_MARGIN``: any answer makes the attempt timed
-        out as usual (None); none is an outage (the RunError), not an errored attempt."""
-        if self.reachability.answered_since(sent):
-            return None
+    async def _silent_at_deadline(self) -> RunError | None:
+        """The attempt's deadline passed: was the Turn slow, or has the stack stopped answering?
+
+        What the stack answered before says nothing about now (it may have frozen a moment
+        ago), so it is asked something harmless (its agent) until ``ANSWER_MARGIN`` has
+        passed: any answer, to that or to another request, makes the attempt timed out as
+        usual (None); none is an outage (the RunError), not an errored attempt.
+        """
+        watch = self.reachability
         loop = asyncio.get_running_loop()
-        with contextlib.suppress(*TRANSPORT_ERRORS):
-            await self._send("GET", self._agent_url, self._headers, loop.time() + ANSWER_MARGIN)
-        return self.reachability.stopped_answering(sent, loop.time(), self.url)
+        due = loop.time()
+        give_up = due + ANSWER_MARGIN
+        backoff = Backoff()
+        while True:
+            with contextlib.suppress(*TRANSPORT_ERRORS):
+                await self._send("GET", self._agent_url, self._headers, give_up)
+            now = loop.time()
+            if watch.answered_since(due):
+                return None
+            stop = watch.gone(now, self.url)
+            if stop is not None or now >= give_up:
+                return stop or watch.stopped_answering(due, now, self.url)
+            await asyncio.sleep(min(backoff.next(), give_up - now))
 
     def _refusal(self, response: httpx.Response, run_id: str | None) -> Turn:
         """A 4xx other than 429: a failed Turn, or RunError when the evaluation cannot go on."""
