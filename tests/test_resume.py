@@ -54,13 +54,20 @@ def slow_script(latency: float) -> StackScript:
     return StackScript(turns=turn)
 
 
-def passk(*args: str, data: Path, key: str | None = KEY, **popen) -> subprocess.Popen[str]:
+def passk(
+    *args: str,
+    data: Path,
+    key: str | None = KEY,
+    launch: tuple[str, ...] = ("-m", "passk_tui"),
+    **popen,
+) -> subprocess.Popen[str]:
+    """passk-tui --headless ``args`` in its own process (``launch``: how python starts it)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
     env["PASSK_DATA_DIR"] = str(data)
     if key is not None:
         env["PASSK_KEY"] = key
     return subprocess.Popen(
-        [sys.executable, "-m", "passk_tui", "--headless", *args],
+        [sys.executable, *launch, "--headless", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

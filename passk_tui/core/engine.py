@@ -225,6 +225,11 @@ class Evaluation:
         self, task: asyncio.Task[Turn], timed_out: bool, timeout: float, last_retry: list[str]
     ) -> Turn | None:
         """The Turn to record, or None when the attempt must stay unrecorded (evaluation failed)."""
+        exc = None if task.cancelled() else task.exception()
+        if isinstance(exc, RunError):
+            # Past the deadline too: the target found the stack had stopped answering.
+            self._fail(str(exc))
+            return None
         if timed_out:
             error = f"no Turn within the {timeout:g} s deadline"
             if last_retry:
@@ -232,10 +237,6 @@ class Evaluation:
             return Turn("timed_out", error=error)
         if task.cancelled():
             return None  # the evaluation failed, or it was stopped from outside
-        exc = task.exception()
-        if isinstance(exc, RunError):
-            self._fail(str(exc))
-            return None
         if exc is not None:
             return Turn("failed", error=f"{type(exc).__name__}: {exc}")
         return task.result()

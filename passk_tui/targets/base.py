@@ -26,7 +26,10 @@ class Target(Protocol):
     ``notify`` before each wait) and, when cancelled, cleans up what it started
     (cancels the Run on the stack, kills and reaps the process) before
     re-raising ``CancelledError``; cancelled with the message ``LEAVE_RUNNING``,
-    it sends the stack no cancel (a local process is still killed).
+    it sends the stack no cancel (a local process is still killed). Cancelled at its
+    deadline, a target may raise RunError instead, when what ran out the time was not
+    the Turn but the stack as a whole (it stopped answering): the attempt is then not
+    timed out but left for a resume, and the evaluation stops.
     """
 
     async def prepare(self) -> None:

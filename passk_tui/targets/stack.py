@@ -9,6 +9,7 @@ classified by ``targets.retry``, which writes every reason itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -28,7 +29,13 @@ from passk_tui.targets.scrub import Scrubber, key_problem
 _MAX_WAIT = 30.0
 _PREPARE_BUDGET = 10.0
 _CLEANUP_BUDGET = 2.0
-_READ_MARGIN = 10.0
+#: Seconds past its long-poll window (``wait``) that a request may go unanswered: the bound
+#: of every request of an attempt. A request not answered by then is resent, unless no
+#: request of any attempt was answered since it went out: then the stack has stopped
+#: answering (frozen: connections accepted, nothing answered) and the evaluation stops
+#: with exit 3 instead of storing its attempts as errored. Room for a busy stack and a
+#: slow network, short enough that a frozen stack is told within a minute.
+ANSWER_MARGIN = 10.0
 _MIN_RETRY_ROOM = 0.02
 _MIN_POLL_GAP = 0.05
 _STATUS_REASONS = {
@@ -90,6 +97,7 @@ class StackTarget:
         self._room = asyncio.Semaphore(concurrency)
         self._post_urls: dict[str, httpx.URL] = {}  # by wait: parsing a URL is not free
         self._bad_url = parts.scheme not in ("http", "https") or not parts.hostname
+        self._agent_url = f"{self._base}/v1/agents/{quote(agent, safe='')}"
         #: Whether the stack went away mid-run (requests in a row that could not connect).
         self.reachability = ReachabilityWatch()
 
@@ -117,7 +125,7 @@ class StackTarget:
         except TRANSPORT_ERRORS as exc:
             self.reachability.no_answer(transport_reason(exc), loop.time())
             raise
-        self.reachability.answered()
+        self.reachability.answered(loop.time())
         return response
 
     def _post_url(self, wait: str) -> httpx.URL:
@@ -153,10 +161,11 @@ class StackTarget:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + _PREPARE_BUDGET
         backoff = Backoff()
-        url = f"{self._base}/v1/agents/{quote(self.agent, safe='')}"
         while True:
             try:
-                response = await self._send("GET", url, self._headers, loop.time() + 10.0)
+                response = await self._send(
+                    "GET", self._agent_url, self._headers, loop.time() + 10.0
+                )
             except TRANSPORT_ERRORS as exc:
                 reason = transport_reason(exc)
                 if reason in _UNREACHABLE or loop.time() >= give_up:
@@ -240,7 +249,7 @@ class StackTarget:
                 wait = _wait_param(remaining)
                 sent = loop.time()
                 # The stack holds a long poll up to ``wait``: past that and a margin, resend.
-                until = sent + min(remaining, _MAX_WAIT) + _READ_MARGIN
+                until = sent + min(remaining, _MAX_WAIT) + ANSWER_MARGIN
                 try:
                     if run_id is None:
                         in_post = True
@@ -255,9 +264,9 @@ class StackTarget:
                     in_post = False
                     last_error = transport_reason(exc)
                     wait_hint = None
-                    gone = self.reachability.gone(loop.time(), self.url)
-                    if gone is not None:
-                        raise gone from None
+                    stop = self._stopped(sent, last_error)
+                    if stop is not None:
+                        raise stop from None  # the Run left running: a resume replays it
                 else:
                     status = response.status_code
                     if status == 200 or status == 201:
@@ -289,6 +298,10 @@ class StackTarget:
                 await asyncio.sleep(delay)
         except asyncio.CancelledError as exc:
             leave_running = exc.args == (LEAVE_RUNNING,)
+            if not leave_running and loop.time() >= deadline:
+                stop = await self._silent_at_deadline()
+                if stop is not None:
+                    raise stop from None  # not timed out: the Run left running for a resume
             if not leave_running and (run_id is not None or uncertain or in_post):
                 cleanup.append(self._clean_up(run_id, body, headers))
             raise
@@ -297,6 +310,40 @@ class StackTarget:
                 cleanup[0].add_done_callback(lambda _: self._room.release())
             else:
                 self._room.release()
+
+    def _stopped(self, sent: float, reason: str) -> RunError | None:
+        """The RunError that ends the evaluation after a request sent at ``sent`` failed for
+        ``reason``: the stack gone (connections refused), or stopped answering (the request
+        ran out its window and margin, and no other was answered meanwhile); else None."""
+        now = asyncio.get_running_loop().time()
+        gone = self.reachability.gone(now, self.url)
+        if gone is None and reason == "read timed out":
+            return self.reachability.stopped_answering(sent, now, self.url)
+        return gone
+
+    async def _silent_at_deadline(self) -> RunError | None:
+        """The attempt's deadline passed: was the Turn slow, or has the stack stopped answering?
+
+        What the stack answered before says nothing about now (it may have frozen a moment
+        ago), so it is asked something harmless (its agent) until ``ANSWER_MARGIN`` has
+        passed: any answer, to that or to another request, makes the attempt timed out as
+        usual (None); none is an outage (the RunError), not an errored attempt.
+        """
+        watch = self.reachability
+        loop = asyncio.get_running_loop()
+        due = loop.time()
+        give_up = due + ANSWER_MARGIN
+        backoff = Backoff()
+        while True:
+            with contextlib.suppress(*TRANSPORT_ERRORS):
+                await self._send("GET", self._agent_url, self._headers, give_up)
+            now = loop.time()
+            if watch.answered_since(due):
+                return None
+            stop = watch.gone(now, self.url)
+            if stop is not None or now >= give_up:
+                return stop or watch.stopped_answering(due, now, self.url)
+            await asyncio.sleep(min(backoff.next(), give_up - now))
 
     def _refusal(self, response: httpx.Response, run_id: str | None) -> Turn:
         """A 4xx other than 429: a failed Turn, or RunError when the evaluation cannot go on."""
