@@ -22,6 +22,6 @@ class UnsafeCharacters(LineFilter):
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         """The segments as they were, or (rarely) new ones without the unsafe characters."""
-        if all(first_unsafe(text) is None for text, _, _ in segments):
+        if first_unsafe("".join(text for text, _, _ in segments)) is None:
             return segments
         return [Segment(without_unsafe(text), style, control) for text, style, control in segments]
