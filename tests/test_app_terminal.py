@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import textual.drivers.headless_driver as headless_driver
+from rich.console import Console
 from rich.segment import Segment
 from textual.pilot import Pilot
 from textual.strip import Strip
@@ -94,7 +95,7 @@ class Terminal:
 
         render = Strip.render
 
-        def recorded(strip: Strip, console) -> str:
+        def recorded(strip: Strip, console: Console) -> str:
             terminal.segments.extend(strip)
             return render(strip, console)
 
