@@ -3,7 +3,8 @@
 A raw ESC can recolour or clear the screen, a newline splits a table row, a
 right-to-left override reorders what follows, and a lone UTF-16 surrogate
 cannot be encoded at all. Every face writes outside text through
-``terminal_safe``, which shows such characters as visible escapes instead.
+``terminal_safe`` (one line) or ``terminal_safe_lines`` (a box of lines: an
+answer, an error), which show such characters as visible escapes instead.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ BIDI_CONTROLS = frozenset(
 #: Categories never written raw: controls (C0, DEL, C1), surrogates, line and paragraph separators.
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: What a box of many lines keeps raw: its line breaks and tabs, which the widget lays out.
+_LAYOUT = frozenset("\n\t")
 # Everything that can be unsafe lies in these ranges: a quick test before the exact one.
 _MAYBE_UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
@@ -43,11 +46,40 @@ def _escaped(match: re.Match[str]) -> str:
     return escape(char) if is_unsafe(char) else char
 
 
+def _escaped_but_layout(match: re.Match[str]) -> str:
+    char = match[0]
+    return char if char in _LAYOUT or not is_unsafe(char) else escape(char)
+
+
 def terminal_safe(text: str) -> str:
     """``text`` on one line with every unsafe character shown as its escape; else unchanged."""
     if _MAYBE_UNSAFE.search(text) is None:
         return text
     return _MAYBE_UNSAFE.sub(_escaped, text)
+
+
+def terminal_safe_lines(text: str) -> str:
+    """``text`` with its newlines and tabs kept and every other unsafe character (a carriage
+    return too: it would draw over the line) shown as its escape; else unchanged."""
+    if _MAYBE_UNSAFE.search(text) is None:
+        return text
+    return _MAYBE_UNSAFE.sub(_escaped_but_layout, text)
+
+
+def _removed(match: re.Match[str]) -> str:
+    char = match[0]
+    if not is_unsafe(char):
+        return char
+    return "\ufffd" if unicodedata.category(char) == "Cs" else ""
+
+
+def without_unsafe(text: str) -> str:
+    """``text`` with every unsafe character removed, a lone surrogate replaced by U+FFFD:
+    for a last guard that must not change the width of what it guards (the others take no
+    cell, a surrogate one; an escape would take several)."""
+    if _MAYBE_UNSAFE.search(text) is None:
+        return text
+    return _MAYBE_UNSAFE.sub(_removed, text)
 
 
 def first_unsafe(text: str) -> str | None:

@@ -13,6 +13,8 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -20,7 +22,7 @@ from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.settings import Settings
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui import messages
 from passk_tui.tui.app_exit import exit_messages, exit_status
 from passk_tui.tui.contrast import derived_variables
@@ -32,6 +34,7 @@ from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.help import HelpScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
+from passk_tui.tui.terminal_guard import UnsafeCharacters
 from passk_tui.tui.view import EvaluationView
 
 #: Seconds to wait for the Runs in flight to be cancelled when quitting mid-run.
@@ -57,6 +60,8 @@ class PasskApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "passk-tui"
+    #: One instance: Textual keeps the lines it filtered per filter.
+    GUARD: ClassVar[LineFilter] = UnsafeCharacters()
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
@@ -107,8 +112,33 @@ class PasskApp(App[None]):
         return variables
 
     def format_title(self, title: str, sub_title: str) -> Content:
-        """``passk-tui · demo v1 · cases.toml`` in one colour (the dimmed half read at 4.4:1)."""
-        return Content(f"{title} · {sub_title}" if sub_title else title)
+        """``passk-tui · demo v1 · cases.toml`` in one colour (the dimmed half read at 4.4:1);
+        a file or case name in it shown as written (escapes visible, never markup)."""
+        return Content(terminal_safe(f"{title} · {sub_title}" if sub_title else title))
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the guard that no line drawn holds a control character."""
+        return [*super().get_line_filters(), self.GUARD]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast shows its text as written: its messages carry outside text (a stack's
+        error, a file's path), so escapes are made visible and markup is never read
+        (``markup`` is taken, as Textual's callers pass it, and not used)."""
+        super().notify(
+            terminal_safe_lines(message),
+            title=terminal_safe(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()

@@ -10,6 +10,7 @@ from passk_tui.config import resume_changes, settings_from_args, stack_key
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.heap import relaxed_gc
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.store.export import check_export_path
 from passk_tui.tui.form import TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
@@ -64,7 +65,7 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
             start = new_evaluation(settings_from_args(args, env), key)
     except (InputError, RunError) as exc:
-        sys.stderr.write(f"passk-tui: {exc}\n")
+        sys.stderr.write(f"passk-tui: {terminal_safe(str(exc))}\n")
         return exc.exit_code
     values, configured = form_values(args, env)
     from passk_tui.tui.app import PasskApp
@@ -80,5 +81,5 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     with relaxed_gc():
         app.run()
     for line in app.exit_messages():
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(terminal_safe(line) + "\n")
     return app.exit_status

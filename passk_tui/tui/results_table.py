@@ -16,6 +16,7 @@ from rich.text import Text
 from passk_tui.core.figures import CaseFigures, two_decimals
 from passk_tui.core.gate import CaseReading, Reading
 from passk_tui.core.intervals import level_text
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order
 from passk_tui.tui.widgets.forest import interval_bar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
@@ -44,7 +45,7 @@ class Column:
 def _cell_texts(row: tuple[str, ...], f: CaseFigures, case: CaseReading) -> dict[str, str]:
     """One case's cells as text by column key (the bar is drawn apart)."""
     return {
-        "n": row[0],
+        "n": terminal_safe(row[0]),  # the name as shown, so that it is measured as shown
         "a": row[1],
         "w": row[2],
         "e": row[3],

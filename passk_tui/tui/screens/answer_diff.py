@@ -16,12 +16,21 @@ from textual.widgets import Header, Select, Static
 from passk_tui.core.answer_diff import DiffLine, answer_diff, default_pair
 from passk_tui.core.answers import answer_text
 from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.key_bar import KeyBar
 
 #: The mark before each line of the diff, by its kind.
 LINE_MARK = {"same": "  ", "removed": "- ", "added": "+ "}
+
+
+def shown_diff(old: AttemptRecord, new: AttemptRecord) -> list[DiffLine]:
+    """Two attempts' answers diffed as they are shown (escapes visible), so that the changed
+    characters' positions are positions in the text on screen."""
+    return answer_diff(
+        terminal_safe_lines(answer_text(old.output)), terminal_safe_lines(answer_text(new.output))
+    )
 
 
 def diff_text(lines: list[DiffLine], role: Callable[[str], Style]) -> Text:
@@ -96,7 +105,7 @@ class DiffScreen(ViewScreen):
     def refresh_view(self) -> None:
         title = self.query_one("#diff-title", Static)
         body = self.query_one("#diff-lines", Static)
-        name = self.view.progress.case_names[self.case_index]
+        name = terminal_safe(self.view.progress.case_names[self.case_index])
         records = self._records()
         if self.pair is None or not all(a in records for a in self.pair):
             title.update(Text(f"{name}: no two different answers to compare yet.", style="dim"))
@@ -110,7 +119,7 @@ class DiffScreen(ViewScreen):
             )
         )
         title.update(heading)
-        lines = answer_diff(answer_text(old.output), answer_text(new.output))
+        lines = shown_diff(old, new)
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style="dim"))
             return

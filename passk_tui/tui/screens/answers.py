@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.answers import DistinctAnswers, distinct_answers
+from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -57,22 +58,22 @@ class AnswersScreen(ViewScreen):
         name = self.view.progress.case_names[self.case_index]
         self.answers = distinct_answers(self.view.progress.records[self.case_index])
         summary = Text()
-        summary.append(name, style="bold")
+        summary.append(terminal_safe(name), style="bold")
         distinct = len(self.answers.groups)
         summary.append(f"   {distinct} distinct answer{'s' if distinct != 1 else ''}: ")
-        summary.append(self.answers.summary() or "none yet")
+        summary.append(terminal_safe(self.answers.summary()) or "none yet")
         summary.append(self.live_note(), style="dim")
         self.query_one("#answers-summary", Static).update(summary)
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
         for group in self.answers.groups:
-            flat = " ".join(group.text.split()) or '""'
+            flat = terminal_safe(" ".join(group.text.split())) or '""'
             short = flat if len(flat) <= ROW_ANSWER else flat[: ROW_ANSWER - 1] + "…"
             table.add_row(
                 Text(f"x{group.count}", justify="right"),
                 self.counts_text(group.passed, group.wrong, group.errored),
-                short,
+                Text(short),  # a cell's str would be read as markup
                 attempts_text(group.attempts),
             )
         if self.answers.no_answer:
@@ -99,7 +100,7 @@ class AnswersScreen(ViewScreen):
         group = groups[row]
         text = Text()
         text.append(f"attempts {attempts_text(group.attempts, limit=50)}\n", style="dim")
-        text.append(group.text)
+        text.append(terminal_safe_lines(group.text))
         detail.update(text)
 
     def action_copy_answer(self) -> None:

@@ -16,7 +16,7 @@ from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import interval_text, level_text
 from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
@@ -123,10 +123,10 @@ class CaseScreen(CaseViews):
         if len(shown_input) > INPUT_SHORT and not self._input_expanded:
             shown_input = shown_input[: INPUT_SHORT - 1] + "… (i: all of it)"
         text.append("input  ", style="bold")
-        text.append(shown_input)
+        text.append(terminal_safe(shown_input))
         text.append("\ncheck  ", style="bold")
         if case.spec:
-            text.append(check_as_written(case.spec, self.view.settings.cases_path))
+            text.append(terminal_safe(check_as_written(case.spec, self.view.settings.cases_path)))
         else:
             text.append("none: completion only (a completed Turn passes)")
         return text
@@ -175,13 +175,15 @@ class CaseScreen(CaseViews):
                 row: tuple = (number, outcome, "", "")
             else:
                 duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
-                status = left_aligned(record.status)
+                status = left_aligned(terminal_safe(record.status))
                 row = (number, outcome, status, right_aligned(duration, len("duration")))
             if with_retries:
                 retries = "" if record is None else str(record.retries)
                 row += (right_aligned(retries, len(RETRIES_COLUMN)),)
             if with_ids and record is not None:
-                row += (left_aligned(record.run_id or "-"), left_aligned(record.turn_id or "-"))
+                row += tuple(
+                    left_aligned(terminal_safe(i or "-")) for i in (record.run_id, record.turn_id)
+                )
             elif with_ids:
                 row += ("", "")
             table.add_row(*row, key=str(attempt))
@@ -195,7 +197,7 @@ class CaseScreen(CaseViews):
         k = self.view.progress.k
         muted = colours.get("muted-text", "")
         parts = [
-            (f.name, "bold"),
+            (terminal_safe(f.name), "bold"),
             (f" · ✓ {f.passed}/{f.n} passed", colours.get("outcome-passed", "")),
             (" · ", ""),
             (f"✗ {f.wrong} wrong", colours.get("outcome-wrong", "") if f.wrong else ""),
@@ -252,7 +254,7 @@ class CaseScreen(CaseViews):
             answer.load_text("")
             return
         verdict.update(self._verdict_text(record))
-        text = _answer_text(record.output)
+        text = terminal_safe_lines(_answer_text(record.output))
         answer.placeholder = self._why_no_answer(record)
         if answer.text != text:
             answer.load_text(text)
@@ -261,7 +263,7 @@ class CaseScreen(CaseViews):
     def _why_no_answer(record: AttemptRecord) -> str:
         """What an empty answer box says: why there is nothing in it."""
         if record.outcome is Outcome.ERRORED:
-            return f"no answer: the Turn ended {record.status} (the error is above)"
+            return f"no answer: the Turn ended {terminal_safe(record.status)} (the error is above)"
         return "the answer was empty"
 
     def _verdict_text(self, record: AttemptRecord) -> Text:
@@ -269,7 +271,7 @@ class CaseScreen(CaseViews):
         cell = CELL_OF_OUTCOME[record.outcome]
         text = parts_line(
             (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
-            (f" · Turn {record.status}", ""),
+            (f" · Turn {terminal_safe(record.status)}", ""),
             (f" · {retries_text(record.retries)}" if record.retries else "", ""),
             (finish_text(record.finish_reason), ""),
         )
@@ -280,10 +282,10 @@ class CaseScreen(CaseViews):
             text.append(" · the check passed")
         elif record.outcome is Outcome.WRONG:
             text.append("\ncheck failed: ", style="bold")
-            text.append(record.reason or "the answer did not pass the check")
+            text.append(terminal_safe_lines(record.reason or "the answer did not pass the check"))
         else:
             text.append("\nerror: ", style="bold")
-            text.append(record.error or "no Turn")
+            text.append(terminal_safe_lines(record.error or "no Turn"))
         return text
 
     def action_focus_answer(self) -> None:

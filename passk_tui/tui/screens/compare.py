@@ -17,6 +17,7 @@ from passk_tui.core.figures import two_decimals
 from passk_tui.core.glyphs import SYMBOLS
 from passk_tui.core.progress import Cell
 from passk_tui.core.settings import Settings
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
@@ -68,7 +69,7 @@ def _cell(text: str, style: str, header: str, width: int) -> Text:
 
 def version_text(label: str, stored: StoredEvaluation) -> str:
     s: Settings = stored.settings
-    return f"{label}: {s.agent} v{s.version} ({stored.id}, {stored.status})"
+    return terminal_safe(f"{label}: {s.agent} v{s.version} ({stored.id}, {stored.status})")
 
 
 class CompareScreen(Screen[None]):
@@ -117,7 +118,7 @@ class CompareScreen(Screen[None]):
         self.query_one("#compare-counts", Static).update(counts)
         warnings = compared.warnings()
         self.query_one("#compare-notes", Static).update(
-            Text("\n".join([*notes(comparison), *warnings]), style=muted)
+            Text("\n".join(map(terminal_safe, [*notes(comparison), *warnings])), style=muted)
         )
         table = self.query_one(DataTable)
         table.clear(columns=True)
@@ -147,7 +148,7 @@ class CompareScreen(Screen[None]):
         if c.verdict is Verdict.REGRESSED:
             verdict_style = f"bold {verdict_style}"
         return [
-            (c.name, ""),
+            (terminal_safe(c.name), ""),
             (grid_text(a, c.name), ""),
             (grid_text(b, c.name), ""),
             (passed_cell(c.a), ""),

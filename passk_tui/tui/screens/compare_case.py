@@ -12,13 +12,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.answer_diff import answer_diff, default_cross_pair
-from passk_tui.core.answers import answer_text
+from passk_tui.core.answer_diff import default_cross_pair
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.compare import CaseComparison
 from passk_tui.core.compare_text import passed_cell, signed
 from passk_tui.core.figures import two_decimals
-from passk_tui.tui.screens.answer_diff import diff_text
+from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.tui.screens.answer_diff import diff_text, shown_diff
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -78,7 +78,7 @@ class CompareCaseScreen(ViewScreen):
     def refresh_view(self) -> None:
         c = self.case
         self.sub_title = f"compare · case {c.name}"
-        title = Text(c.name, style="bold")
+        title = Text(terminal_safe(c.name), style="bold")
         title.append(
             f"   A {passed_cell(c.a)} ({c.a.errored} errored)   B {passed_cell(c.b)} "
             f"({c.b.errored} errored)   change {signed(c.change)}   p {two_decimals(c.p)}   "
@@ -114,7 +114,7 @@ class CompareCaseScreen(ViewScreen):
                 f"A attempt {old.attempt}", old.outcome, f"B attempt {new.attempt}", new.outcome
             )
         )
-        lines = answer_diff(answer_text(old.output), answer_text(new.output))
+        lines = shown_diff(old, new)
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style=self.role("muted")))
         else:

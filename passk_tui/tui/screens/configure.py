@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,6 +15,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -150,7 +152,8 @@ class ConfigureScreen(Screen[None]):
             shout = error is not None and bool(str(values.get(name, "")).strip())
             message.set_class(shout, "-error")
             message.set_class(error is not None and not shout, "-needed")
-            message.update(error or check.hints.get(name, ""))
+            # As text: an error quotes what was typed, a file's content or a stack's answer.
+            message.update(Text(terminal_safe(error or check.hints.get(name, ""))))
             self.query_one(f"#input-{name}", Input).set_class(shout, "-invalid")
         version_input = self.query_one("#input-version", Input)
         version_input.suggester = (

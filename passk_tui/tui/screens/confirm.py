@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+from passk_tui.core.terminal_text import terminal_safe_lines
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -32,7 +35,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
-            yield Static(self.question, id="confirm-question")
+            # As text, never markup: a question names cases and evaluations.
+            yield Static(Text(terminal_safe_lines(self.question)), id="confirm-question")
             with Horizontal(id="confirm-buttons"):
                 yield Button(f"{self.yes} (y)", variant="error", id="confirm-yes")
                 yield Button(f"{self.no} (n)", variant="primary", id="confirm-no")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,6 +13,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from passk_tui.core.terminal_text import terminal_safe
 
 #: Characters of each choice's text previewed after its label.
 PREVIEW = 40
@@ -32,7 +35,7 @@ class CopyScreen(ModalScreen[None]):
             yield Static("Copy to the clipboard", classes="view-line")
             yield OptionList(
                 *(
-                    Option(f"{label}: {_preview(text)}", id=str(index))
+                    Option(Text(f"{label}: {_preview(text)}"), id=str(index))
                     for index, (label, text) in enumerate(self.choices)
                 ),
                 id="copy-choices",
@@ -49,5 +52,6 @@ class CopyScreen(ModalScreen[None]):
 
 
 def _preview(text: str) -> str:
-    flat = " ".join(text.split())
+    """The text on one line, as written (escapes visible), cut to PREVIEW."""
+    flat = terminal_safe(" ".join(text.split()))
     return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.case_costs import Spread, case_costs
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -45,7 +46,7 @@ class CostsScreen(ViewScreen):
         for row in rows:
             durations = spread_cells(row.duration, 2) if show_timing else (Text("–"), Text("–"))
             table.add_row(
-                row.name,
+                Text(terminal_safe(row.name)),  # a cell's str would be read as markup
                 Text(str(row.attempts), justify="right"),
                 *durations,
                 *spread_cells(row.input_tokens, 0),

@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.curves import Curve, pass_curve
 from passk_tui.core.intervals import interval_text, level_text
 from passk_tui.core.sampling import interval_level, interval_method
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.curve import AT_K_MARK, HAT_K_MARK, CurvePlot
@@ -50,7 +51,7 @@ class CurveScreen(ViewScreen):
         curve = self._curve()
         f = self.view.progress.figures(self.case_index)
         title = Text()
-        title.append(f.name, style="bold")
+        title.append(terminal_safe(f.name), style="bold")
         title.append(f"   {f.passed}/{f.n} passed   pass@k and pass^k for k = 1..{f.n}")
         title.append(self.live_note(), style="dim")
         self.query_one("#curve-title", Static).update(title)

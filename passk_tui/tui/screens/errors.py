@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.error_groups import ErrorGroup, error_groups
+from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.screens.case import retries_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -28,7 +29,7 @@ WITH_RETRIES = ("count", "retries", "cases", "error")
 def cases_text(group: ErrorGroup, limit: int = 4) -> str:
     """``weather-tool x4, summary x2`` (then ``+N cases``)."""
     counts = list(group.cases().items())
-    shown = ", ".join(f"{case} x{count}" for case, count in counts[:limit])
+    shown = ", ".join(f"{terminal_safe(case)} x{count}" for case, count in counts[:limit])
     return shown + (f" +{len(counts) - limit} cases" if len(counts) > limit else "")
 
 
@@ -84,10 +85,11 @@ class ErrorsScreen(ViewScreen):
         chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
         room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, cases), default=0))
         for group, where in zip(self.groups, cases, strict=True):
-            label = group.label if len(group.label) <= room else group.label[: room - 1] + "…"
+            label = terminal_safe(group.label)
+            label = label if len(label) <= room else label[: room - 1] + "…"
             count = Text(f"{group.count}x", justify="right", style=self.role("errored"))
             tried = (Text(str(group.total_retries), justify="right"),) * bool(retries)
-            table.add_row(count, *tried, where, label)
+            table.add_row(count, *tried, Text(where), Text(label))  # a str: read as markup
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
         self._show_detail(table.cursor_row)
@@ -107,11 +109,11 @@ class ErrorsScreen(ViewScreen):
         group = self.groups[row]
         text = Text()
         text.append("kind ", style="bold")
-        text.append(f"{group.label}\n")
+        text.append(f"{terminal_safe(group.label)}\n")
         text.append("Turn status ", style="bold")
-        text.append(f"{group.status}\n")
+        text.append(f"{terminal_safe(group.status)}\n")
         text.append(f"error as recorded (1 of {group.count})\n", style="bold")
-        text.append(f"{group.example or 'none recorded'}\n")
+        text.append(f"{terminal_safe_lines(group.example or 'none recorded')}\n")
         if group.total_retries:
             text.append("retries ", style="bold")
             text.append(f"{group.total_retries} in all, before these attempts ended\n")
@@ -123,7 +125,7 @@ class ErrorsScreen(ViewScreen):
                 for c, a in group.attempts
                 if c == case
             )
-            text.append(f"{case} ({count}): {attempts}\n")
+            text.append(f"{terminal_safe(case)} ({count}): {attempts}\n")
         detail.update(text)
 
     def action_copy_error(self) -> None:

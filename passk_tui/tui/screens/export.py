@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.view import EvaluationView
 
 
@@ -53,7 +55,10 @@ class ExportScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Export evaluation {self.view.evaluation_id}", classes="view-line")
+            yield Static(
+                Text(f"Export evaluation {terminal_safe(self.view.evaluation_id)}"),
+                classes="view-line",
+            )
             yield Input(str(default_export_path(self.view, Path.cwd())), id="export-path")
             yield Static(
                 f"The format follows the suffix: {', '.join(export_suffixes())}. Enter writes.",
@@ -66,7 +71,7 @@ class ExportScreen(ModalScreen[None]):
         try:
             written = export_view(self.view, Path(event.value.strip()).expanduser())
         except (InputError, RunError) as exc:
-            self.query_one("#export-problem", Static).update(str(exc))
+            self.query_one("#export-problem", Static).update(Text(terminal_safe(str(exc))))
             return
         self.app.notify(f"Written to {written}")
         self.dismiss()

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
 from passk_tui.tui.widgets.glyphs import palette
@@ -97,7 +98,9 @@ class HistoryScreen(Screen[None]):
             with Store.open() as store:
                 self._summaries = store.list_evaluations()
         except (InputError, RunError) as exc:
-            note.update(Text(str(exc), style=palette(self.app).get("outcome-errored", "")))
+            note.update(
+                Text(terminal_safe(str(exc)), style=palette(self.app).get("outcome-errored", ""))
+            )
             return
         self._show()
 
@@ -112,7 +115,7 @@ class HistoryScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         rows = [
-            (*row, "decided" if s is None else _decided(s))
+            tuple(map(terminal_safe, (*row, "decided" if s is None else _decided(s))))
             for row, s in zip(history_rows(self._summaries), [None, *self._summaries], strict=True)
         ]
         columns = [rows[0].index(name) for name in SHOWN]
@@ -123,7 +126,9 @@ class HistoryScreen(Screen[None]):
         ids = [
             (MARK if s.id in self.marked else " ") + short
             for s, short in zip(
-                self._summaries, short_ids([s.id for s in self._summaries]), strict=True
+                self._summaries,
+                short_ids([terminal_safe(s.id) for s in self._summaries]),
+                strict=True,
             )
         ]
         # This year's dates without the year: the columns fit 80 with the status kept.

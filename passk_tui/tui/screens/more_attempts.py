@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.extend import extension_runs, parse_more_attempts, worth_more
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.view import EvaluationView
 
 
@@ -49,8 +50,10 @@ class MoreAttemptsScreen(ModalScreen[int | None]):
         shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
         with Vertical():
             yield Static(
-                f"More attempts: {len(worth)} case{'s' if len(worth) != 1 else ''} undecided "
-                f"or flaky{': ' + shown if names else ''}",
+                Text(
+                    f"More attempts: {len(worth)} case{'s' if len(worth) != 1 else ''} undecided "
+                    f"or flaky{': ' + terminal_safe(shown) if names else ''}"
+                ),
                 classes="view-line",
             )
             yield Input(str(self.stored * 2), id="more-attempts")
@@ -65,7 +68,7 @@ class MoreAttemptsScreen(ModalScreen[int | None]):
             return parse_more_attempts(text, self.stored)
         except InputError as exc:
             self.query_one("#more-attempts-cost", Static).update(
-                Text(f"Attempts per case {exc}", style="bold")
+                Text(f"Attempts per case {terminal_safe(str(exc))}", style="bold")
             )
             return None
 

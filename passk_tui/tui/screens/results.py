@@ -18,6 +18,7 @@ from passk_tui.core.gate import CaseReading
 from passk_tui.core.intervals import level_text
 from passk_tui.core.summary import attempts_span, evaluation_totals
 from passk_tui.core.table import gate_text, table_rows
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
@@ -38,7 +39,8 @@ RESUMABLE = ("interrupted", "cancelled", "failed")
 def _named(cases: list[CaseReading]) -> str:
     """The first few cases with their pass@k, the rest counted."""
     named = ", ".join(
-        f"{c.figures.name} ({two_decimals(c.figures.pass_at_k)})" for c in cases[:GATE_NAMES_SHOWN]
+        f"{terminal_safe(c.figures.name)} ({two_decimals(c.figures.pass_at_k)})"
+        for c in cases[:GATE_NAMES_SHOWN]
     )
     if len(cases) > GATE_NAMES_SHOWN:
         named += f" and {len(cases) - GATE_NAMES_SHOWN} more (p sorts them first)"
@@ -208,7 +210,9 @@ class ResultsScreen(ResultsViews):
             line.append(": u resumes it")
         else:
             line.append("Could not run", style=f"bold {colours.get('outcome-errored', '')}")
-            line.append(f": {view.error or status} ({counts} finished; u resumes it)")
+            line.append(
+                f": {terminal_safe(view.error or status)} ({counts} finished; u resumes it)"
+            )
         line.append("   ")
         line.append(f"✓ {totals.passed} passed", style=colours.get("outcome-passed", ""))
         line.append("  ")

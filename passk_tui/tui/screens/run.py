@@ -16,6 +16,7 @@ from passk_tui.core.intervals import level_text
 from passk_tui.core.progress import Cell
 from passk_tui.core.sampling import interval_level
 from passk_tui.core.table import gate_text
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.messages import (
     CancelRequested,
     CaseOpened,
@@ -77,7 +78,8 @@ class RunScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.refresh_from_progress()
 
-    def _settings_line(self) -> str:
+    def _settings_line(self) -> Text:
+        """The settings, the stack's address as typed (shown as text: never read as markup)."""
         s = self.view.settings
         parts = [
             f"{len(self.view.progress.case_names)} cases × {s.attempts} attempts",
@@ -87,7 +89,7 @@ class RunScreen(Screen[None]):
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             s.stack or "local agent",
         ]
-        return " · ".join(parts)
+        return Text(terminal_safe(" · ".join(parts)))
 
     def _legend(self) -> Text:
         colours = palette(self.app)
@@ -138,7 +140,7 @@ class RunScreen(Screen[None]):
                 style=colours.get("outcome-wrong", ""),
             )
         return Text(
-            f"Could not run: {self.view.error or 'the evaluation failed'}",
+            f"Could not run: {terminal_safe(self.view.error or 'the evaluation failed')}",
             style=f"bold {colours.get('outcome-errored', '')}",
         )
 

@@ -38,6 +38,7 @@ from textual.strip import Strip
 from passk_tui.core.figures import two_decimals
 from passk_tui.core.intervals import Interval, interval_text
 from passk_tui.core.progress import Cell, Progress
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
 from passk_tui.tui.widgets.row_cursor import CURSOR_BINDINGS, RowCursor
 
@@ -99,7 +100,8 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         self.progress = progress
         self._interval = interval
         self._sampled = sampled or (lambda case_index: False)
-        names = progress.case_names
+        #: The names as drawn: escapes visible (a stored name may hold one).
+        self._names = names = [terminal_safe(name) for name in progress.case_names]
         #: The cases shown, as indices in file order (all, or those a search matched).
         self.rows: list[int] = list(range(len(names)))
         self._longest_name = max(4, min(NAME_WIDTH_MAX, max((len(n) for n in names), default=4)))
@@ -292,7 +294,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         cached = self._lines.get(key)
         if cached is not None:
             return cached
-        name = self.progress.case_names[case_index]
+        name = self._names[case_index]
         if len(name) > name_width:
             name = name[: name_width - 1] + "…"
         palette = self._palette(is_cursor)

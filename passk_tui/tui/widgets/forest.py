@@ -14,6 +14,7 @@ from textual.strip import Strip
 
 from passk_tui.core.forest import ForestRow
 from passk_tui.core.intervals import Interval, interval_text
+from passk_tui.core.terminal_text import terminal_safe
 
 #: The figure and its interval after the bar: "0.90 0.55-1.00".
 FIGURE_WIDTH = 15
@@ -61,7 +62,8 @@ def interval_bar(
 
 def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> list[tuple[str, str]]:
     """One case as (text, role) pieces: name, the bar (with the gate's ┊), the figure."""
-    name = row.name if len(row.name) <= names else row.name[: names - 1] + "…"
+    name = terminal_safe(row.name)
+    name = name if len(name) <= names else name[: names - 1] + "…"
     role = VERDICT_ROLE[row.verdict]
     if row.interval is None or row.estimate is None:
         figure = f"{'-':>4} (n={row.n})"
