@@ -14,10 +14,11 @@ The stack key is never passed in: no column can hold it.
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -46,6 +47,8 @@ from passk_tui.store.schema import NewerSchema, migrate
 
 DB_NAME = "passk.db"
 _BUSY_TIMEOUT_MS = 5000
+#: SQLite's primary result codes for a file another connection holds.
+_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def data_dir() -> Path:
@@ -91,12 +94,7 @@ class Store:
             raise opening_error(path, exc) from None
         try:
             connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise StoreUnusable(f"{path}: the store cannot use a write-ahead log ({mode})")
-            connection.execute("PRAGMA synchronous = NORMAL")
-            connection.execute("PRAGMA foreign_keys = ON")
-            migrate(connection)
+            _when_free(lambda: _set_up(path, connection))
         except NewerSchema as exc:
             connection.close()
             raise StoreUnusable(
@@ -386,6 +384,36 @@ class Store:
             withdrawn=withdrawn,
             stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
         )
+
+
+def _set_up(path: Path, connection: sqlite3.Connection) -> None:
+    """Write-ahead log, durability, foreign keys, and the schema brought up to date."""
+    mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if mode.lower() != "wal":
+        raise StoreUnusable(f"{path}: the store cannot use a write-ahead log ({mode})")
+    connection.execute("PRAGMA synchronous = NORMAL")
+    connection.execute("PRAGMA foreign_keys = ON")
+    migrate(connection)
+
+
+def _when_free(step: Callable[[], None]) -> None:
+    """Run ``step``, again after a short random pause while SQLite says the file is busy.
+
+    The busy timeout covers waiting for a lock, but not every busy answer: switching
+    a fresh file to WAL while other processes open it too fails at once. Bounded by
+    the busy timeout, after which the busy error is the caller's (StoreBusy).
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    pause = 0.002
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF not in _BUSY or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause * (0.5 + random.random()))
+        pause = min(pause * 2, 0.1)
 
 
 def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
