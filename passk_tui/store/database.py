@@ -1,4 +1,5 @@
-"""The evaluation store: one SQLite file holding every evaluation and every finished attempt.
+"""The evaluation store: one SQLite file holding every evaluation, every finished attempt
+and every attempt in flight.
 
 Durability: WAL with ``synchronous=NORMAL``. A commit returns once its pages are
 written to the WAL file (handed to the operating system); the WAL is fsynced at
@@ -29,6 +30,8 @@ import platformdirs
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.plan import PlannedAttempt
+from passk_tui.core.policy import Slot
 from passk_tui.core.sampling import interval_method
 from passk_tui.core.settings import Settings
 from passk_tui.store import rows as layout
@@ -167,7 +170,8 @@ class Store:
             _insert_cases(db, evaluation_id, cases)
 
     def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
-        """Keep a batch of finished (or withdrawn) attempts in one transaction, or raise StoreWriteError."""
+        """Keep a batch of finished (or withdrawn) attempts, no longer in flight, in one
+        transaction, or raise StoreWriteError."""
         if not records:
             return
         with self._writing("finished attempts") as db:
@@ -178,6 +182,28 @@ class Store:
                 " duration, usage, retries)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
+            )
+            db.executemany(
+                "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
+                " AND retake = ?",
+                [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
+            )
+
+    def start(self, evaluation_id: str, attempts: Sequence[PlannedAttempt]) -> None:
+        """Keep attempts as in flight, in one transaction, before any of their Runs is requested.
+
+        Each stays until ``write`` stores its record (or its withdrawal), so a kill at any
+        moment leaves every Run the stack may have started either recorded or in flight,
+        for a resume to replay under the same key. An attempt already in flight (a resume
+        replaying it) is kept once.
+        """
+        if not attempts:
+            return
+        with self._writing("the attempts being started") as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO in_flight (evaluation_id, case_index, attempt, retake)"
+                " VALUES (?, ?, ?, ?)",
+                [(evaluation_id, a.case_index, a.attempt, a.retake) for a in attempts],
             )
 
     def sink(self, evaluation_id: str) -> EvaluationSink:
@@ -371,6 +397,14 @@ class Store:
         ):
             record = layout.record_from_row(r)
             (withdrawn if record.outcome is Outcome.WITHDRAWN else records).append(record)
+        in_flight = [
+            Slot(r["case_index"], r["attempt"], r["retake"])
+            for r in self._query(
+                "SELECT case_index, attempt, retake FROM in_flight WHERE evaluation_id = ?"
+                " ORDER BY case_index, attempt",
+                (evaluation_id,),
+            )
+        ]
         return StoredEvaluation(
             id=row["id"],
             created=row["created"],
@@ -382,6 +416,7 @@ class Store:
             cases_sha256=row["cases_sha256"],
             records=records,
             withdrawn=withdrawn,
+            in_flight=in_flight,
             stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
         )
 
@@ -445,11 +480,15 @@ def newest_but(ref: str) -> int | None:
 
 
 class EvaluationSink:
-    """A Store bound to one evaluation: what the engine calls ``sink.write(records)``."""
+    """A Store bound to one evaluation: what the engine calls ``sink.start(attempts)`` and
+    ``sink.write(records)``."""
 
     def __init__(self, store: Store, evaluation_id: str) -> None:
         self.store = store
         self.evaluation_id = evaluation_id
+
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        self.store.start(self.evaluation_id, attempts)
 
     def write(self, records: Sequence[AttemptRecord]) -> None:
         self.store.write(self.evaluation_id, records)

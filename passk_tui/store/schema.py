@@ -120,6 +120,19 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE attempts ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
     """,
+    # 6: attempts in flight. An attempt (case, attempt, retake: its key) is kept here before
+    # its Run is requested and leaves in the transaction that stores its record, so a kill
+    # at any moment leaves each Run the stack may have started recorded or here, for a
+    # resume to replay under the same key before its policy decides anything.
+    """
+    CREATE TABLE in_flight (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,
+        retake        INTEGER NOT NULL,
+        PRIMARY KEY (evaluation_id, case_index, attempt, retake)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
