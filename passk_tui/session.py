@@ -221,7 +221,9 @@ def resume_evaluation(
     check_planned_size(len(stored.cases), settings.attempts)
     if settings.max_attempts is not None:
         check_planned_size(len(stored.cases), settings.max_attempts, "--max-attempts")
-    policy = sampling_policy(settings, len(stored.cases), stored.records, stored.retakes())
+    policy = sampling_policy(
+        settings, len(stored.cases), stored.records, stored.retakes(), stored.in_flight
+    )
     finished = policy.most_left() == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)

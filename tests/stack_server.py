@@ -133,6 +133,9 @@ class StackConfig:
     refuse_first: int = 0
     """The first this many POSTs of every idempotency key answer 429 (with Retry-After), before
     any rate: each attempt meets exactly that many retries, whatever the seed."""
+    on_run_created: Callable[[int], None] | None = None
+    """Called on the stack's loop as each new Run is created, with how many were created so
+    far, before any answer goes back: e.g. to kill the client at the k-th Run it started."""
 
 
 @dataclass(frozen=True)
@@ -413,6 +416,8 @@ class StackState:
         self.runs_by_key[key] += 1
         if self.runs_created == config.die_after_runs and self.on_death is not None:
             self.on_death()
+        if config.on_run_created is not None:
+            config.on_run_created(self.runs_created)
         self._in_flight += 1
         self.in_flight_peak = max(self.in_flight_peak, self._in_flight)
         return run

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import signal
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.plan import idempotency_key
 from passk_tui.store import DB_NAME, Store
 from tests.stack_server import StackScript, TurnScript
 from tests.test_resume import CASES, KEY, finish, passk, recorded, start_args
@@ -109,10 +112,10 @@ def test_sigkill_mid_adaptive_run_then_resume_gives_one_run_per_key(
     assert set(stats.runs_by_key.values()) == {1}, stats.runs_by_key
     evaluation = stored(data)
     assert len(evaluation.records) > kept
-    # Every record's Run ran once. A Run in flight at the kill above a case's last record,
-    # for a case decided by then, is not asked for again: started, never counted.
-    assert {r.key for r in evaluation.records} <= set(stats.runs_by_key)
-    assert len(evaluation.records) <= stats.runs_created <= len(evaluation.records) + 4
+    # Every Run ran once and is counted: those in flight at the kill were replayed, even
+    # above the last record of a case decided by then.
+    assert {r.key for r in evaluation.records} == set(stats.runs_by_key)
+    assert len(evaluation.records) == stats.runs_created
     # Each case stopped where its outcomes by attempt number say, whatever the kill cut.
     assert {evaluation.cases[i].name: str(r) for i, r in evaluation.stop_reasons.items()} == {
         "alpha": "decided pass at 6",
@@ -125,6 +128,76 @@ def test_sigkill_mid_adaptive_run_then_resume_gives_one_run_per_key(
         passed = sum(r.outcome.value == "passed" for r in mine)
         assert counts[case.name] == f"{passed}/{len(mine)}"
         assert sorted(r.attempt for r in mine) == list(range(1, len(mine) + 1))
+
+
+def overtaking_script() -> StackScript:
+    """flaky_script's outcomes, with latencies that let later attempts finish first; and the
+    attempts past where alpha and gamma are decided slow, so that a kill finds them in flight."""
+
+    def turn(case: str, attempt: int) -> TurnScript:
+        latency = 0.02 * (1 + (attempt * 5 + len(case)) % 4)
+        if (case, attempt) in (("alpha", 7), ("gamma", 10)):
+            latency = 0.6
+        if case == "gamma" or (case == "beta" and attempt % 2 == 0):
+            return TurnScript(output="no", latency=latency)
+        return TurnScript(latency=latency)
+
+    return StackScript(turns=turn)
+
+
+def on_disk(data: Path) -> set[str]:
+    """The keys the store holds: finished or withdrawn attempts, and those in flight."""
+    evaluation = stored(data)
+    names = [case.name for case in evaluation.cases]
+    return {r.key for r in evaluation.records + evaluation.withdrawn} | {
+        idempotency_key(evaluation.id, names[s.case_index], s.attempt, s.retake)
+        for s in evaluation.in_flight
+    }
+
+
+def kill_at(k: int, process: list[subprocess.Popen[str]], created: int) -> None:
+    """The stack's hook: SIGKILL the client as its k-th Run is created, before any answer."""
+    if created == k:
+        process[0].kill()
+
+
+def test_a_kill_at_any_run_leaves_each_started_run_stored_or_replayed_once(
+    make_stack, cases: Path, tmp_path: Path
+) -> None:
+    """kill -9 as the stack starts its k-th Run: every Run it started is on disk, and the
+    resume replays each one in flight (same key) before its policy decides anything."""
+    for k in range(6, 27, 4):
+        killed: list[subprocess.Popen[str]] = []
+        stack = make_stack(keys={KEY: None}, script=overtaking_script())
+        stack.config.on_run_created = functools.partial(kill_at, k, killed)
+        data = tmp_path / f"kill{k}"
+        args = start_args(stack, cases, "--concurrency", "4", "--max-attempts", "12")
+        args[args.index("--attempts") + 1] = "3"
+        killed.append(passk(*args, "--require", "0.8", data=data))
+        assert killed[0].wait(timeout=30) == -signal.SIGKILL, killed[0].communicate()
+        started = set(stack.stats().runs_by_key)
+        # (Requests sent just before the kill may reach the stack after it.)
+        assert len(started) >= k and started <= on_disk(data), f"kill at Run {k}"
+        unfinished = started - {r.key for r in stored(data).records}
+
+        code, out, err = finish(passk("--resume", "last", data=data))
+        assert code == 1, err
+        stats = stack.stats()
+        evaluation = stored(data)
+        assert set(stats.runs_by_key.values()) == {1}, f"kill at Run {k}: {stats.runs_by_key}"
+        assert {r.key for r in evaluation.records} == set(stats.runs_by_key), f"kill at Run {k}"
+        assert len(evaluation.records) == stats.runs_created and not evaluation.in_flight
+        assert stats.replays >= len(unfinished) > 0  # each one in flight, asked for again
+        assert {evaluation.cases[i].name: str(r) for i, r in evaluation.stop_reasons.items()} == {
+            "alpha": "decided pass at 6",
+            "beta": "capped at 12 undecided",
+            "gamma": "decided fail at 9",
+        }
+        counts = table_counts(out)
+        for index, case in enumerate(evaluation.cases):
+            mine = [r for r in evaluation.records if r.case_index == index]
+            passed = sum(r.outcome.value == "passed" for r in mine)
+            assert counts[case.name] == f"{passed}/{len(mine)}"
 
 
 async def run_closing(evaluation) -> str:

@@ -77,10 +77,18 @@ class ListSink:
     def __init__(self) -> None:
         self.rows: list[AttemptRecord] = []
         self.writes = 0
+        self.starts = 0
+        #: The keys of the attempts kept as in flight, not yet written.
+        self.in_flight: set[str] = set()
+
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        self.starts += 1
+        self.in_flight.update(a.key for a in attempts)
 
     def write(self, records: Sequence[AttemptRecord]) -> None:
         self.writes += 1
         self.rows.extend(records)
+        self.in_flight.difference_update(r.key for r in records)
 
 
 async def test_outcomes_counts_and_stored_before_shown() -> None:
@@ -190,6 +198,47 @@ async def test_a_full_disk_leaves_the_runs_in_flight_running() -> None:
     assert await asyncio.wait_for(ev.run(), 5) == "failed"
     assert ev.error == "the disk is full"
     assert target.cancelled == [idempotency_key("ev_t", "slow", 1)] and target.left_running == 1
+
+
+class KeptFirstTarget(ScriptedTarget):
+    """Notes each request whose attempt the sink did not yet keep as in flight."""
+
+    def __init__(self, sink: ListSink, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.sink = sink
+        self.unkept: list[str] = []
+
+    async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        if attempt.key not in self.sink.in_flight:
+            self.unkept.append(attempt.key)
+        return await super().execute(attempt, deadline, notify)
+
+
+async def test_every_run_is_kept_in_flight_before_it_is_requested_one_write_a_tick() -> None:
+    sink = ListSink()
+    target = KeptFirstTarget(sink, delay=0.01)
+    cases = [case(f"c{i}", "x", "x") for i in range(4)]
+    ev = Evaluation("ev_t", cases, settings(attempts=3, concurrency=4), target, sink=sink)
+    assert await ev.run() == "done"
+    assert target.calls == 12 and target.unkept == []
+    assert sink.in_flight == set()  # each record took its attempt out of flight
+    assert sink.starts < 12  # attempts starting in one tick share one write
+
+
+class UnstartableSink(ListSink):
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        raise RunError("the disk is full")
+
+
+async def test_attempts_that_cannot_be_kept_in_flight_are_never_requested() -> None:
+    target = ScriptedTarget()
+    cases = [case(f"c{i}", "x", "x") for i in range(3)]
+    ev = Evaluation(
+        "ev_t", cases, settings(attempts=2, concurrency=2), target, sink=UnstartableSink()
+    )
+    assert await asyncio.wait_for(ev.run(), 5) == "failed"
+    assert ev.error == "the disk is full"
+    assert target.calls == 0 and ev.progress.finished == 0 and ev.progress.in_flight == 0
 
 
 async def test_run_error_stops_everything_and_keeps_only_finished() -> None:

@@ -164,6 +164,18 @@ def test_an_extra_attempt_withdrawn_before_runs_again_as_its_next_retake() -> No
     assert [(s.attempt, s.retake) for s in drain_landing(policy)] == [(3, 1), (4, 0)]
 
 
+def test_attempts_in_flight_before_are_finished_even_for_a_decided_case() -> None:
+    """Their Runs may have started on the stack: what it ran counts, as had nothing stopped."""
+    rule = lambda order: StopReason("decided fail", len(order)) if order.count(0) >= 2 else None  # noqa: E731
+    stored = [record(0, 1, False), record(0, 2, False)]  # decided at 2; 3 and 4 were in flight
+    in_flight = [Slot(0, 3), Slot(0, 4, 1)]
+    policy = AdaptivePolicy(
+        1, 1, 20, rule, records=stored, retakes={(0, 4): 1}, in_flight=in_flight
+    )
+    assert policy.stop_reasons == {0: StopReason("decided fail", 2)} and policy.most_left() == 2
+    assert drain_landing(policy) == in_flight
+
+
 def drain_landing(policy: AdaptivePolicy) -> list[Slot]:
     slots = []
     while isinstance(slot := policy.next(), Slot):

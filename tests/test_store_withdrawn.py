@@ -1,4 +1,5 @@
-"""The store's withdrawn attempts: schema 2 migrates schema-1 stores, keeps retakes apart, counts none."""
+"""The store's withdrawn attempts (schema 2 migrates schema-1 stores, keeps retakes apart, counts
+none) and its attempts in flight."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.cases import load_cases
+from passk_tui.core.plan import PlannedAttempt
+from passk_tui.core.policy import Slot
 from passk_tui.store import Store, StoreWriteError
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.test_store import CASES, record, settings_for
@@ -67,3 +70,21 @@ def test_withdrawn_attempts_are_kept_apart_and_number_the_retakes(tmp_path, case
     assert stored.retakes() == {(1, 3): 2}
     assert summary.recorded == 2
     assert [f.n for f in stored.figures()] == [2, 0]
+
+
+def test_attempts_in_flight_are_kept_until_their_record_or_withdrawal(tmp_path, cases_file) -> None:
+    cases = load_cases(cases_file)
+    with Store.open(tmp_path / "s.db") as store:
+        store.create_evaluation("ev_x", settings_for(cases_file), cases, "h")
+
+        def planned(case_index: int, attempt: int, retake: int = 0) -> PlannedAttempt:
+            return PlannedAttempt.of("ev_x", case_index, cases[case_index], attempt, retake)
+
+        store.start("ev_x", [planned(0, 1), planned(0, 2), planned(1, 1), planned(1, 2, 1)])
+        store.start("ev_x", [planned(1, 1)])  # a resume replaying it: kept once
+        store.write("ev_x", [record(0, 1), record(0, 2, Outcome.WITHDRAWN, status="withdrawn")])
+        stored = store.load("ev_x")
+    assert stored.in_flight == [Slot(1, 1), Slot(1, 2, 1)]
+    # The withdrawn one runs again under its next key; those in flight replay their own.
+    assert stored.retakes() == {(0, 2): 1, (1, 1): 0, (1, 2): 1}
+    assert [r.attempt for r in stored.records] == [1]

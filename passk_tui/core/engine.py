@@ -26,16 +26,20 @@ from passk_tui.core.pool import Pool
 from passk_tui.core.progress import Cell, Progress
 from passk_tui.core.settings import Settings
 from passk_tui.core.values import bounded_output
-from passk_tui.targets.base import LEAVE_RUNNING, Target
+from passk_tui.targets.base import LEAVE_RUNNING, RetryNotice, Target
 
 Status = Literal["done", "cancelled", "failed"]
 
 
 class RecordSink(Protocol):
-    """Where finished attempts go before anyone is shown them (the store)."""
+    """Where attempts are kept: in flight before their Run is requested, finished before
+    anyone is shown them (the store)."""
+
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        """Durably keep ``attempts`` as in flight; raise RunError when that is impossible."""
 
     def write(self, records: Sequence[AttemptRecord]) -> None:
-        """Durably keep ``records``; raise RunError when that is impossible."""
+        """Durably keep ``records``, each no longer in flight; raise RunError when impossible."""
 
 
 class Evaluation:
@@ -43,7 +47,11 @@ class Evaluation:
 
     Finished attempts are gathered for the rest of the current loop tick, written
     to the sink in one transaction, and only then counted and emitted: nothing
-    is shown that is not kept, and a burst of finishes costs one write.
+    is shown that is not kept, and a burst of finishes costs one write. Attempts
+    starting are gathered the same way and kept as in flight before any of their
+    Runs is requested (or counted as running), so a kill at any moment leaves
+    each Run the stack may have started recorded or in flight, to be replayed
+    under its key.
     """
 
     def __init__(
@@ -78,6 +86,8 @@ class Evaluation:
         self._withdrawn: set[asyncio.Task[Any]] = set()
         self._unsaved: list[AttemptRecord] = []
         self._flush_scheduled = False
+        #: Attempts waiting to be kept as in flight, each with what its Run waits on.
+        self._unstarted: list[tuple[PlannedAttempt, asyncio.Future[None]]] = []
         self._cancelled = False
         self._prepared = False
 
@@ -181,9 +191,7 @@ class Evaluation:
             self.progress.mark(planned.case_index, planned.attempt, Cell.RETRYING)
             self._emit(AttemptRetrying(planned, reason, delay))
 
-        self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
-        self._emit(AttemptStarted(planned))
-        task = loop.create_task(self.target.execute(planned, deadline, notify))
+        task = loop.create_task(self._run(planned, deadline, notify))
         self._in_flight[task] = planned
         try:
             await asyncio.wait((task,), timeout=max(0.0, deadline - loop.time()))
@@ -220,6 +228,40 @@ class Evaluation:
             finally:
                 self._in_flight.pop(judging, None)
         self._keep(self._record(planned, turn, verdict, started, retries))
+
+    async def _run(self, planned: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        """The attempt's Run, requested once the sink keeps the attempt as in flight.
+
+        Inside the attempt's task, so that a stop or a failure before then withdraws
+        or halts it like any attempt in flight, and its Run is never requested.
+        """
+        if self._sink is not None:
+            await self._started(planned, self._sink)
+        self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
+        self._emit(AttemptStarted(planned))
+        return await self.target.execute(planned, deadline, notify)
+
+    def _started(self, planned: PlannedAttempt, sink: RecordSink) -> asyncio.Future[None]:
+        """Done once ``planned`` is kept as in flight, with the others starting this loop tick."""
+        loop = asyncio.get_running_loop()
+        kept = loop.create_future()
+        if not self._unstarted:
+            loop.call_soon(self._keep_started, sink)
+        self._unstarted.append((planned, kept))
+        return kept
+
+    def _keep_started(self, sink: RecordSink) -> None:
+        """One write for the attempts gathered; those stopped meanwhile are never requested."""
+        batch = [(planned, kept) for planned, kept in self._unstarted if not kept.done()]
+        self._unstarted = []
+        try:
+            sink.start([planned for planned, _ in batch])
+        except RunError as exc:
+            for _, kept in batch:
+                kept.set_exception(exc)
+            return
+        for _, kept in batch:
+            kept.set_result(None)
 
     def _turn_of(
         self, task: asyncio.Task[Turn], timed_out: bool, timeout: float, last_retry: list[str]

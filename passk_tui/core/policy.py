@@ -128,7 +128,10 @@ class AdaptivePolicy:
     go one per free worker to the undecided case with the fewest attempts so
     far, so cases interleave and, while any undecided case is below the cap, no
     worker idles. Attempts left unrecorded before (gaps below a case's highest
-    recorded attempt) are run first, so a resume replays nothing.
+    recorded attempt) are run first, so a resume replays nothing; so are the
+    attempts ``in_flight`` when it stopped, whatever their case's records
+    decide: their Runs may have started, and what the stack ran is counted, as
+    it would have been had the run not stopped.
     """
 
     def __init__(
@@ -139,6 +142,7 @@ class AdaptivePolicy:
         stop_rule: StopRule,
         records: Iterable[AttemptRecord] = (),
         retakes: Mapping[tuple[int, int], int] | None = None,
+        in_flight: Iterable[Slot] = (),
     ) -> None:
         if max_attempts < attempts:
             raise ValueError("max_attempts must be at least attempts")
@@ -156,7 +160,9 @@ class AdaptivePolicy:
         for record in records:
             self._ahead[record.case_index][record.attempt] = record.outcome is Outcome.PASSED
             highest[record.case_index] = max(highest[record.case_index], record.attempt)
-        #: The highest attempt number handed out (or recorded) per case.
+        for slot in in_flight:
+            highest[slot.case_index] = max(highest[slot.case_index], slot.attempt)
+        #: The highest attempt number handed out (or recorded, or in flight before) per case.
         self._top = [max(attempts, h) for h in highest]
         self._retakes = retakes or {}
         self._pending = first_pass(list(self._top), _recorded(records), self._retakes)

@@ -20,7 +20,7 @@ from passk_tui.core.intervals import (
     IntervalMethod,
     level_text,
 )
-from passk_tui.core.policy import AdaptivePolicy, FixedPolicy
+from passk_tui.core.policy import AdaptivePolicy, FixedPolicy, Slot
 from passk_tui.core.progress import Progress
 from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.core.settings import Settings
@@ -65,13 +65,24 @@ def sampling_policy(
     case_count: int,
     records: Iterable[AttemptRecord] = (),
     retakes: Mapping[tuple[int, int], int] | None = None,
+    in_flight: Iterable[Slot] = (),
 ) -> FixedPolicy | AdaptivePolicy:
-    """The policy the settings name, continued from ``records`` (a resume, an extension)."""
+    """The policy the settings name, continued from ``records`` (a resume, an extension).
+
+    Adaptive, the attempts ``in_flight`` before are handed out again before any the
+    policy chooses; a fixed n hands them out anyway, having no record of them.
+    """
     if settings.max_attempts is None:
         return FixedPolicy(case_count, settings.attempts, records, retakes)
     rule = case_stop_rule(settings)
     return AdaptivePolicy(
-        case_count, settings.attempts, settings.max_attempts, rule.reason, records, retakes
+        case_count,
+        settings.attempts,
+        settings.max_attempts,
+        rule.reason,
+        records,
+        retakes,
+        in_flight,
     )
 
 

@@ -1,4 +1,5 @@
-"""The evaluation store: one SQLite file holding every evaluation and every finished attempt.
+"""The evaluation store: one SQLite file holding every evaluation, every finished attempt
+and every attempt in flight.
 
 Durability: WAL with ``synchronous=NORMAL``. A commit returns once its pages are
 written to the WAL file (handed to the operating system); the WAL is fsynced at
@@ -14,10 +15,11 @@ The stack key is never passed in: no column can hold it.
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -28,6 +30,8 @@ import platformdirs
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.plan import PlannedAttempt
+from passk_tui.core.policy import Slot
 from passk_tui.core.sampling import interval_method
 from passk_tui.core.settings import Settings
 from passk_tui.store import rows as layout
@@ -46,6 +50,8 @@ from passk_tui.store.schema import NewerSchema, migrate
 
 DB_NAME = "passk.db"
 _BUSY_TIMEOUT_MS = 5000
+#: SQLite's primary result codes for a file another connection holds.
+_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def data_dir() -> Path:
@@ -91,12 +97,7 @@ class Store:
             raise opening_error(path, exc) from None
         try:
             connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise StoreUnusable(f"{path}: the store cannot use a write-ahead log ({mode})")
-            connection.execute("PRAGMA synchronous = NORMAL")
-            connection.execute("PRAGMA foreign_keys = ON")
-            migrate(connection)
+            _when_free(lambda: _set_up(path, connection))
         except NewerSchema as exc:
             connection.close()
             raise StoreUnusable(
@@ -169,7 +170,8 @@ class Store:
             _insert_cases(db, evaluation_id, cases)
 
     def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
-        """Keep a batch of finished (or withdrawn) attempts in one transaction, or raise StoreWriteError."""
+        """Keep a batch of finished (or withdrawn) attempts, no longer in flight, in one
+        transaction, or raise StoreWriteError."""
         if not records:
             return
         with self._writing("finished attempts") as db:
@@ -180,6 +182,28 @@ class Store:
                 " duration, usage, retries, finish_reason)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
+            )
+            db.executemany(
+                "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
+                " AND retake = ?",
+                [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
+            )
+
+    def start(self, evaluation_id: str, attempts: Sequence[PlannedAttempt]) -> None:
+        """Keep attempts as in flight, in one transaction, before any of their Runs is requested.
+
+        Each stays until ``write`` stores its record (or its withdrawal), so a kill at any
+        moment leaves every Run the stack may have started either recorded or in flight,
+        for a resume to replay under the same key. An attempt already in flight (a resume
+        replaying it) is kept once.
+        """
+        if not attempts:
+            return
+        with self._writing("the attempts being started") as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO in_flight (evaluation_id, case_index, attempt, retake)"
+                " VALUES (?, ?, ?, ?)",
+                [(evaluation_id, a.case_index, a.attempt, a.retake) for a in attempts],
             )
 
     def sink(self, evaluation_id: str) -> EvaluationSink:
@@ -373,6 +397,14 @@ class Store:
         ):
             record = layout.record_from_row(r)
             (withdrawn if record.outcome is Outcome.WITHDRAWN else records).append(record)
+        in_flight = [
+            Slot(r["case_index"], r["attempt"], r["retake"])
+            for r in self._query(
+                "SELECT case_index, attempt, retake FROM in_flight WHERE evaluation_id = ?"
+                " ORDER BY case_index, attempt",
+                (evaluation_id,),
+            )
+        ]
         return StoredEvaluation(
             id=row["id"],
             created=row["created"],
@@ -384,8 +416,39 @@ class Store:
             cases_sha256=row["cases_sha256"],
             records=records,
             withdrawn=withdrawn,
+            in_flight=in_flight,
             stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
         )
+
+
+def _set_up(path: Path, connection: sqlite3.Connection) -> None:
+    """Write-ahead log, durability, foreign keys, and the schema brought up to date."""
+    mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if mode.lower() != "wal":
+        raise StoreUnusable(f"{path}: the store cannot use a write-ahead log ({mode})")
+    connection.execute("PRAGMA synchronous = NORMAL")
+    connection.execute("PRAGMA foreign_keys = ON")
+    migrate(connection)
+
+
+def _when_free(step: Callable[[], None]) -> None:
+    """Run ``step``, again after a short random pause while SQLite says the file is busy.
+
+    The busy timeout covers waiting for a lock, but not every busy answer: switching
+    a fresh file to WAL while other processes open it too fails at once. Bounded by
+    the busy timeout, after which the busy error is the caller's (StoreBusy).
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    pause = 0.002
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF not in _BUSY or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause * (0.5 + random.random()))
+        pause = min(pause * 2, 0.1)
 
 
 def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
@@ -417,11 +480,15 @@ def newest_but(ref: str) -> int | None:
 
 
 class EvaluationSink:
-    """A Store bound to one evaluation: what the engine calls ``sink.write(records)``."""
+    """A Store bound to one evaluation: what the engine calls ``sink.start(attempts)`` and
+    ``sink.write(records)``."""
 
     def __init__(self, store: Store, evaluation_id: str) -> None:
         self.store = store
         self.evaluation_id = evaluation_id
+
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        self.store.start(self.evaluation_id, attempts)
 
     def write(self, records: Sequence[AttemptRecord]) -> None:
         self.store.write(self.evaluation_id, records)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
+from passk_tui.core.policy import Slot
 from passk_tui.core.progress import Progress
 from passk_tui.core.settings import Settings
 from passk_tui.core.stopping import StopReason
@@ -59,6 +60,9 @@ class StoredEvaluation:
     """Attempts the user's stop withdrew: counted nowhere, kept to number their retakes."""
     stop_reasons: dict[int, StopReason] = field(default_factory=dict)
     """Adaptive: why each case that stopped getting attempts stopped, by case index."""
+    in_flight: list[Slot] = field(default_factory=list)
+    """Attempts whose Run was (or was about to be) requested and that have no record: a
+    resume finishes them under the same keys before its policy decides anything."""
 
     @property
     def missing(self) -> int:
@@ -67,13 +71,16 @@ class StoredEvaluation:
         return len(self.cases) * attempts - sum(1 for r in self.records if r.attempt <= attempts)
 
     def retakes(self) -> dict[tuple[int, int], int]:
-        """The retake each withdrawn, still unrecorded (case, attempt) runs under next."""
+        """The retake each withdrawn, still unrecorded (case, attempt) runs under next; one in
+        flight, the retake whose Run it replays."""
         recorded = {(r.case_index, r.attempt) for r in self.records}
         next_retake: dict[tuple[int, int], int] = {}
         for r in self.withdrawn:
             slot = (r.case_index, r.attempt)
             if slot not in recorded:
                 next_retake[slot] = max(next_retake.get(slot, 0), r.retake + 1)
+        for s in self.in_flight:
+            next_retake[(s.case_index, s.attempt)] = s.retake
         return next_retake
 
     def progress(self) -> Progress:

@@ -2,8 +2,9 @@
 
 ``PRAGMA user_version`` holds the number of migrations applied. A new version
 appends a step to ``MIGRATIONS`` (never edits an old one); opening a database
-applies the missing steps, each in its own transaction, so a database is always
-at one exact version. A database from a newer passk-tui is refused, not touched.
+applies the missing steps in one transaction, under the write lock it read the
+version in, so a database is always at one exact version, however many processes
+open it at once. A database from a newer passk-tui is refused, not touched.
 """
 
 from __future__ import annotations
@@ -124,9 +125,39 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE attempts ADD COLUMN finish_reason TEXT;
     """,
+    # 7: attempts in flight. An attempt (case, attempt, retake: its key) is kept here before
+    # its Run is requested and leaves in the transaction that stores its record, so a kill
+    # at any moment leaves each Run the stack may have started recorded or here, for a
+    # resume to replay under the same key before its policy decides anything.
+    """
+    CREATE TABLE in_flight (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,
+        retake        INTEGER NOT NULL,
+        PRIMARY KEY (evaluation_id, case_index, attempt, retake)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def statements(script: str) -> list[str]:
+    """A migration's SQL statements one by one, to run inside a transaction already held.
+
+    ``executescript`` would commit that transaction first (and with it the write lock
+    the version was read under), so the script is cut where SQLite says a statement ends.
+    """
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        found.append(pending.strip())
+    return found
 
 
 class NewerSchema(Exception):
@@ -134,12 +165,32 @@ class NewerSchema(Exception):
 
 
 def migrate(connection: sqlite3.Connection) -> None:
-    """Apply the migrations this database lacks, one transaction each."""
+    """Apply the migrations this database lacks, in one transaction under the write lock.
+
+    Any number of processes may open a fresh or older store at once: the version
+    is read again inside ``BEGIN IMMEDIATE`` (which waits out the busy timeout for
+    the one migrating), so each step is applied by exactly one of them and the
+    others find it done. A store already up to date is never write-locked.
+    """
+    if _version(connection) == SCHEMA_VERSION:
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        current = _version(connection)
+        for number in range(current + 1, SCHEMA_VERSION + 1):
+            for statement in statements(MIGRATIONS[number - 1]):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _version(connection: sqlite3.Connection) -> int:
+    """The migrations applied; NewerSchema when a newer passk-tui wrote the database."""
     current = connection.execute("PRAGMA user_version").fetchone()[0]
     if current > SCHEMA_VERSION:
         raise NewerSchema(current)
-    for number in range(current + 1, SCHEMA_VERSION + 1):
-        # executescript commits first, so BEGIN/COMMIT are spelled out to keep each step atomic.
-        connection.executescript(
-            f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;"
-        )
+    return current
