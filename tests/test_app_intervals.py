@@ -196,7 +196,8 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         question = str(app.screen.query_one("#confirm-question", Static).render())
         assert "to 5 attempts per case" in question and "8 more Runs" in question
         await pilot.press("y")
-        await wait_for(pilot, lambda: app.view.evaluation_id == evaluation_id and app.running)
+        # The 8 Runs may all end between two looks: wait for the grid to grow, not for "running".
+        await wait_for(pilot, lambda: [len(row) for row in app.view.progress.cells] == [5] * 4)
         await run_to_end(pilot)
         assert app.view.evaluation_id == evaluation_id
         assert [len(row) for row in app.view.progress.cells] == [5, 5, 5, 5]
