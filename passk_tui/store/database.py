@@ -25,6 +25,7 @@ from typing import Any
 
 import platformdirs
 
+from passk_tui.core.agent_definition import Definition
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
@@ -147,23 +148,27 @@ class Store:
         cases: Sequence[Case],
         cases_sha256: str,
         created: float | None = None,
+        definition: Definition | None = None,
     ) -> None:
-        """Record a new evaluation, its settings and its cases as loaded, status ``running``."""
+        """Record a new evaluation, its settings, what its agent resolved to (``definition``)
+        and its cases as loaded, status ``running``."""
         values = {
             **layout.settings_row(settings),
             "id": evaluation_id,
             "created": time.time() if created is None else created,
             "cases_sha256": cases_sha256,
             "case_count": len(cases),
+            "agent_definition": None if definition is None else layout.to_json(definition),
         }
         with self._writing("the new evaluation") as db:
             db.execute(
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-                " cases_sha256, case_count, max_attempts, precision, confidence) VALUES"
-                " (:id, :created, 'running', :stack, :agents_path, :agent, :version, :attempts,"
-                " :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
-                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence)",
+                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition)"
+                " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
+                " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
+                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
+                " :agent_definition)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -286,6 +291,21 @@ class Store:
             raise UnknownEvaluation(f"{ref!r} names more than one evaluation; give more of the id")
         return rows[0]["id"]
 
+    def last_definition(
+        self, agent: str, version: int, *, on_stack: bool
+    ) -> tuple[str, Definition] | None:
+        """The newest evaluation of this agent and version (on a stack, or local) that recorded
+        its definition: (its id, the definition); None when there is none."""
+        rows = self._query(
+            "SELECT id, agent_definition FROM evaluations WHERE agent = ? AND version = ?"
+            " AND (stack IS NOT NULL) = ? AND agent_definition IS NOT NULL"
+            " ORDER BY created DESC, id DESC LIMIT 1",
+            (agent, version, on_stack),
+        )
+        if not rows:
+            return None
+        return rows[0]["id"], layout.definition_from_column(rows[0]["agent_definition"])
+
     def list_evaluations(self) -> list[EvaluationSummary]:
         """Every evaluation, newest first, with its counts and how many cases miss the gate."""
         evaluations = self._query("SELECT * FROM evaluations ORDER BY created DESC, id DESC")
@@ -385,6 +405,7 @@ class Store:
             records=records,
             withdrawn=withdrawn,
             stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
+            definition=layout.definition_from_column(row["agent_definition"]),
         )
 
 

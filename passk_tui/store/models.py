@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from passk_tui.core.agent_definition import Definition
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
@@ -59,6 +60,8 @@ class StoredEvaluation:
     """Attempts the user's stop withdrew: counted nowhere, kept to number their retakes."""
     stop_reasons: dict[int, StopReason] = field(default_factory=dict)
     """Adaptive: why each case that stopped getting attempts stopped, by case index."""
+    definition: Definition | None = None
+    """What the agent resolved to (``core.agent_definition``); None: stored before it was."""
 
     @property
     def missing(self) -> int:

@@ -119,6 +119,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE attempts ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
     """,
+    # 6: what the evaluation measured: its agent definition resolved (JSON, no secrets;
+    # core/agent_definition.py). Evaluations stored before it read as NULL: unknown.
+    """
+    ALTER TABLE evaluations ADD COLUMN agent_definition TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

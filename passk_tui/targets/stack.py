@@ -15,6 +15,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
+from passk_tui.core.agent_definition import stack_definition
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
@@ -72,6 +73,7 @@ class StackTarget:
         self.agent = agent
         self.version = version
         self.evaluation_id = evaluation_id
+        self.definition = stack_definition(url, agent, version)
         self._base = url.rstrip("/")
         # The key lives only in httpx.Headers, whose repr masks it (tracebacks with locals).
         self._headers = httpx.Headers({"Authorization": f"Bearer {key}"} if key else {})

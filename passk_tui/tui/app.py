@@ -159,6 +159,9 @@ class PasskApp(App[None]):
             return
         if remember is not None:
             save_last_used(remember)
+        # A recorded evaluation says when its agent now runs as something else than before.
+        for warning in getattr(evaluation, "warnings", ()):
+            self.notify(warning, severity="warning", timeout=15)
         self._launch(evaluation)
 
     def resume(self, ref: str, changes: dict[str, object] | None = None) -> None:

@@ -97,6 +97,7 @@ class ResultsScreen(ResultsViews):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="results-agent")
         yield Static(id="results-status")
         yield Static(id="results-cases")
         yield Static(id="results-gate")
@@ -107,6 +108,9 @@ class ResultsScreen(ResultsViews):
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
+        # One line whatever its length: a long command or prompt ends in "…", never wraps.
+        ran = Text(self.view.ran(), no_wrap=True, overflow="ellipsis")
+        self.query_one("#results-agent", Static).update(ran)
         table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
