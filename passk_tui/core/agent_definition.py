@@ -130,7 +130,7 @@ def describe(definition: Definition | None) -> str:
     """The definition in one short line: ``python3 agents/calc.py``, or
     ``openai qwen2.5:0.5b @ http://127.0.0.1:11434/v1 · temperature=0``."""
     if definition is None:
-        return "definition not recorded (stored by an older passk-tui)"
+        return "definition not recorded"
     kind = definition.get("kind")
     if kind == "command":
         return shlex.join(definition.get("command") or [])
