@@ -29,8 +29,11 @@ from passk_tui.store.export import export
 from passk_tui.targets.openai import OpenAITarget
 from tests.fake_openai import FakeOpenAI
 from tests.stack_server import StackServer
+from tests.test_app_support import app_env
 from tests.test_cli import run
 from tests.test_cli_stack import KEY, passk
+
+__all__ = ["app_env"]
 
 CASES = '[[cases]]\nname = "greet"\ninput = "hi"\ncheck = { equals = "hi" }\n'
 AGENT = "import sys\nprint(sys.stdin.read())\n"
@@ -325,3 +328,59 @@ def run_compare(folder: Path, *args: str):
 
 def test_describe_an_unknown_definition() -> None:
     assert describe(None) == "definition not recorded"
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+
+async def test_the_results_header_and_compare_screen_say_what_ran(app_env: Path) -> None:
+    """Results carries one line naming what the version ran; Compare one line per side."""
+    from textual.widgets import Static
+
+    from passk_tui.store.comparison import load_compared
+    from passk_tui.tui.app import PasskApp
+    from passk_tui.tui.screens.compare import CompareScreen
+    from passk_tui.tui.screens.results import ResultsScreen
+    from tests.test_app_support import run_to_end, scripted
+
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(2):
+            app.start_evaluation(scripted(attempts=1, k=1), None)
+            await run_to_end(pilot)
+        assert isinstance(app.screen, ResultsScreen)
+        line = str(app.screen.query_one("#results-agent", Static).render())
+        assert line.strip() == "scripted v1: python3 scripted.py"
+        with Store.open() as store:
+            compared = load_compared(store, "last~1", "last")
+        await app.push_screen(CompareScreen(compared))
+        await pilot.pause()
+        lines = str(app.screen.query_one("#compare-agents", Static).render()).splitlines()
+        assert [text.strip() for text in lines] == [
+            "A: python3 scripted.py",
+            "B: python3 scripted.py",
+        ]
+
+
+async def test_the_app_warns_when_a_label_now_runs_something_else(
+    app_env: Path, tmp_path: Path
+) -> None:
+    from passk_tui.tui.app import PasskApp
+    from tests.test_app_support import run_to_end
+
+    flags(tmp_path)
+    settings = Settings("a", 1, str(tmp_path / "cases.toml"), attempts=1, k=1,
+                        agents_path=str(agents_file(tmp_path)))  # fmt: skip
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_evaluation(settings, None)
+        await run_to_end(pilot)
+        first = stored().id
+        agents_file(tmp_path, "--edited")
+        app.start_evaluation(settings, None)
+        await run_to_end(pilot)
+        said = [n.message for n in app._notifications]
+    assert [m for m in said if "is not what it was" in m] == [
+        f"a v1 is not what it was in evaluation {first}: command changed from "
+        f'["{sys.executable}", "agent.py"] to ["{sys.executable}", "agent.py", "--edited"]'
+    ]
