@@ -379,7 +379,13 @@ async def test_the_app_warns_when_a_label_now_runs_something_else(
         agents_file(tmp_path, "--edited")
         app.start_evaluation(settings, None)
         await run_to_end(pilot)
+        agents_file(tmp_path, "--edited-again")
+        app.resume(first, {"attempts": 2})  # it would run what is now in the file
+        await pilot.pause()
         said = [n.message for n in app._notifications]
+    assert stored(first).settings.attempts == 1
+    refused = [m for m in said if "would change what is measured" in m]
+    assert len(refused) == 1 and '"--edited-again"]' in refused[0]
     assert [m for m in said if "is not what it was" in m] == [
         f"a v1 is not what it was in evaluation {first}: command changed from "
         f'["{sys.executable}", "agent.py"] to ["{sys.executable}", "agent.py", "--edited"]'

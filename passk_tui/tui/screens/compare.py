@@ -18,6 +18,7 @@ from passk_tui.core.figures import two_decimals
 from passk_tui.core.glyphs import SYMBOLS
 from passk_tui.core.progress import Cell
 from passk_tui.core.settings import Settings
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
@@ -109,11 +110,12 @@ class CompareScreen(Screen[None]):
         versions.append("  →  ")
         versions.append(version_text("B", compared.candidate), style="bold")
         self.query_one("#compare-versions", Static).update(versions)
-        ran = Text("\n", no_wrap=True, overflow="ellipsis").join(
-            Text(f"{side}: {describe(stored.definition)}", no_wrap=True, overflow="ellipsis")
+        ran = [
+            f"{side}: {terminal_safe(describe(stored.definition))}"
             for side, stored in (("A", compared.baseline), ("B", compared.candidate))
-        )
-        self.query_one("#compare-agents", Static).update(ran)
+        ]
+        # As text, one line each (app.tcss): a long command ends in "…".
+        self.query_one("#compare-agents", Static).update(Text("\n".join(ran)))
         counts = Text(count_line(comparison))
         counts.append("  ·  ")
         counts.append(

@@ -18,6 +18,7 @@ from passk_tui.core.gate import CaseReading
 from passk_tui.core.intervals import level_text
 from passk_tui.core.summary import attempts_span, evaluation_totals
 from passk_tui.core.table import gate_text, table_rows
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
@@ -108,9 +109,8 @@ class ResultsScreen(ResultsViews):
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
-        # One line whatever its length: a long command or prompt ends in "…", never wraps.
-        ran = Text(self.view.ran(), no_wrap=True, overflow="ellipsis")
-        self.query_one("#results-agent", Static).update(ran)
+        # As text, escapes made visible; one line (app.tcss): a long command ends in "…".
+        self.query_one("#results-agent", Static).update(Text(terminal_safe(self.view.ran())))
         table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
