@@ -144,7 +144,7 @@ def describe(definition: Definition | None) -> str:
             parts.append(f"system {json.dumps(cut, ensure_ascii=False)}")
         return " · ".join(parts)
     if kind == "stack":
-        return f"stack agent {definition.get('agent')} v{definition.get('version')}"
+        return f"on the stack at {definition.get('stack')}"
     return json.dumps(definition, ensure_ascii=False)
 
 
