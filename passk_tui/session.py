@@ -230,8 +230,11 @@ def _check_same_definition(
 ) -> None:
     """A resume runs what the evaluation measured, or nothing: InputError when the agent now
     resolves to another definition (``--agents`` another file, or its file edited). An
-    evaluation stored before definitions were has none to hold it to: it resumes unchecked."""
-    if stored.definition is None or same_measure(stored.definition, definition):
+    evaluation stored before definitions were has none to hold it to: it resumes unchecked;
+    so does one that ran nothing yet (``_ran_nothing``), which takes the new definition."""
+    if stored.definition is None or _ran_nothing(stored):
+        return
+    if same_measure(stored.definition, definition):
         return
     s = stored.settings
     given = changes_given.get("agents_path")
@@ -240,6 +243,12 @@ def _check_same_definition(
         f"--resume {stored.id}: {what} would change what is measured "
         f"({'; '.join(definition_changes(stored.definition, definition))}); start a new evaluation instead"
     )
+
+
+def _ran_nothing(stored: StoredEvaluation) -> bool:
+    """No attempt was recorded, not even a withdrawn one: nothing was measured yet (it failed
+    to start: a program missing, a key refused), so what it runs may still be changed."""
+    return not stored.records and not stored.withdrawn
 
 
 def resume_evaluation(
@@ -279,6 +288,9 @@ def resume_evaluation(
             target = make_target(settings, key, stored.id)
             _check_same_definition(stored, target.definition, changes or {})
             store.reopen(stored.id, _stored_settings(settings))
+            if _ran_nothing(stored) and stored.definition != target.definition:
+                store.keep_definition(stored.id, target.definition)
+                stored = replace(stored, definition=target.definition)
             if forgotten:
                 store.keep_cases(stored.id, stored.cases)
     except BaseException:

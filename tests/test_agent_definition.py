@@ -7,8 +7,10 @@ HTTP, and the stack ones to the test stack; every face reads the stored definiti
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +26,7 @@ from passk_tui.core.agent_definition import (
 )
 from passk_tui.core.settings import Settings
 from passk_tui.session import new_evaluation
-from passk_tui.store import Store
+from passk_tui.store import DB_NAME, Store
 from passk_tui.store.export import export
 from passk_tui.targets.openai import OpenAITarget
 from tests.fake_openai import FakeOpenAI
@@ -189,24 +191,36 @@ def test_resume_after_the_agents_file_was_edited_is_refused(tmp_path: Path) -> N
     assert len(stored().records) == 1
 
 
+def test_one_that_failed_to_start_takes_the_fixed_definition_and_warns_no_one(
+    tmp_path: Path,
+) -> None:
+    """Nothing was measured with a typo in the file: the fix is no change of what "v1" means."""
+    (tmp_path / "agents.toml").write_text('[agents.a.versions.1]\ncommand = ["no-such-passk-x"]\n')
+    failed = run(*flags(tmp_path, "--attempts", "1"), cwd=tmp_path)
+    assert failed.returncode == 3, failed.stderr
+    agents_file(tmp_path)
+    resumed = run("--resume", "last", cwd=tmp_path)
+    assert resumed.returncode == 0 and warnings(resumed.stderr) == [], resumed.stderr
+    assert stored().definition["command"] == [sys.executable, "agent.py"]
+    (tmp_path / "agents.toml").write_text('[agents.a.versions.1]\ncommand = ["no-such-passk-y"]\n')
+    assert run(*flags(tmp_path, "--attempts", "1"), cwd=tmp_path).returncode == 3
+    agents_file(tmp_path)
+    again = run(*flags(tmp_path, "--attempts", "1"), cwd=tmp_path)
+    assert again.returncode == 0 and warnings(again.stderr) == [], again.stderr
+
+
 def test_an_evaluation_stored_without_a_definition_resumes_unchecked(tmp_path: Path) -> None:
     """What an older passk-tui stored has no definition (null): nothing to hold a resume to."""
-    agents = agents_file(tmp_path)
-    flags(tmp_path)
-    settings = Settings("a", 1, str(tmp_path / "cases.toml"), attempts=1, k=1,
-                        agents_path=str(agents))  # fmt: skip
-    with Store.open() as store:
-        from passk_tui.core.cases import load_cases
-        from passk_tui.session import file_sha256
-
-        cases = load_cases(tmp_path / "cases.toml")
-        store.create_evaluation("ev_old", settings, cases, file_sha256(tmp_path / "cases.toml"))
-        store.finish("ev_old", "done")
+    agents_file(tmp_path)
+    assert run(*flags(tmp_path, "--attempts", "1"), cwd=tmp_path).returncode == 0
+    with sqlite3.connect(Path(os.environ["PASSK_DATA_DIR"]) / DB_NAME) as db:
+        db.execute("UPDATE evaluations SET agent_definition = NULL")  # as migration 6 leaves it
     agents_file(tmp_path, "--changed")
-    result = run("--resume", "ev_old", "--attempts", "2", "--export", str(tmp_path / "o.json"),
-                 cwd=tmp_path)  # fmt: skip
+    out = tmp_path / "o.json"
+    result = run("--resume", "last", "--attempts", "2", "--export", str(out), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert json.loads((tmp_path / "o.json").read_text())["evaluation"]["agent_definition"] is None
+    assert len(stored().records) == 2
+    assert json.loads(out.read_text())["evaluation"]["agent_definition"] is None
 
 
 # -- an openai agent over HTTP -------------------------------------------------------------
@@ -390,3 +404,21 @@ async def test_the_app_warns_when_a_label_now_runs_something_else(
         f"a v1 is not what it was in evaluation {first}: command changed from "
         f'["{sys.executable}", "agent.py"] to ["{sys.executable}", "agent.py", "--edited"]'
     ]
+
+
+def test_a_schema_5_store_reads_its_evaluations_as_of_unknown_definition(tmp_path: Path) -> None:
+    from tests.old_stores import store_at_schema
+
+    path = tmp_path / "old.db"
+    with store_at_schema(path, 5) as db:
+        db.execute(
+            "INSERT INTO evaluations (id, created, status, agent, version, attempts, k,"
+            " completion_only, concurrency, timeout, cases_path, cases_sha256, case_count)"
+            " VALUES ('ev_old', 1.0, 'done', 'demo', 1, 3, 2, 0, 4, 300, 'cases.toml', 'x', 0)"
+        )
+    with Store.open(path) as store:
+        old = store.load("ev_old")
+        assert old.definition is None
+        assert store.last_definition("demo", 1, on_stack=False) is None
+    document = json.loads(export(old, tmp_path / "old.json").read_text())
+    assert document["evaluation"]["agent_definition"] is None

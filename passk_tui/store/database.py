@@ -226,6 +226,14 @@ class Store:
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 
+    def keep_definition(self, evaluation_id: str, definition: Definition) -> None:
+        """Record what the agent resolves to now, for an evaluation that ran nothing before."""
+        with self._writing("the agent definition") as db:
+            db.execute(
+                "UPDATE evaluations SET agent_definition = ? WHERE id = ?",
+                (layout.to_json(definition), evaluation_id),
+            )
+
     def keep_stop_reasons(self, evaluation_id: str, reasons: Mapping[int, str | None]) -> None:
         """Record why cases stopped getting attempts (None: sampled again, by an extension)."""
         if not reasons:
@@ -295,10 +303,12 @@ class Store:
         self, agent: str, version: int, *, on_stack: bool
     ) -> tuple[str, Definition] | None:
         """The newest evaluation of this agent and version (on a stack, or local) that recorded
-        its definition: (its id, the definition); None when there is none."""
+        its definition and measured something with it (one that failed before any attempt,
+        a typo in the file, means nothing to keep to): (its id, the definition), or None."""
         rows = self._query(
-            "SELECT id, agent_definition FROM evaluations WHERE agent = ? AND version = ?"
+            "SELECT id, agent_definition FROM evaluations e WHERE agent = ? AND version = ?"
             " AND (stack IS NOT NULL) = ? AND agent_definition IS NOT NULL"
+            " AND EXISTS (SELECT 1 FROM attempts a WHERE a.evaluation_id = e.id)"
             " ORDER BY created DESC, id DESC LIMIT 1",
             (agent, version, on_stack),
         )
