@@ -239,9 +239,10 @@ def _check_same_definition(
     s = stored.settings
     given = changes_given.get("agents_path")
     what = f"--agents {given}" if given is not None else f"{s.agent} v{s.version} now"
+    changed = "; ".join(definition_changes(stored.definition, definition))
     raise InputError(
-        f"--resume {stored.id}: {what} would change what is measured "
-        f"({'; '.join(definition_changes(stored.definition, definition))}); start a new evaluation instead"
+        f"--resume {stored.id}: {what} would change what is measured ({changed}); "
+        "start a new evaluation instead"
     )
 
 

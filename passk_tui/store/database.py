@@ -312,9 +312,8 @@ class Store:
             " ORDER BY created DESC, id DESC LIMIT 1",
             (agent, version, on_stack),
         )
-        if not rows:
-            return None
-        return rows[0]["id"], layout.definition_from_column(rows[0]["agent_definition"])
+        definition = layout.definition_from_column(rows[0]["agent_definition"]) if rows else None
+        return None if definition is None else (rows[0]["id"], definition)
 
     def list_evaluations(self) -> list[EvaluationSummary]:
         """Every evaluation, newest first, with its counts and how many cases miss the gate."""
