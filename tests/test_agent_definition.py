@@ -72,6 +72,7 @@ def test_a_base_url_keeps_no_credentials() -> None:
     url = "https://user:hunter2-pass@api.example.com/v1?api-key=sk-zzz&api-version=2024-06"
     assert public_url(url) == "https://api.example.com/v1?api-key=***&api-version=2024-06"
     assert public_url("http://127.0.0.1:11434/v1") == "http://127.0.0.1:11434/v1"
+    assert public_url("http://u:pw@[::1/v1?key=k") == "http://[::1/v1"  # not a URL: no secrets
 
 
 def test_a_stack_that_moved_measures_the_same_but_a_changed_command_does_not() -> None:

@@ -35,6 +35,8 @@ Definition = dict[str, Any]
 MASK = "***"
 #: Query parameters whose value is taken for a credential (``?api-key=``, ``?token=``...).
 _SECRET_QUERY = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential", re.IGNORECASE)
+#: The user and password of an address (``//user:password@``).
+_USERINFO = re.compile(r"//[^/?#]*@")
 #: Where a stack is reached: not part of what is measured (see the module's docstring).
 _WHERE = {"stack": ("stack",)}
 #: Longest value a change line quotes; longer ones end in "…".
@@ -84,8 +86,8 @@ def public_url(url: str) -> str:
             (name, MASK if _SECRET_QUERY.search(name) else value)
             for name, value in parse_qsl(parts.query, keep_blank_values=True)
         ]
-    except ValueError:
-        return url.rpartition("@")[2].partition("?")[0]
+    except ValueError:  # not a URL one can take apart: keep only what cannot be a secret
+        return _USERINFO.sub("//", url).partition("?")[0].partition("#")[0]
     return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe="*"), ""))
 
 
@@ -168,8 +170,6 @@ _FIELD_LABELS = {
     "params": "params",
     "timeout": "request timeout (s)",
     "stack": "stack",
-    "agent": "agent id",
-    "version": "version",
 }
 
 
@@ -179,7 +179,8 @@ def fields(definition: Definition | None) -> list[tuple[str, str]]:
         return [("agent definition", describe(None))]
     rows = [("agent kind", str(definition.get("kind")))]
     for name, value in definition.items():
-        if name == "kind" or value is None:
+        # A stack's agent and version are the evaluation's own, shown beside these already.
+        if name in ("kind", "agent", "version") or value is None:
             continue
         text = shlex.join(value) if name == "command" else _compact(value)
         rows.append((_FIELD_LABELS.get(name, name), text))
