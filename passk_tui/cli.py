@@ -59,6 +59,8 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             status = "done" if resumed.shown_only else None
         else:
             evaluation = new_evaluation(settings_from_args(args, env), key)
+            for warning in evaluation.warnings:
+                say(f"warning: {warning}")
             status = None
         if status is None:
             with relaxed_gc():

@@ -11,6 +11,7 @@ from passk_tui.config import flag
 from passk_tui.core.compare import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.core.compare_text import plain_comparison, regression_lines
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.store import Store
 from passk_tui.store.compare_export import RENDERERS, check_comparison_export, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
@@ -77,6 +78,7 @@ def report_comparison(
     for warning in compared.warnings():
         sys.stderr.write(f"passk-tui: warning: {warning}\n")
     sys.stdout.write(plain_comparison(compared.comparison))
+    sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in compared.definition_lines()))
     sys.stdout.flush()
     if export_path is not None:
         export_comparison(compared, export_path)

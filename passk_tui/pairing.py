@@ -111,7 +111,7 @@ def new_pair(
     except BaseException as exc:
         baseline.abort(f"not run: the candidate (version {settings.version}) could not: {exc}")
         raise
-    return PairedRun(baseline, candidate, store)
+    return PairedRun(baseline, candidate, store, warnings=[*baseline.warnings, *candidate.warnings])
 
 
 def find_pair(ref: str, *, store: Store | None = None) -> Pair | None:

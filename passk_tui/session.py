@@ -11,6 +11,8 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.config import load_suite, make_target
+from passk_tui.core.agent_definition import Definition, changed_warning, same_measure
+from passk_tui.core.agent_definition import changes as definition_changes
 from passk_tui.core.attempt import AttemptRecord, Turn
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
@@ -66,8 +68,14 @@ class RecordedEvaluation(Evaluation):
         on_event: Callable[[Event], None] | None = None,
         policy: SamplingPolicy | None = None,
         stored_reasons: Mapping[int, StopReason] | None = None,
+        definition: Definition | None = None,
+        warnings: Sequence[str] = (),
     ) -> None:
         self.store = store
+        #: What the agent resolved to, as stored (None: an evaluation stored before it was).
+        self.definition = definition
+        #: One line each, for stderr or a notification: the agent's definition changed.
+        self.warnings = list(warnings)
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
         self.store_error: str | None = None
         self._claim = claim
@@ -188,11 +196,60 @@ def new_evaluation(
     evaluation_id = new_evaluation_id()
     target = make_target(settings, key, evaluation_id)
     store = store if store is not None else Store.open()
-    store.create_evaluation(evaluation_id, _stored_settings(settings), cases, digest)
+    warnings = _definition_changed(store, settings, target.definition)
+    store.create_evaluation(
+        evaluation_id, _stored_settings(settings), cases, digest, definition=target.definition
+    )
     claim = store.claim(evaluation_id)
     return RecordedEvaluation(
-        evaluation_id, cases, settings, target, store=store, claim=claim, on_event=on_event
+        evaluation_id,
+        cases,
+        settings,
+        target,
+        store=store,
+        claim=claim,
+        on_event=on_event,
+        definition=target.definition,
+        warnings=warnings,
     )
+
+
+def _definition_changed(store: Store, settings: Settings, definition: Definition) -> list[str]:
+    """The warning when this agent and version ran as something else in the newest earlier
+    evaluation that recorded what it ran (History and compare would mix the two)."""
+    earlier = store.last_definition(
+        settings.agent, settings.version, on_stack=settings.stack is not None
+    )
+    if earlier is None or same_measure(earlier[1], definition):
+        return []
+    return [changed_warning(settings.agent, settings.version, earlier[0], earlier[1], definition)]
+
+
+def _check_same_definition(
+    stored: StoredEvaluation, definition: Definition, changes_given: Mapping[str, Any]
+) -> None:
+    """A resume runs what the evaluation measured, or nothing: InputError when the agent now
+    resolves to another definition (``--agents`` another file, or its file edited). An
+    evaluation stored before definitions were has none to hold it to: it resumes unchecked;
+    so does one that ran nothing yet (``_ran_nothing``), which takes the new definition."""
+    if stored.definition is None or _ran_nothing(stored):
+        return
+    if same_measure(stored.definition, definition):
+        return
+    s = stored.settings
+    given = changes_given.get("agents_path")
+    what = f"--agents {given}" if given is not None else f"{s.agent} v{s.version} now"
+    changed = "; ".join(definition_changes(stored.definition, definition))
+    raise InputError(
+        f"--resume {stored.id}: {what} would change what is measured ({changed}); "
+        "start a new evaluation instead"
+    )
+
+
+def _ran_nothing(stored: StoredEvaluation) -> bool:
+    """No attempt was recorded, not even a withdrawn one: nothing was measured yet (it failed
+    to start: a program missing, a key refused), so what it runs may still be changed."""
+    return not stored.records and not stored.withdrawn
 
 
 def resume_evaluation(
@@ -232,7 +289,11 @@ def resume_evaluation(
             target: Target = _NothingToRun()
         else:
             target = make_target(settings, key, stored.id)
+            _check_same_definition(stored, target.definition, changes or {})
             store.reopen(stored.id, _stored_settings(settings))
+            if _ran_nothing(stored) and stored.definition != target.definition:
+                store.keep_definition(stored.id, target.definition)
+                stored = replace(stored, definition=target.definition)
             if forgotten:
                 store.keep_cases(stored.id, stored.cases)
     except BaseException:
@@ -249,6 +310,7 @@ def resume_evaluation(
         on_event=on_event,
         policy=policy,
         stored_reasons=stored.stop_reasons,
+        definition=stored.definition,
     )
     return Resumed(evaluation, stored, finished, warnings)
 
@@ -391,7 +453,8 @@ def _stored_settings(settings: Settings) -> Settings:
 
 
 class _NothingToRun:
-    """The target of an evaluation with every attempt recorded: asks for no key, runs nothing."""
+    """The target of an evaluation with every attempt recorded: asks for no key, runs nothing
+    (and has no definition: the stored one says what was measured)."""
 
     async def prepare(self) -> None:
         return None

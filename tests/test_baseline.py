@@ -7,6 +7,7 @@ either evaluation finish both with no Run started twice.
 
 from __future__ import annotations
 
+import shlex
 import signal
 import sqlite3
 import sys
@@ -30,6 +31,14 @@ beta   6/6       0          0/6       0          -1.00   0.01  regressed
 gamma  6/6       0          6/6       0          0.00    1.00  unclear
 0 improved, 1 regressed, 2 unclear
 """
+
+
+def expected(stack) -> str:
+    """EXPECTED, then what each side ran (both on this stack)."""
+    return EXPECTED + "".join(
+        f"{side}: demo v{version}: on the stack at {stack.url}\n"
+        for side, version in (("A", 1), ("B", 2))
+    )
 
 
 @pytest.fixture
@@ -100,7 +109,7 @@ def test_a_pair_runs_both_versions_and_prints_the_comparison(make_stack, cases, 
     args = pair_args(stack, cases, "--concurrency", "4", "--export", str(report))
     status, out, err = finish(passk(*args, data=data))
     assert status == 0, err
-    assert out == EXPECTED
+    assert out == expected(stack)
     assert f"passk-tui: wrote {report}" in err and "Traceback" not in err
     text = report.read_text()
     assert '<tr id="cmp-1" class="regressed">' in text and KEY not in text and KEY not in err
@@ -114,7 +123,7 @@ def test_a_pair_runs_both_versions_and_prints_the_comparison(make_stack, cases, 
 
     # The same comparison as `compare` gives on the two stored evaluations.
     status, again, _ = finish(passk("--resume", baseline.id, data=data))
-    assert (status, again) == (0, EXPECTED)
+    assert (status, again) == (0, expected(stack))
     with Store.open(data / DB_NAME) as store:
         compared = load_pair(store, "last")
     assert compared is not None and [c.verdict for c in compared.comparison.cases] == [
@@ -145,7 +154,7 @@ def test_kill_9_then_resume_of_either_finishes_both_with_one_run_per_key(
     # Resuming the baseline's id resumes the pair; --fail-on-regression names beta.
     status, out, err = finish(passk("--resume", baseline.id, "--fail-on-regression", data=data))
     assert status == 1, err
-    assert out == EXPECTED
+    assert out == expected(stack)
     assert "passk-tui: regressed: beta: A 6/6 (pass@1 1.00), B 0/6 (pass@1 0.00)" in err
     stats = stack.stats()
     assert stats.runs_created == 2 * 3 * ATTEMPTS, stats
@@ -180,7 +189,7 @@ def test_ctrl_c_withdraws_both_and_resume_reruns_them_under_retake_keys(
 
     stack.reset()
     status, out, err = finish(passk("--resume", "last", data=data))
-    assert (status, out) == (0, EXPECTED), err
+    assert (status, out) == (0, expected(stack)), err
     stats = stack.stats()
     assert stats.replays == 0 and stats.max_runs_per_key == 1
     assert {f"{r.key}/r1" for r in withdrawn} <= set(stats.runs_by_key)
@@ -205,16 +214,16 @@ def test_the_gate_reads_the_candidate_and_combines_with_the_regression_gate(
     stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.0))
     data = tmp_path / "data"
     status, out, err = finish(passk(*pair_args(stack, cases, "--require", "0.5"), data=data))
-    assert (status, out) == (1, EXPECTED), err  # beta fails the point gate in version 2
+    assert (status, out) == (1, expected(stack)), err  # beta fails the point gate in version 2
     assert "passk-tui: B (version 2) gate: beta: pass@3 0.00 is below --require 0.5" in err
     # The confident gate: beta's 0/6 leaves pass@3 at 0.00-0.84, undecided against 0.5: 4 ...
     confident = pair_args(stack, cases, "--require", "0.5", "--confidence", "0.95")
     status, out, err = finish(passk(*confident, data=data))
-    assert (status, out) == (4, EXPECTED), err
+    assert (status, out) == (4, expected(stack)), err
     assert "passk-tui: B (version 2) gate: beta: undecided: pass@3 95% CI 0.00-0.84" in err
     # ... and with --fail-on-regression, beta's regression (1) outranks the undecided gate (4).
     status, out, err = finish(passk(*confident, "--fail-on-regression", data=data))
-    assert (status, out) == (1, EXPECTED), err
+    assert (status, out) == (1, expected(stack)), err
     assert "regressed: beta" in err and "undecided" in err
 
 
@@ -257,6 +266,8 @@ def test_local_agents_pair_and_a_mostly_errored_regression(local_pair, tmp_path)
         "0 improved, 1 regressed, 1 unclear\n"
         "beta: the drop is mostly errored attempts (A 0/5 errored, B 5/5): look at the "
         "platform, a provider or a tool before the agent\n"
+        f"A: echo v1: {shlex.join([sys.executable, str(Path(__file__).parent / 'agents' / 'echo.py')])}\n"
+        f"B: echo v2: {shlex.join([sys.executable, 'v2.py'])}\n"
     )
     assert "mostly errored" in err and f"wrote {export}" in err
     assert "| beta | 5/5 | 0 | 0/5 | 5 |" in export.read_text()

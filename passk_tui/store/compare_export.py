@@ -50,6 +50,7 @@ def _evaluation_json(stored: StoredEvaluation) -> dict[str, Any]:
         "agent": s.agent,
         "version": s.version,
         "stack": s.stack,
+        "agent_definition": stored.definition,
         "attempts": s.attempts,
         "k": s.k,
         "cases_path": s.cases_path,
@@ -162,6 +163,7 @@ def render_md(compared: ComparedEvaluations) -> str:
         "",
         f"**{count_line(comparison)}**",
         *(f"- {md_cell(line)}" for line in [*notes(comparison), *compared.warnings()]),
+        *(f"- {md_cell(line)}" for line in compared.definition_lines()),
         "",
         f"{METHOD}; a verdict where the adjusted p is below {float(comparison.alpha):g}"
         f" (confidence {float(comparison.confidence):g}).",

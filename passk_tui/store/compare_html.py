@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from passk_tui.core.agent_definition import describe
 from passk_tui.core.compare import CaseComparison, Verdict
 from passk_tui.core.compare_text import count_line, notes, signed
 from passk_tui.core.figures import CaseFigures, two_decimals
@@ -27,6 +28,7 @@ from passk_tui.store.html_page import (
     legend,
     page,
 )
+from passk_tui.store.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.store.report import iso_time
 from passk_tui.store.report_attempts import ATTEMPTS_NOTE, CASE_REM, attempts_list
@@ -179,6 +181,8 @@ def _settings(a: StoredEvaluation, b: StoredEvaluation) -> str:
             ("finished", iso_time(stored.finished)),
             ("agent", s.agent),
             ("version", s.version),
+            ("ran", describe(stored.definition)),
+            ("definition", None if stored.definition is None else compact_json(stored.definition)),
             ("cases file", s.cases_path),
             ("cases sha256", stored.cases_sha256 or None),
             ("attempts per case", s.attempts),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from passk_tui.core.agent_definition import changed_warning, labelled, same_measure
 from passk_tui.core.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
@@ -43,7 +44,33 @@ class ComparedEvaluations:
                 + ", ".join(differing)
                 + ": their change mixes the agent's with the case's"
             )
+        found += self._definition_warnings()
         return found
+
+    def _definition_warnings(self) -> list[str]:
+        """The same label on both sides that ran two different things."""
+        a, b = self.baseline, self.candidate
+        same_label = (a.settings.agent, a.settings.version) == (
+            b.settings.agent,
+            b.settings.version,
+        )
+        if not same_label or a.definition is None or b.definition is None:
+            return []
+        if same_measure(a.definition, b.definition):
+            return []
+        s = b.settings
+        return [f"B: {changed_warning(s.agent, s.version, a.id, a.definition, b.definition)}"]
+
+    def definition_lines(self) -> list[str]:
+        """What each side ran, one line each (``A: calc v1: python3 agents/calc.py``); none
+        when neither recorded it (both stored before definitions were)."""
+        sides = (("A", self.baseline), ("B", self.candidate))
+        if all(stored.definition is None for _, stored in sides):
+            return []
+        return [
+            f"{name}: {labelled(s.settings.agent, s.settings.version, s.definition)}"
+            for name, s in sides
+        ]
 
 
 def side(stored: StoredEvaluation, label: str) -> Side:

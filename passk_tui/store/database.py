@@ -27,6 +27,7 @@ from typing import Any
 
 import platformdirs
 
+from passk_tui.core.agent_definition import Definition
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
@@ -148,23 +149,27 @@ class Store:
         cases: Sequence[Case],
         cases_sha256: str,
         created: float | None = None,
+        definition: Definition | None = None,
     ) -> None:
-        """Record a new evaluation, its settings and its cases as loaded, status ``running``."""
+        """Record a new evaluation, its settings, what its agent resolved to (``definition``)
+        and its cases as loaded, status ``running``."""
         values = {
             **layout.settings_row(settings),
             "id": evaluation_id,
             "created": time.time() if created is None else created,
             "cases_sha256": cases_sha256,
             "case_count": len(cases),
+            "agent_definition": None if definition is None else layout.to_json(definition),
         }
         with self._writing("the new evaluation") as db:
             db.execute(
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-                " cases_sha256, case_count, max_attempts, precision, confidence) VALUES"
-                " (:id, :created, 'running', :stack, :agents_path, :agent, :version, :attempts,"
-                " :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
-                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence)",
+                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition)"
+                " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
+                " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
+                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
+                " :agent_definition)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -245,6 +250,14 @@ class Store:
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 
+    def keep_definition(self, evaluation_id: str, definition: Definition) -> None:
+        """Record what the agent resolves to now, for an evaluation that ran nothing before."""
+        with self._writing("the agent definition") as db:
+            db.execute(
+                "UPDATE evaluations SET agent_definition = ? WHERE id = ?",
+                (layout.to_json(definition), evaluation_id),
+            )
+
     def keep_stop_reasons(self, evaluation_id: str, reasons: Mapping[int, str | None]) -> None:
         """Record why cases stopped getting attempts (None: sampled again, by an extension)."""
         if not reasons:
@@ -309,6 +322,22 @@ class Store:
         if len(rows) > 1:
             raise UnknownEvaluation(f"{ref!r} names more than one evaluation; give more of the id")
         return rows[0]["id"]
+
+    def last_definition(
+        self, agent: str, version: int, *, on_stack: bool
+    ) -> tuple[str, Definition] | None:
+        """The newest evaluation of this agent and version (on a stack, or local) that recorded
+        its definition and measured something with it (one that failed before any attempt,
+        a typo in the file, means nothing to keep to): (its id, the definition), or None."""
+        rows = self._query(
+            "SELECT id, agent_definition FROM evaluations e WHERE agent = ? AND version = ?"
+            " AND (stack IS NOT NULL) = ? AND agent_definition IS NOT NULL"
+            " AND EXISTS (SELECT 1 FROM attempts a WHERE a.evaluation_id = e.id)"
+            " ORDER BY created DESC, id DESC LIMIT 1",
+            (agent, version, on_stack),
+        )
+        definition = layout.definition_from_column(rows[0]["agent_definition"]) if rows else None
+        return None if definition is None else (rows[0]["id"], definition)
 
     def list_evaluations(self) -> list[EvaluationSummary]:
         """Every evaluation, newest first, with its counts and how many cases miss the gate."""
@@ -418,6 +447,7 @@ class Store:
             withdrawn=withdrawn,
             in_flight=in_flight,
             stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
+            definition=layout.definition_from_column(row["agent_definition"]),
         )
 
 

@@ -211,6 +211,7 @@ def render_json(report: Report) -> str:
             "agent": s.agent,
             "version": s.version,
             "stack": s.stack,
+            "agent_definition": stored.definition,
             "attempts": s.attempts,
             "max_attempts": s.max_attempts,
             "precision": s.precision,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from passk_tui.core.agent_definition import Definition
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures
@@ -63,6 +64,8 @@ class StoredEvaluation:
     in_flight: list[Slot] = field(default_factory=list)
     """Attempts whose Run was (or was about to be) requested and that have no record: a
     resume finishes them under the same keys before its policy decides anything."""
+    definition: Definition | None = None
+    """What the agent resolved to (``core.agent_definition``); None: stored before it was."""
 
     @property
     def missing(self) -> int:

@@ -98,6 +98,7 @@ def snapshot(evaluation: Evaluation) -> StoredEvaluation:
         cases_sha256="",
         records=records,
         stop_reasons=dict(progress.stop_reasons),
+        definition=getattr(evaluation, "definition", None),  # a recorded evaluation's
     )
 
 

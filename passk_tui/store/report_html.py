@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 
+from passk_tui.core.agent_definition import describe, fields
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.cases import Case
 from passk_tui.core.figures import CaseFigures, FigureIntervals, two_decimals
@@ -129,6 +130,7 @@ def _subtitle(stored: StoredEvaluation) -> str:
     recorded = len(stored.records)
     parts = [
         f"evaluation <code>{esc(stored.id)}</code>",
+        f"ran <code>{esc(describe(stored.definition))}</code>",
         esc(stored.status),
         f"{recorded:,} attempts recorded (adaptive: {s.attempts} to {s.max_attempts} per case)"
         if s.adaptive
@@ -213,6 +215,7 @@ def _settings(stored: StoredEvaluation, reading: Reading) -> str:
         [
             ("agent", s.agent),
             ("version", s.version),
+            *fields(stored.definition),
             ("cases file", s.cases_path),
             ("cases sha256", stored.cases_sha256 or None),
             ("attempts per case", s.attempts),

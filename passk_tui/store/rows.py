@@ -42,6 +42,18 @@ def text(value: Any) -> str | None:
     return storable_text(value) if isinstance(value, str) else to_json(value)
 
 
+def definition_from_column(column: str | None) -> dict[str, Any] | None:
+    """A stored agent definition; None for one stored before definitions were (or unreadable:
+    what was measured is then unknown, which is no reason to refuse the evaluation)."""
+    if column is None:
+        return None
+    try:
+        value = json.loads(column)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def output_column(output: Any, output_size: int | None) -> str:
     """The answer as stored: its JSON, or a cut answer's start and full length (module doc)."""
     kept, cut_size = bounded_output(output)

@@ -138,6 +138,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (evaluation_id, case_index, attempt, retake)
     ) WITHOUT ROWID;
     """,
+    # 8: what the evaluation measured: its agent definition resolved (JSON, no secrets;
+    # core/agent_definition.py). Evaluations stored before it read as NULL: unknown.
+    """
+    ALTER TABLE evaluations ADD COLUMN agent_definition TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

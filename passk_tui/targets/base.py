@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from passk_tui.core.agent_definition import Definition
 from passk_tui.core.attempt import Turn
 from passk_tui.core.plan import PlannedAttempt
 
@@ -31,6 +32,10 @@ class Target(Protocol):
     the Turn but the stack as a whole (it stopped answering): the attempt is then not
     timed out but left for a resume, and the evaluation stops.
     """
+
+    definition: Definition
+    """What this target runs, resolved and without secrets (``core.agent_definition``):
+    stored with each evaluation so that a label in an editable file keeps its meaning."""
 
     async def prepare(self) -> None:
         """Check the agent and version (and the key) before any Run; raise RunError or InputError."""

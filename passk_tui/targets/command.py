@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from passk_tui.core.agent_definition import command_definition
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import RunError
 from passk_tui.core.program import kill_and_reap, program_problem, run_program
@@ -43,6 +44,7 @@ class CommandTarget:
         self.argv = tuple(argv)
         self.cwd = cwd
         self.label = label
+        self.definition = command_definition(self.argv, cwd)
         self._running: set[asyncio.subprocess.Process] = set()
 
     def __repr__(self) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from passk_tui.core.agent_definition import openai_definition
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.values import shorten
@@ -97,6 +98,17 @@ class OpenAITarget:
             headers["Authorization"] = f"Bearer {key}"
         # An endpoint or proxy may echo the request: no answer or error keeps the key.
         self._scrubber = Scrubber(key)
+        # Scrubbed too: a key pasted into the system prompt or params must not be stored.
+        self.definition = self._scrubber.value(
+            openai_definition(
+                base_url=base_url,
+                model=model,
+                system=system,
+                api_key_env=api_key_env,
+                params=self.params,
+                timeout=request_timeout,
+            )
+        )
         self._client = make_client(concurrency, tls=not self.url.startswith("http://"))
         # Built once, not per request as client.post would: the client's default headers
         # merged with ours (httpx.Headers masks the key in its repr) and the parsed URL.

@@ -16,6 +16,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
+from passk_tui.core.agent_definition import stack_definition
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.plan import PlannedAttempt
@@ -79,6 +80,7 @@ class StackTarget:
         self.agent = agent
         self.version = version
         self.evaluation_id = evaluation_id
+        self.definition = stack_definition(url, agent, version)
         self._base = url.rstrip("/")
         problem = key_problem(key) if key else None
         if problem:

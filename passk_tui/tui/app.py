@@ -158,7 +158,8 @@ class PasskApp(App[None]):
         else:
             self.push_screen(self._configure_screen())
         for notice in self._notices:
-            self.notify(notice, severity="warning", timeout=15)
+            # Plain text: a command or path with brackets in it is not markup.
+            self.notify(notice, severity="warning", timeout=15, markup=False)
 
     # -- the evaluation ----------------------------------------------------------------
 
@@ -186,10 +187,13 @@ class PasskApp(App[None]):
         try:
             evaluation = make()
         except (InputError, RunError) as exc:
-            self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
+            self.notify(str(exc), title="Cannot start", severity="error", timeout=10, markup=False)
             return
         if remember is not None:
             save_last_used(remember)
+        # A recorded evaluation says when its agent now runs as something else than before.
+        for warning in getattr(evaluation, "warnings", ()):
+            self.notify(warning, severity="warning", timeout=15, markup=False)
         self._launch(evaluation)
 
     def resume(self, ref: str, changes: dict[str, object] | None = None) -> None:
@@ -203,7 +207,7 @@ class PasskApp(App[None]):
         try:
             resumed = resume_evaluation(ref, self.env_key, changes)
         except (InputError, RunError) as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
+            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10, markup=False)
             return
         for warning in resumed.warnings:
             self.notify(warning, severity="warning", timeout=15)

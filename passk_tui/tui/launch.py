@@ -63,7 +63,8 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         elif starts_at_once(args):
             from passk_tui.session import new_evaluation
 
-            start = new_evaluation(settings_from_args(args, env), key)
+            recorded = new_evaluation(settings_from_args(args, env), key)
+            start, warnings = recorded, recorded.warnings
     except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: {terminal_safe(str(exc))}\n")
         return exc.exit_code

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from passk_tui.core.agent_definition import Definition, labelled
 from passk_tui.core.cases import Case
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.figures import CaseFigures
@@ -33,6 +34,8 @@ class EvaluationView:
     failed_with: str | None = None
     #: False in tests and snapshots: rates, clocks and durations show as dashes.
     show_timing: bool = True
+    #: What the agent resolved to (``core.agent_definition``); None: not recorded.
+    definition: Definition | None = None
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
     _case_readings: dict[int, tuple[bytes, CaseReading]] = field(
         default_factory=dict, repr=False, compare=False
@@ -46,6 +49,8 @@ class EvaluationView:
             evaluation.progress,
             evaluation.cases,
             evaluation,
+            # A recorded evaluation knows what its agent resolved to; a bare one does not.
+            definition=getattr(evaluation, "definition", None),
         )
 
     @classmethod
@@ -59,6 +64,7 @@ class EvaluationView:
             stored_status=stored.status,
             stored_error=stored.error,
             show_timing=show_timing,
+            definition=stored.definition,
         )
 
     @property
@@ -94,6 +100,10 @@ class EvaluationView:
         """Agent, version and the cases file's name (its folder is in the settings line)."""
         s = self.settings
         return f"{s.agent} v{s.version} · {Path(s.cases_path).name}"
+
+    def ran(self) -> str:
+        """What the agent version ran, in one line: ``calc v1: python3 agents/calc.py``."""
+        return labelled(self.settings.agent, self.settings.version, self.definition)
 
     def failing(self) -> list[CaseFigures]:
         """The cases the --require gate fails (empty without a gate): under the point gate, or

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from passk_tui.core.agent_definition import describe
 from passk_tui.core.compare import CaseComparison, Verdict
 from passk_tui.core.compare_text import count_line, notes, passed_cell, signed
 from passk_tui.core.figures import two_decimals
@@ -88,6 +89,7 @@ class CompareScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="compare-versions")
+        yield Static(id="compare-agents")
         yield Static(id="compare-counts")
         yield CasesTable(id="compare-table")
         yield Static(id="compare-notes")
@@ -108,6 +110,12 @@ class CompareScreen(Screen[None]):
         versions.append("  →  ")
         versions.append(version_text("B", compared.candidate), style="bold")
         self.query_one("#compare-versions", Static).update(versions)
+        ran = [
+            f"{side}: {terminal_safe(describe(stored.definition))}"
+            for side, stored in (("A", compared.baseline), ("B", compared.candidate))
+        ]
+        # As text, one line each (app.tcss): a long command ends in "…".
+        self.query_one("#compare-agents", Static).update(Text("\n".join(ran)))
         counts = Text(count_line(comparison))
         counts.append("  ·  ")
         counts.append(

@@ -99,6 +99,7 @@ class ResultsScreen(ResultsViews):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="results-agent")
         yield Static(id="results-status")
         yield Static(id="results-cases")
         yield Static(id="results-gate")
@@ -109,6 +110,8 @@ class ResultsScreen(ResultsViews):
 
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
+        # As text, escapes made visible; one line (app.tcss): a long command ends in "…".
+        self.query_one("#results-agent", Static).update(Text(terminal_safe(self.view.ran())))
         table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
