@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
@@ -20,6 +21,7 @@ from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.progress import Progress
 from passk_tui.core.sampling import adaptive_lines
 from passk_tui.core.sampling import reading as settings_reading
+from passk_tui.core.stop_signals import Stop, StopSignals
 from passk_tui.core.table import plain_columns, plain_table
 from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
@@ -211,8 +213,10 @@ async def _run(
     Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop the same way: start nothing new,
     withdraw and cancel the attempts in flight, keep what finished; the first
     signal's number goes into ``stopped_by`` for the exit status (128 + it). A
-    second signal ends the process within the moment it takes to store what is
+    second stop ends the process within the moment it takes to store what is
     in: the Runs in flight are left to end on the stack (a resume replays them).
+    The same signal again within half a second is the first stop delivered twice
+    (to the process and to its group, as timeout(1) does), not a second stop.
     """
     loop = asyncio.get_running_loop()
     resume_id = evaluation.evaluations[-1].evaluation_id
@@ -224,8 +228,13 @@ async def _run(
         await evaluation.aclose()
         raise
 
+    stops = StopSignals()
+
     def on_signal(signum: int) -> None:
-        if stopped_by:
+        stop = stops.receive(signum, time.monotonic())
+        if stop is Stop.REPEAT:
+            return
+        if stop is Stop.NOW:
             err.write(
                 "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
             )
@@ -249,6 +258,10 @@ async def _run(
         await evaluation.aclose()  # the cancels still under way: a second signal cuts them
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
+        if stops.first is not None:
+            # The run has ended; until the process is gone (Python puts the default action
+            # back as it exits), the first stop's late copy must not kill it (-15, no table).
+            signal.signal(stops.first, signal.SIG_IGN)
         if err.isatty():
             err.write("\r\x1b[K")
         else:
