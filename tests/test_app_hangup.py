@@ -1,7 +1,9 @@
-"""The app's terminal closing mid-run (ssh drop, closed tab, tmux killed): it stops as SIGHUP does.
+"""The terminal closing mid-run (ssh drop, closed tab, tmux killed): both faces stop as SIGHUP does.
 
 Before, the app never exited: Textual's writer thread died of EIO on the dead
 terminal, its queue filled and the next write blocked the app's loop forever.
+The headless face ran on unseen (often no SIGHUP comes), then failed writing
+its table.
 """
 
 from __future__ import annotations
@@ -60,9 +62,10 @@ def held_agent(tmp_path: Path) -> tuple[Path, Path]:
     return agents, state
 
 
+@pytest.mark.parametrize("face", [[], ["--headless"]], ids=["app", "headless"])
 @pytest.mark.parametrize("controlling", [True, False], ids=["hung-up", "master-closed"])
 def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
-    tmp_path: Path, controlling: bool
+    tmp_path: Path, controlling: bool, face: list[str]
 ) -> None:
     agents, state = held_agent(tmp_path)
     cases = tmp_path / "cases.toml"
@@ -71,7 +74,8 @@ def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
     env.update(PASSK_DATA_DIR=str(data), TERM="xterm", COLUMNS="100", LINES="30")
     env.update(XDG_CONFIG_HOME=str(tmp_path / "config"))
-    args = ["--agents", str(agents), "--agent", "held", "--version", "1", "--cases", str(cases)]
+    args = [*face, "--agents", str(agents), "--agent", "held", "--version", "1"]
+    args += ["--cases", str(cases)]
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "passk_tui", *args, "--attempts", "2", "--concurrency", "4"],
