@@ -62,6 +62,23 @@ def held_agent(tmp_path: Path) -> tuple[Path, Path]:
     return agents, state
 
 
+def on_a_pty(
+    args: list[str], tmp_path: Path, controlling: bool
+) -> tuple[subprocess.Popen[bytes], int]:
+    """passk-tui with ``args`` on a fresh pty, its data under ``tmp_path``: (process, master)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
+    env.update(PASSK_DATA_DIR=str(tmp_path / "data"), TERM="xterm", COLUMNS="100", LINES="30")
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"))
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "passk_tui", *args],
+        stdin=terminal, stdout=terminal, stderr=terminal, env=env, start_new_session=True,
+        preexec_fn=take_terminal if controlling else None,
+    )  # fmt: skip
+    os.close(terminal)
+    return process, controller
+
+
 @pytest.mark.parametrize("face", [[], ["--headless"]], ids=["app", "headless"])
 @pytest.mark.parametrize("controlling", [True, False], ids=["hung-up", "master-closed"])
 def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
@@ -71,18 +88,9 @@ def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
     cases = tmp_path / "cases.toml"
     cases.write_text(CASES)
     data = tmp_path / "data"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    env.update(PASSK_DATA_DIR=str(data), TERM="xterm", COLUMNS="100", LINES="30")
-    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"))
     args = [*face, "--agents", str(agents), "--agent", "held", "--version", "1"]
-    args += ["--cases", str(cases)]
-    controller, terminal = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "passk_tui", *args, "--attempts", "2", "--concurrency", "4"],
-        stdin=terminal, stdout=terminal, stderr=terminal, env=env, start_new_session=True,
-        preexec_fn=take_terminal if controlling else None,
-    )  # fmt: skip
-    os.close(terminal)
+    args += ["--cases", str(cases), "--attempts", "2", "--concurrency", "4"]
+    process, controller = on_a_pty(args, tmp_path, controlling)
     pids: list[int] = []
     try:
         give_up = time.monotonic() + 30
@@ -116,3 +124,22 @@ def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
         [summary] = store.list_evaluations()
         stored = store.load(summary.id)
     assert summary.status == "done" and len(stored.withdrawn) == 4
+
+
+def test_closing_the_terminal_of_an_idle_app_ends_it(tmp_path: Path) -> None:
+    """On Configure nothing is written that could fail, and the closed terminal reads as
+    end of file (no error) forever: the driver's own look at the terminal ends the app."""
+    process, controller = on_a_pty([], tmp_path, controlling=False)
+    try:
+        assert b"configure an evaluation" in read_until(controller, b"configure an evaluation", 30)
+        read_until(controller, b"\x00", 0.5)
+        closed = time.monotonic()
+        os.close(controller)
+        controller = -1
+        assert process.wait(timeout=10) == 129
+        assert time.monotonic() - closed < 5
+    finally:
+        if process.poll() is None:
+            process.kill()
+        if controller >= 0:
+            os.close(controller)

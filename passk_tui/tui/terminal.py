@@ -7,8 +7,8 @@ the terminal) blocks the app's loop forever; the SIGCONT the kernel sends with
 SIGHUP also restarts application mode on the dead terminal. Only kill -9 ended
 it, with the Runs in flight and the local agents' processes left running.
 
-This driver notices the terminal gone (a write or read fails, or SIGCONT finds
-it hung up), points the process's terminal descriptors at /dev/null (output)
+This driver notices the terminal gone (a write or read fails, SIGCONT or a look
+every half second finds it hung up), points the process's terminal descriptors at /dev/null (output)
 and at a pipe nobody writes (input), so that every later write succeeds and the
 input thread idles, and tells the app with ``TerminalClosed``: the app stops as
 for SIGHUP (in-flight attempts withdrawn, agents killed, exit 129).
@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 
     from textual.app import App
     from textual.driver import Driver
+
+
+#: Seconds between looks at whether the terminal is still there: an idle app writes nothing
+#: that could fail, and its input thread reads end-of-file from a hung-up terminal forever.
+WATCH_PERIOD = 0.5
 
 
 class TerminalClosed(Message):
@@ -87,7 +92,23 @@ class TerminalDriver(LinuxDriver):
         self._closed_once = threading.Lock()
         #: The write end of the pipe the input reads once the terminal is gone, kept open.
         self._silent_writer: int | None = None
+        self._watching = False
         self._file = _Output(self._file, self.terminal_closed)
+
+    def start_application_mode(self) -> None:
+        """Take the terminal, and look every ``WATCH_PERIOD`` seconds whether it is still there."""
+        super().start_application_mode()
+        if not self._watching:
+            self._watching = True
+            self._watch()
+
+    def _watch(self) -> None:
+        if self._closed_once.locked():
+            return
+        if hung_up(self._file.fileno()):
+            self.terminal_closed()
+            return
+        self._loop.call_later(WATCH_PERIOD, self._watch)
 
     def run_input_thread(self) -> None:
         """Read keys until shutdown; a read the closed terminal fails ends the thread quietly."""
