@@ -103,6 +103,7 @@ class TerminalDriver(LinuxDriver):
             self._watch()
 
     def _watch(self) -> None:
+        """On the app's loop: the terminal hung up is the terminal closed; else look again."""
         if self._closed_once.locked():
             return
         if hung_up(self._file.fileno()):
