@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
@@ -20,6 +22,7 @@ from passk_tui.core.heap import relaxed_gc
 from passk_tui.core.progress import Progress
 from passk_tui.core.sampling import adaptive_lines
 from passk_tui.core.sampling import reading as settings_reading
+from passk_tui.core.stop_signals import Stop, StopSignals
 from passk_tui.core.table import plain_columns, plain_table
 from passk_tui.core.terminal_text import terminal_safe
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
@@ -166,15 +169,21 @@ def _print(text: str, evaluation_id: str | None = None) -> bool:
     except OSError as exc:
         # Nothing more can reach stdout: point it at /dev/null so that the interpreter's
         # own flush at exit does not fail a second time with a traceback.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        _to_devnull(sys.stdout)
         problem = f"cannot write the results to stdout: {exc.strerror or exc}"
         if evaluation_id is not None:
             problem += f"; they are stored (passk-tui --resume {evaluation_id} shows them)"
         say(problem)
         return False
     return True
+
+
+def _to_devnull(*files: TextIO) -> None:
+    """Point each file's descriptor at /dev/null: what is still written goes nowhere, quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for file in files:
+        os.dup2(devnull, file.fileno())
+    os.close(devnull)
 
 
 def _fail(exc: InputError | RunError) -> int:
@@ -213,8 +222,10 @@ async def _run(
     Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop the same way: start nothing new,
     withdraw and cancel the attempts in flight, keep what finished; the first
     signal's number goes into ``stopped_by`` for the exit status (128 + it). A
-    second signal ends the process within the moment it takes to store what is
+    second stop ends the process within the moment it takes to store what is
     in: the Runs in flight are left to end on the stack (a resume replays them).
+    The same signal again within half a second is the first stop delivered twice
+    (to the process and to its group, as timeout(1) does), not a second stop.
     """
     loop = asyncio.get_running_loop()
     resume_id = evaluation.evaluations[-1].evaluation_id
@@ -226,23 +237,43 @@ async def _run(
         await evaluation.aclose()
         raise
 
+    stops = StopSignals()
+    on_terminal = [file for file in (sys.stdout, err) if file.isatty()]
+
     def on_signal(signum: int) -> None:
-        if stopped_by:
-            err.write(
-                "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
-            )
+        # What to do first, what to say after: a write to a closed terminal fails.
+        stop = stops.receive(signum, time.monotonic())
+        if stop is Stop.REPEAT:
+            return
+        if stop is Stop.NOW:
             evaluation.abandon()
-            _resume_hint(resume_id)
-            err.flush()
+            with contextlib.suppress(OSError):
+                err.write(
+                    "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
+                )
+                _resume_hint(resume_id)
+                err.flush()
             os._exit(EXIT_SIGNALLED + stopped_by[0])
         stopped_by.append(signum)
-        name = signal.Signals(signum).name
-        err.write(f"\npassk-tui: {name}: cancelling the Runs in flight (again to quit now)\n")
         evaluation.cancel()
+        name = signal.Signals(signum).name
+        try:
+            err.write(f"\npassk-tui: {name}: cancelling the Runs in flight (again to quit now)\n")
+        except OSError:
+            if err not in on_terminal:
+                raise
+            terminal_closed()
+
+    def terminal_closed() -> None:
+        """The terminal went away (ssh drop, closed tab), often with no SIGHUP: stop as SIGHUP
+        does; what it would have shown (the table, how to resume) goes nowhere, not failing."""
+        _to_devnull(*on_terminal)
+        if stops.first is None:
+            on_signal(signal.SIGHUP)
 
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, on_signal, signum)
-    reporter = loop.create_task(_report(line, err))
+    reporter = loop.create_task(_report(line, err, terminal_closed))
     try:
         return await evaluation.run()
     finally:
@@ -251,6 +282,10 @@ async def _run(
         await evaluation.aclose()  # the cancels still under way: a second signal cuts them
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
+        if stops.first is not None:
+            # The run has ended; until the process is gone (Python puts the default action
+            # back as it exits), the first stop's late copy must not kill it (-15, no table).
+            signal.signal(stops.first, signal.SIG_IGN)
         if err.isatty():
             err.write("\r\x1b[K")
         else:
@@ -258,15 +293,24 @@ async def _run(
         err.flush()
 
 
-async def _report(line: Callable[[], str], err: TextIO) -> None:
-    """One self-updating line on a terminal; a plain line every few seconds otherwise."""
+async def _report(line: Callable[[], str], err: TextIO, closed: Callable[[], None]) -> None:
+    """One self-updating line on a terminal; a plain line every few seconds otherwise.
+
+    A terminal that refuses the line is gone: ``closed`` is called and reporting ends.
+    """
     tty = err.isatty()
     period = 0.1 if tty else 5.0
     while True:
         await asyncio.sleep(period)
         text = line()
-        err.write(f"\r\x1b[K{text}" if tty else f"{text}\n")
-        err.flush()
+        try:
+            err.write(f"\r\x1b[K{text}" if tty else f"{text}\n")
+            err.flush()
+        except OSError:
+            if not tty:
+                raise
+            closed()
+            return
 
 
 def progress_line(progress: Progress) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import time
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from passk_tui.core.stop_signals import REPEAT_WINDOW
 from passk_tui.store import DB_NAME, Store
 from tests.stack_server import StackScript, TurnScript
 from tests.test_resume import EXPECTED, KEY, finish, passk, recorded, slow_script, start_args
@@ -72,6 +74,34 @@ def test_a_stop_signal_withdraws_the_attempts_in_flight(
         assert keys == [f"{r.key}/r1"], keys
 
 
+def test_one_stop_sent_to_the_process_and_its_group_is_one_stop(
+    make_stack, cases: Path, tmp_path: Path
+) -> None:
+    """As timeout(1) and CI runners stop a job: SIGTERM to the child, then again to its group.
+
+    The copy 50 ms later is the same stop, not "stop now": the Runs in flight are
+    cancelled on the stack, not abandoned there.
+    """
+    stack = make_stack(keys={KEY: None}, script=StackScript(default=TurnScript(latency=None)))
+    data = tmp_path / "data"
+    process = passk(
+        *start_args(stack, cases, "--concurrency", "3"), data=data, start_new_session=True
+    )
+    wait_until(process, lambda: stack.stats().in_flight == 3, "no Runs in flight")
+    os.kill(process.pid, signal.SIGTERM)
+    time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGTERM)
+    status, _, err = finish(process)
+    assert status == 143, err
+    assert "quitting now" not in err and "Traceback" not in err
+    assert err.count("SIGTERM: cancelling the Runs in flight") == 1
+    assert stack.stats().cancelled == 3  # cancelled on the stack, none left running there
+    with Store.open(data / DB_NAME) as store:
+        [summary] = store.list_evaluations()
+        assert len(store.load(summary.id).withdrawn) == 3
+    assert summary.status == "cancelled"
+
+
 def test_a_second_signal_quits_at_once_and_the_store_stays_consistent(
     make_stack, cases: Path, tmp_path: Path
 ) -> None:
@@ -82,6 +112,7 @@ def test_a_second_signal_quits_at_once_and_the_store_stays_consistent(
     stack.config.dribble = 1.0  # the cancels would now take their whole budget
     process.send_signal(signal.SIGINT)
     wait_until(process, lambda: recorded(data) == 3, "the withdrawals were not stored")
+    time.sleep(REPEAT_WINDOW)  # sooner, it is the first stop delivered again
     process.send_signal(signal.SIGINT)
     status, _, err = finish(process, timeout=10)
     assert status == 130, err

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -13,6 +15,7 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.driver import Driver
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -22,6 +25,7 @@ from passk_tui import demo
 from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.settings import Settings
+from passk_tui.core.stop_signals import Stop, StopSignals
 from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui import messages
 from passk_tui.tui.app_exit import exit_messages, exit_status
@@ -101,8 +105,18 @@ class PasskApp(App[None]):
         #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
         self.failure: InputError | RunError | None = None
         self._quit_when_stopped = False
-        #: SIGTERM or SIGHUP ended the app: the exit status is 128 + it.
-        self.signalled: int | None = None
+        #: The stop signals received (SIGTERM, SIGHUP; the terminal closing counts as SIGHUP).
+        self._stops = StopSignals()
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but on a POSIX terminal one that stops the app when the terminal
+        closes (``tui/terminal.py``) instead of hanging it."""
+        default = super().get_driver_class()
+        if os.name != "posix":
+            return default
+        from passk_tui.tui.terminal import driver_for
+
+        return driver_for(default)
 
     def get_css_variables(self) -> dict[str, str]:
         """The theme's variables plus the app's text colours, made readable on this theme."""
@@ -427,15 +441,29 @@ class PasskApp(App[None]):
 
     def _stop_for_signal(self, signum: int) -> None:
         """SIGTERM or SIGHUP: quit as asked from the keyboard (the Runs in flight withdrawn and
-        cancelled first), so the terminal is restored; a second one quits at once."""
-        if self.signalled is not None or not self.running:
-            self.signalled = self.signalled or signum
+        cancelled first), so the terminal is restored; a second stop quits at once, the same
+        signal again within half a second being the first delivered twice (``StopSignals``)."""
+        stop = self._stops.receive(signum, time.monotonic())
+        if stop is Stop.REPEAT:
+            return
+        if stop is Stop.NOW or not self.running:
             self.exit()
             return
-        self.signalled = signum
         self._quit_when_stopped = True
         self.cancel_evaluation()
         self.set_timer(QUIT_GRACE, self.exit)
+
+    def on_terminal_closed(self) -> None:
+        """``terminal.TerminalClosed`` (by name: that module is POSIX-only): the terminal went
+        away, so stop as SIGHUP does, unless a stop is already under way (the kernel's SIGHUP
+        came first, or ours: a closed terminal is no second stop)."""
+        if self.signalled is None:
+            self._stop_for_signal(signal.SIGHUP)
+
+    @property
+    def signalled(self) -> int | None:
+        """The first stop signal, if one ended the app: the exit status is 128 + it."""
+        return self._stops.first
 
     @property
     def crash(self) -> RunError | None:
