@@ -24,6 +24,7 @@ import platformdirs
 
 from passk_tui.core.addresses import address_problem
 from passk_tui.core.errors import InputError
+from passk_tui.core.program import argv_problem
 from passk_tui.core.toml_text import parse_toml
 from passk_tui.core.values import positive_seconds
 
@@ -188,6 +189,9 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
             or not argv[0]
         ):
             raise InputError(f"{where}: 'command' must be a non-empty list of strings")
+        problem = argv_problem(argv)
+        if problem:
+            raise InputError(f"{where}: 'command' {problem}")
         return AgentVersion(agent, number, folder, command=tuple(argv))
     return AgentVersion(agent, number, folder, openai=_parse_openai(spec["openai"], where))
 
