@@ -8,7 +8,7 @@ from typing import NoReturn
 
 from passk_tui import __version__
 from passk_tui.core.gate import CONFIDENT_GATE_MEANING
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.terminal_text import message_line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -16,7 +16,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # The message quotes what was typed, which may hold a newline or an ESC.
-        sys.stderr.write(f"passk-tui: {terminal_safe(message)}\n")
+        sys.stderr.write(f"passk-tui: {message_line(message)}\n")
         raise SystemExit(2)
 
 

@@ -35,6 +35,7 @@ from passk_tui.core.plan import PlannedAttempt
 from passk_tui.core.policy import Slot
 from passk_tui.core.sampling import interval_method
 from passk_tui.core.settings import Settings
+from passk_tui.core.terminal_text import first_unsafe
 from passk_tui.core.values import shorten
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
@@ -297,6 +298,9 @@ class Store:
         id, or an unambiguous prefix."""
         ref = ref.strip()
         shown = shorten(ref)
+        if first_unsafe(ref) is not None:
+            # No id holds a control character, and SQLite cannot take a lone surrogate.
+            raise UnknownEvaluation(f"no evaluation {shown!r} in the store ({self.path})")
         back = newest_but(ref)
         if back is not None:
             rows = self._query(

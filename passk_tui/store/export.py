@@ -67,6 +67,12 @@ def check_export_path(text: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
         )
     if not path.parent.is_dir():
         raise InputError(f"--export {text}: no such folder {str(path.parent)!r}")
+    if "\x00" in text:
+        raise InputError(f"--export {text}: a file name cannot hold a NUL character")
+    try:
+        path.exists()
+    except OSError as exc:  # a name longer than the system takes: said now, not after the run
+        raise InputError(f"--export {text}: {exc.strerror or exc}") from None
     return path
 
 

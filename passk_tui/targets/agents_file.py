@@ -82,7 +82,11 @@ class AgentVersion:
 def find_agents_file(explicit: Path | None) -> Path:
     """The agents file to use: ``explicit``, else ./agents.toml, else <user config>/agents.toml."""
     if explicit is not None:
-        if not explicit.is_file():
+        try:
+            found = explicit.is_file()
+        except OSError as exc:  # a name longer than the system takes
+            raise InputError(f"{explicit}: cannot read: {exc.strerror or exc}") from None
+        if not found:
             raise InputError(f"{explicit}: no such agents file")
         return explicit
     # Relative on purpose: messages then say "agents.toml: ..." as the user would.
