@@ -41,7 +41,7 @@ _RESUME_HINT = "passk-tui: what finished is stored; to continue: passk-tui --res
 #: Nothing listens here: an agent or stack there cannot be reached (exit 3, at once).
 DEAD = "http://127.0.0.1:1"
 FUZZ = settings(
-    max_examples=120,
+    max_examples=800,
     deadline=None,  # the watchdog bounds an example; a slow machine must not fail the test
     derandomize=True,
     database=None,
@@ -185,6 +185,38 @@ def test_fuzzed_flags_are_refused_in_one_line_or_cannot_run(folder: Path, argv: 
     assert_answered(argv, code, stdout, lines)
     # Every agent is unreachable, so nothing can have run: refused (2) or could not run (3).
     assert code in (2, 3), (code, argv, lines)
+
+
+#: Counts a run takes at face value: small, or hostile but not a huge valid count.
+SMALL = st.one_of(st.sampled_from(["1", "2", "3", "4"]), st.from_regex(r"\A-?[0-9]\Z"), TEXT)
+#: The flags whose valid values decide how many attempts run: kept small so each run is quick.
+COUNTS = ("--attempts", "--max-attempts", "--k", "--version", "--baseline")
+
+
+@st.composite
+def running_argv(draw: st.DrawFn) -> list[str]:
+    """Flags for agent ``fast`` (``cat``) on the seed case, then hostile flags of the parser."""
+    argv = ["--headless", "--agents", "agents.toml", "--agent", "fast", "--version", "1"]
+    argv += ["--cases", "cases.toml", "--attempts", "2"]
+    for name in draw(st.lists(st.sampled_from(sorted(FLAGS)), min_size=1, max_size=4)):
+        value = draw(SMALL if name in COUNTS else VALUES)
+        argv += [name, value] if FLAGS[name] else [name]
+    return argv
+
+
+@FUZZ
+@given(argv=running_argv())
+def test_fuzzed_flags_on_an_agent_that_answers_run_or_are_refused(
+    folder: Path, argv: list[str]
+) -> None:
+    (folder / "agents.toml").write_text(
+        toml_text({"agents": {"fast": {"versions": {"1": CAT, "2": CAT}}}}), encoding="utf-8"
+    )
+    (folder / "cases.toml").write_text(SEED, encoding="utf-8")
+    code, stdout, lines = run_cli(argv)
+    assert_answered(argv, code, stdout, lines)
+    # The store fills as examples run: --resume finds evaluations done, cut short or failed.
+    assert code in (0, 1, 2, 3, 4, 5), (code, argv, lines)
 
 
 @FUZZ
@@ -385,7 +417,7 @@ def valid_files(draw: st.DrawFn) -> tuple[str, str]:
     return ".jsonl", "".join(json.dumps(case) + "\n" for case in cases)
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=300)
 @given(made=valid_files(), export=st.sampled_from([".md", ".html"]))
 def test_fuzzed_values_run_and_every_export_shows_them_safely(
     folder: Path, made: tuple[str, str], export: str
