@@ -149,13 +149,16 @@ BAD_INPUTS = {
     ),
     "unclosed-ipv6-base-url": BadInput(
         agents_file('[agents.a.versions.1]\nopenai = { base_url = "http://[::1", model = "m" }\n'),
-        says="agents.toml: agent 'a' version 1: openai 'base_url' is not a valid address",
+        says="agents.toml: agent 'a' version 1: openai 'base_url': 'http://[::1' is not a valid",
     ),
     "empty-label-base-url": BadInput(
         agents_file(
             '[agents.a.versions.1]\nopenai = { base_url = "http://a..b/v1", model = "m" }\n'
         ),
-        says="openai 'base_url' has the host 'a..b', which is no valid host name",
+        says="openai 'base_url': 'http://a..b/v1': the host 'a..b' is not a valid host name",
+    ),
+    "idna-refused-stack": BadInput(
+        on_stack(stack="http://☃.com"), says="the host '☃.com' is not a valid host name"
     ),
     "require-1e-100000000": BadInput(
         on_stack("--require", "1e-100000000"), says="--require: must be a number"
