@@ -36,8 +36,12 @@ from passk_tui.core.terminal_text import first_unsafe
 LIMIT = 20.0
 #: The progress line the CLI prints on a non-terminal stderr; not a message.
 _PROGRESS = re.compile(r"^\d+/\d+ attempts ")
-#: What follows the message of a run that stopped after it was stored (not a second problem).
-_RESUME_HINT = "passk-tui: what finished is stored; to continue: passk-tui --resume "
+#: Lines beside the one problem: how to resume a run that stopped after it was stored, and
+#: a warning said before it (the agent's definition changed since an earlier evaluation).
+_NOT_PROBLEMS = (
+    "passk-tui: what finished is stored; to continue: passk-tui --resume ",
+    "passk-tui: warning: ",
+)
 #: Nothing listens here: an agent or stack there cannot be reached (exit 3, at once).
 DEAD = "http://127.0.0.1:1"
 FUZZ = settings(
@@ -83,6 +87,7 @@ PATHS = st.sampled_from(
         "", ".", "..", "/", "/dev/null", "/dev/zero", "nope.toml", "nope.jsonl", "cases.toml",
         "agents.toml", "x.json", "x.csv", "x.md", "x.xml", "x.html", "x.txt", "missing/x.json",
         "x\x00.json", "x\x00.toml", "\u202ex.html", "a" * 5000 + ".md", "a" * 5000 + ".toml",
+        "\ud83d.md", "\ud83d.toml", "\udcff.toml",
     ]
 )  # fmt: skip
 STRANGE = st.sampled_from(
@@ -132,7 +137,7 @@ def assert_answered(argv: list[str], code: int, stdout: str, lines: list[str]) -
     shown = f"argv={[a[:80] for a in argv]!r}\nstderr={lines[:5]!r}"
     assert "Traceback" not in stdout and not any("Traceback" in x for x in lines), shown
     if code in (2, 3):
-        problems = [x for x in lines if not x.startswith(_RESUME_HINT)]
+        problems = [x for x in lines if not x.startswith(_NOT_PROBLEMS)]
         assert len(problems) == 1, shown
         assert problems[0].startswith("passk-tui: ") and len(problems[0]) < 1000, shown
     assert not any("\x1b" in x for x in lines), shown
