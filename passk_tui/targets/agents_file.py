@@ -25,8 +25,9 @@ import platformdirs
 from passk_tui.core.addresses import address_problem
 from passk_tui.core.errors import InputError
 from passk_tui.core.program import argv_problem
+from passk_tui.core.settings import parse_whole_number
 from passk_tui.core.toml_text import parse_toml
-from passk_tui.core.values import positive_seconds
+from passk_tui.core.values import positive_seconds, shorten
 
 if TYPE_CHECKING:
     from passk_tui.targets.base import Target
@@ -136,7 +137,10 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
         for key, spec in versions_table.items():
             if not _VERSION_KEY.fullmatch(key):
                 raise InputError(f"{where}: version {key!r} is not an integer")
-            number = int(key)
+            try:
+                number = parse_whole_number(key)  # int() itself refuses 5,000 digits
+            except InputError as exc:
+                raise InputError(f"{where}: version {shorten(key)}: {exc}") from None
             if number in versions:
                 raise InputError(f"{where}: version {number} is given twice")
             versions[number] = _parse_version(spec, name, number, folder, f"{where} version {key}")
