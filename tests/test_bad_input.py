@@ -157,6 +157,14 @@ BAD_INPUTS = {
         ),
         says="openai 'base_url': 'http://a..b/v1': the host 'a..b' is not a valid host name",
     ),
+    "toml-5000-digit-integer-in-cases": BadInput(
+        local(lambda f: write(f, "c.toml", f'[[cases]]\nname = "a"\ninput = {"9" * 5000}\n')),
+        says="c.toml: invalid TOML: an integer of more than 4,300 digits",
+    ),
+    "toml-5000-digit-version-in-agents": BadInput(
+        agents_file(f'[agents.a.versions.{"9" * 5000}]\ncommand = ["cat"]\n'),
+        says="agents.toml: agent 'a': version 9999",
+    ),
     "idna-refused-stack": BadInput(
         on_stack(stack="http://☃.com"), says="the host '☃.com' is not a valid host name"
     ),
