@@ -165,6 +165,7 @@ BAD_INPUTS = {
         agents_file(f'[agents.a.versions.{"9" * 5000}]\ncommand = ["cat"]\n'),
         says="agents.toml: agent 'a': version 9999",
     ),
+    "attempts=--": BadInput(on_stack("--attempts=--"), says="--attempts: expected one argument"),
     "idna-refused-stack": BadInput(
         on_stack(stack="http://☃.com"), says="the host '☃.com' is not a valid host name"
     ),
