@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import NoReturn
 
 from passk_tui import __version__
 from passk_tui.core.gate import CONFIDENT_GATE_MEANING
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.terminal_text import message_line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -16,8 +17,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # The message quotes what was typed, which may hold a newline or an ESC.
-        sys.stderr.write(f"passk-tui: {terminal_safe(message)}\n")
+        sys.stderr.write(f"passk-tui: {message_line(message)}\n")
         raise SystemExit(2)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's, but ``--flag=--`` is refused: Python 3.11 gives such a flag an empty
+        list, not a string, and the first use of it was a traceback."""
+        parsed = super().parse_args(args, namespace)
+        for name, value in vars(parsed).items():
+            if isinstance(value, list):
+                self.error(f"argument --{name.replace('_', '-')}: expected one argument")
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -24,7 +24,7 @@ from passk_tui.core.sampling import adaptive_lines
 from passk_tui.core.sampling import reading as settings_reading
 from passk_tui.core.stop_signals import Stop, StopSignals
 from passk_tui.core.table import plain_columns, plain_table
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.terminal_text import message_line
 from passk_tui.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.export import EXIT_EXPORT_FAILED, check_export_path, export
@@ -157,7 +157,7 @@ def _resume_hint(evaluation_id: str) -> None:
 
 def say(line: str) -> None:
     """One line on stderr, outside text made terminal-safe (so it stays one line)."""
-    sys.stderr.write(f"passk-tui: {terminal_safe(line)}\n")
+    sys.stderr.write(f"passk-tui: {message_line(line)}\n")
     sys.stderr.flush()
 
 

@@ -11,7 +11,7 @@ from passk_tui.config import flag
 from passk_tui.core.compare import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.core.compare_text import plain_comparison, regression_lines
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.terminal_text import message_line, terminal_safe
 from passk_tui.store import Store
 from passk_tui.store.compare_export import RENDERERS, check_comparison_export, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
@@ -66,7 +66,7 @@ def run_compare(argv: list[str]) -> int:
             compared = load_compared(store, args.baseline, args.candidate, confidence)
         return report_comparison(compared, export_path, fail_on_regression=args.fail_on_regression)
     except (InputError, RunError) as exc:
-        sys.stderr.write(f"passk-tui: {exc}\n")
+        sys.stderr.write(f"passk-tui: {message_line(str(exc))}\n")
         return exc.exit_code
 
 
@@ -76,7 +76,7 @@ def report_comparison(
     """Warnings, the table on stdout, the export, the gate: what `compare` and a run with a
     baseline both end with. Returns the exit status; an export that cannot be written raises."""
     for warning in compared.warnings():
-        sys.stderr.write(f"passk-tui: warning: {warning}\n")
+        sys.stderr.write(f"passk-tui: warning: {message_line(warning)}\n")
     sys.stdout.write(plain_comparison(compared.comparison))
     sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in compared.definition_lines()))
     sys.stdout.flush()
@@ -85,5 +85,5 @@ def report_comparison(
     if not fail_on_regression:
         return 0
     for line in regression_lines(compared.comparison):
-        sys.stderr.write(f"passk-tui: {line}\n")
+        sys.stderr.write(f"passk-tui: {message_line(line)}\n")
     return 1 if compared.comparison.regressed else 0

@@ -360,9 +360,9 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
         changes.setdefault("version", demo.VERSION)
         changes.setdefault("cases_path", str(demo.CASES))
     if "cases_path" in changes:
-        changes["cases_path"] = str(Path(changes["cases_path"]).resolve())
+        changes["cases_path"] = _resolved(changes["cases_path"], "--cases")
     if "agents_path" in changes and changes["agents_path"] is not None:
-        changes["agents_path"] = str(Path(changes["agents_path"]).resolve())
+        changes["agents_path"] = _resolved(changes["agents_path"], "--agents")
     current = stored.settings
     for name, flag in MEASURED.items():
         if name in changes and changes[name] != getattr(current, name):
@@ -409,6 +409,15 @@ def _grown(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) ->
             f"--resume {evaluation_id}: --max-attempts {cap} is below --attempts {attempts}"
         )
     return grown
+
+
+def _resolved(path: str, flag: str) -> str:
+    """``path`` made absolute, as the stored one is; InputError for a name no file can have
+    (a NUL, a lone surrogate), which the OS cannot even be asked about."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, ValueError):
+        raise InputError(f"{flag} {_shown(path)}: no file can have this name") from None
 
 
 def _shown(value: Any) -> str:

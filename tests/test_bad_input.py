@@ -37,6 +37,8 @@ class BadInput:
     env: dict[str, str] = field(default_factory=dict)
     stdout: str | None = None
     """A file to point stdout at (/dev/full)."""
+    says: str | None = None
+    """Text the message must hold (the file and field it names)."""
 
 
 def write(folder: Path, name: str, text: str) -> str:
@@ -52,6 +54,16 @@ def local(cases: Callable[[Path], str], agent: str = "scripted") -> Callable[[Pa
         agents = str(folder / "agents" / "agents.toml")
         case_file = cases(folder)
         return ["--agents", agents, "--agent", agent, "--version", "1", "--cases", case_file]
+
+    return flags
+
+
+def agents_file(text: str) -> Callable[[Path], list[str]]:
+    """Flags for agent ``a`` of an agents file holding ``text``, on the seed cases."""
+
+    def flags(folder: Path) -> list[str]:
+        agents = write(folder, "agents.toml", text)
+        return ["--agents", agents, "--agent", "a", "--version", "1", "--cases", seed(folder)]
 
     return flags
 
@@ -121,6 +133,57 @@ BAD_INPUTS = {
     "fifo-as-cases": BadInput(local(fifo)),
     "dev-zero-as-cases": BadInput(local(endless)),
     "stdout-on-dev-full": BadInput(local(seed), code=3, stdout="/dev/full"),
+    "resume-last~20-digits": BadInput(
+        lambda f: ["--resume", "last~" + "9" * 20], says="no evaluation in the store"
+    ),
+    "resume-last~5000-digits": BadInput(
+        lambda f: ["--resume", "last~" + "9" * 5000], says="no evaluation in the store"
+    ),
+    "nul-in-a-check-command": BadInput(
+        local(lambda f: write(f, "c.jsonl", case_line(check={"command": ["python3", "a\x00b"]}))),
+        says="c.jsonl: line 1: case 'a': check: command argument 2 holds a NUL",
+    ),
+    "nul-in-an-agent-command": BadInput(
+        agents_file('[agents.a.versions.1]\ncommand = ["python3", "a\\u0000b"]\n'),
+        says="agents.toml: agent 'a' version 1: 'command' argument 2 holds a NUL",
+    ),
+    "unclosed-ipv6-base-url": BadInput(
+        agents_file('[agents.a.versions.1]\nopenai = { base_url = "http://[::1", model = "m" }\n'),
+        says="agents.toml: agent 'a' version 1: openai 'base_url': 'http://[::1' is not a valid",
+    ),
+    "empty-label-base-url": BadInput(
+        agents_file(
+            '[agents.a.versions.1]\nopenai = { base_url = "http://a..b/v1", model = "m" }\n'
+        ),
+        says="openai 'base_url': 'http://a..b/v1': the host 'a..b' is not a valid host name",
+    ),
+    "toml-5000-digit-integer-in-cases": BadInput(
+        local(lambda f: write(f, "c.toml", f'[[cases]]\nname = "a"\ninput = {"9" * 5000}\n')),
+        says="c.toml: invalid TOML: an integer of more than 4,300 digits",
+    ),
+    "toml-5000-digit-version-in-agents": BadInput(
+        agents_file(f'[agents.a.versions.{"9" * 5000}]\ncommand = ["cat"]\n'),
+        says="agents.toml: agent 'a': version 9999",
+    ),
+    "attempts=--": BadInput(on_stack("--attempts=--"), says="--attempts: expected one argument"),
+    "idna-refused-stack": BadInput(
+        on_stack(stack="http://☃.com"), says="the host '☃.com' is not a valid host name"
+    ),
+    "require-1e-100000000": BadInput(
+        on_stack("--require", "1e-100000000"), says="--require: must be a number"
+    ),
+    "require-1e100000000": BadInput(
+        on_stack("--require", "1e100000000"), says="an exponent of at most 100"
+    ),
+    "require-5000-digits": BadInput(
+        on_stack("--require", "0." + "0" * 5000 + "1"), says="of at most 100 characters"
+    ),
+    "concurrency-2**63-1": BadInput(
+        on_stack("--concurrency", str(2**63 - 1)), says="--concurrency: must be between 1 and"
+    ),
+    "attempts-5000-digits": BadInput(
+        on_stack("--attempts", "9" * 5000), says="--attempts: must be at most"
+    ),
 }
 
 
@@ -156,6 +219,7 @@ def test_bad_input_is_one_line_and_its_exit_code(name: str, tmp_path: Path) -> N
     assert lines[0].startswith("passk-tui: ") and len(lines[0]) < 400, lines[0][:400]
     assert "\x1b" not in result.stderr
     assert result.returncode == bad.code, lines
+    assert bad.says is None or bad.says in lines[0], lines[0]
     history = _history(tmp_path)
     assert "interrupted" not in history and "running" not in history, history
 

@@ -16,7 +16,7 @@ from passk_tui.store import Store
 from passk_tui.store.compare_export import RENDERERS, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
 from tests.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
-from tests.test_report_html import ATTEMPT_LINE, HOSTILE
+from tests.test_report_html import ATTEMPT_LINE, CONTROLS, HOSTILE, assert_controls_shown
 
 ONLY_A = "retired"
 
@@ -161,3 +161,13 @@ def test_the_settings_of_both_and_nothing_fetched_or_run(compared) -> None:
         assert href is None or href.startswith("#")
     csp = [a["content"] for t, a in page.tags if a.get("http-equiv") == "Content-Security-Policy"]
     assert csp and "default-src 'none'" in (csp[0] or "")
+
+
+def test_control_and_bidi_characters_in_either_side_are_shown_as_escapes() -> None:
+    store_evaluation("ev_base01", {CONTROLS: (1, 1, 0)}, created=1000.0, version=1)
+    store_evaluation(
+        "ev_cand02", {CONTROLS: (2, 0, 0), "new": (1, 0, 0)}, created=2000.0, version=2,
+        inputs={CONTROLS: CONTROLS},
+    )  # fmt: skip
+    with Store.open() as store:
+        assert_controls_shown(RENDERERS[".html"](load_compared(store, "last~1", "last")))

@@ -25,6 +25,20 @@ from passk_tui.store.report_attempts import ANSWER_CHARS
 from passk_tui.store.report_html import render_report
 
 HOSTILE = '<img src=x onerror="alert(1)"> & </details>'
+#: One of each character a report must show as an escape: NUL, ESC (a colour), BEL, DEL, a C1
+#: control, a right-to-left override, a bidi isolate, a line separator and a carriage return.
+CONTROLS = "n\x00e\x1b[31mb\x07d\x7fc\x85r\u202eevil.exe i\u2066l\u2028c\rr"
+CONTROL_ESCAPES = (
+    "\\x00",
+    "\\x1b[31m",
+    "\\x07",
+    "\\x7f",
+    "\\x85",
+    "\\u202e",
+    "\\u2066",
+    "\\u2028",
+    "\\r",
+)
 LONG_ANSWER = "y" * (CLIP_CHARS * 5)
 
 
@@ -253,3 +267,38 @@ def test_the_state_colours_are_the_apps(theme: str) -> None:
     t = BUILTIN_THEMES[theme]
     for name, colour in (("passed", t.success), ("wrong", t.warning), ("errored", t.error)):
         assert f"--{name}: {colour.lower()};" in css
+
+
+def assert_controls_shown(text: str) -> None:
+    """No control or bidi character of CONTROLS is in ``text`` raw; each is there as its escape."""
+    unsafe = {ch for ch in CONTROLS if ch < " " or "\x7f" <= ch <= "\x9f" or ch > "\u2000"}
+    raw = sorted(ch for ch in unsafe if ch in text)
+    assert not raw, raw
+    for shown in CONTROL_ESCAPES:
+        assert shown in text, shown
+
+
+def test_control_and_bidi_characters_are_shown_as_escapes_as_the_md_does(tmp_path: Path) -> None:
+    cases = [Case(CONTROLS, {"q": CONTROLS}, None, {"equals": CONTROLS})]
+    records = [
+        AttemptRecord(
+            0, CONTROLS, 1, "ev_c/0/1", Outcome.WRONG, "completed", CONTROLS,
+            f"expected {CONTROLS}", None, None, None, 0.0, 1.0,
+        ),
+        AttemptRecord(
+            0, CONTROLS, 2, "ev_c/0/2", Outcome.ERRORED, "failed", None, None,
+            f"tool said {CONTROLS}", None, None, 0.0, 1.0,
+        ),
+    ]  # fmt: skip
+    settings = Settings("bot", 1, f"/tmp/{CONTROLS}/c.toml", attempts=2, k=1)
+    with Store.open() as store:
+        store.create_evaluation("ev_c", settings, cases, "h", created=0.0)
+        store.write("ev_c", records)
+        store.finish("ev_c", "done")
+        stored = store.load("ev_c")
+    html = _html(stored)
+    assert_controls_shown(html)
+    # The answer, the reason, the error, the input and the check, the name and the cases path.
+    assert html.count("\\u202eevil.exe") >= 7
+    # Newlines still lay the answer out in lines: only the hazards are escaped.
+    assert "\\n" not in html

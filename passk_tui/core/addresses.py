@@ -37,4 +37,20 @@ def address_problem(text: str, credentials: str) -> str | None:
         return credentials
     if port == 0:
         return f"{shown!r}: port 0 is not a port"
+    return _host_problem(text, parts.hostname, shown)
+
+
+def _host_problem(text: str, hostname: str, shown: str) -> str | None:
+    """Why the HTTP client or the resolver would refuse the address's host, or None.
+
+    Both raise only once the first request is made, mid-evaluation and as a traceback:
+    an empty or 64-character label (``a..b``), ``xn--``, ``999.1.1.1``, ``☃.com``.
+    """
+    import httpx  # here, not at the top: only an address needs it, and its requests will too
+
+    try:
+        # The client's own parse (IDNA 2008, IPv4 octets), then the resolver's (IDNA 2003).
+        httpx.URL(text).host.encode("idna").decode("idna")
+    except (httpx.InvalidURL, UnicodeError):
+        return f"{shown!r}: the host {hostname[:200]!r} is not a valid host name"
     return None

@@ -99,6 +99,8 @@ def _read(path: Path, label: str) -> str:
         raise InputError(f"{label}: not UTF-8 text (byte {error.start})") from None
     except OSError as error:
         raise InputError(f"{label}: cannot read: {error.strerror}") from None
+    except ValueError:  # a NUL or a lone surrogate: the OS cannot even be asked
+        raise InputError(f"{label}: no such file (no file can have this name)") from None
 
 
 def _toml_rows(text: str, label: str) -> list[tuple[str, Any]]:

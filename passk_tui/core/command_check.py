@@ -9,7 +9,7 @@ from typing import Any
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.check_base import PASS, Check, raw_text, tail
 from passk_tui.core.errors import InputError
-from passk_tui.core.program import program_problem, run_program
+from passk_tui.core.program import argv_problem, program_problem, run_program
 from passk_tui.core.values import positive_seconds, strings
 
 #: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
@@ -30,7 +30,7 @@ class CommandCheck(Check):
         if "timeout" in spec:
             self.timeout = positive_seconds(spec["timeout"], f"{where}: timeout")
         self.cwd = base_dir.absolute()
-        problem = program_problem(self.argv[0], self.cwd)
+        problem = argv_problem(self.argv) or program_problem(self.argv[0], self.cwd)
         if problem:
             raise InputError(f"{where}: command {problem}")
         # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.

@@ -22,6 +22,7 @@ from math import exp, lgamma, log, log1p
 from typing import Literal, Protocol
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.values import shorten
 
 DEFAULT_CONFIDENCE = 0.95
 
@@ -152,9 +153,9 @@ def parse_confidence(text: str) -> float:
     try:
         value = float(text.strip())
     except ValueError:
-        raise InputError(f"must be a number between 0 and 1, got {text!r}") from None
+        raise InputError(f"must be a number between 0 and 1, got {shorten(text)!r}") from None
     if not 0.0 < value < 1.0:
-        raise InputError(f"must be strictly between 0 and 1, got {text.strip()}")
+        raise InputError(f"must be strictly between 0 and 1, got {shorten(text.strip())}")
     return value
 
 

@@ -16,6 +16,18 @@ from pathlib import Path
 WITHHELD = frozenset({"PASSK_KEY"})
 
 
+def argv_problem(argv: Sequence[str]) -> str | None:
+    """Why ``argv`` can never be started ('argument 2 holds a NUL character'), or None.
+
+    The OS takes each argument as a C string, so a NUL in one is refused by exec
+    (Python raises ValueError): said when the file is read, before anything starts.
+    """
+    for number, part in enumerate(argv, 1):
+        if "\x00" in part:
+            return f"argument {number} holds a NUL character, which no program can be given"
+    return None
+
+
 def program_problem(program: str, cwd: Path) -> str | None:
     """Why ``program`` cannot start from ``cwd`` ('not found: x', 'not executable: x'), or None.
 

@@ -6,6 +6,7 @@ field: the CLI prefixes the flag, the configure screen shows it by the field.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -82,10 +83,15 @@ def parse_version(text: str) -> int:
     return parse_whole_number(text)
 
 
+#: Most Runs in flight at once: each is a task (and a connection or a process) held for the
+#: whole evaluation, so 2**63 of them would fill memory before the first attempt starts.
+MAX_CONCURRENCY = 10_000
+
+
 def parse_concurrency(text: str) -> int:
     value = parse_whole_number(text)
-    if value < 1:
-        raise InputError(f"must be at least 1, got {value}")
+    if not 1 <= value <= MAX_CONCURRENCY:
+        raise InputError(f"must be between 1 and {MAX_CONCURRENCY:,}, got {value}")
     return value
 
 
@@ -93,20 +99,41 @@ def parse_timeout(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise InputError(f"must be a number of seconds, got {text!r}") from None
+        raise InputError(f"must be a number of seconds, got {shorten(text)!r}") from None
     if not value > 0 or value == float("inf"):
-        raise InputError(f"must be a positive number of seconds, got {text!r}")
+        raise InputError(f"must be a positive number of seconds, got {shorten(text)!r}")
     return value
+
+
+#: The largest power of ten a --require may be written with: 1e-100000000 as an exact
+#: fraction is a hundred-million-digit integer (minutes to build), and past 1e-100 a gate
+#: means 0 for any evaluation there can be.
+MAX_REQUIRE_EXPONENT = 100
+#: Longest --require text: more digits than that say nothing a gate can tell apart.
+MAX_REQUIRE_CHARS = 100
+
+_EXPONENT = re.compile(r"[eE][+-]?(\d+)")
 
 
 def parse_require(text: str) -> Fraction:
     """The gate as an exact fraction of its decimal text, so 0.9 means exactly 9/10."""
+    if len(text.strip()) > MAX_REQUIRE_CHARS:
+        raise InputError(
+            f"must be a number between 0 and 1 of at most {MAX_REQUIRE_CHARS} characters, "
+            f"got {len(text.strip()):,}"
+        )
+    exponent = _EXPONENT.search(text)
+    if exponent and int(exponent[1]) > MAX_REQUIRE_EXPONENT:
+        raise InputError(
+            f"must be a number between 0 and 1 with an exponent of at most "
+            f"{MAX_REQUIRE_EXPONENT}, got {text.strip()!r}"
+        )
     try:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
-        raise InputError(f"must be a number between 0 and 1, got {text!r}") from None
+        raise InputError(f"must be a number between 0 and 1, got {shorten(text)!r}") from None
     if not 0 <= value <= 1:
-        raise InputError(f"must be between 0 and 1, got {text}")
+        raise InputError(f"must be between 0 and 1, got {shorten(text)}")
     return value
 
 
@@ -115,12 +142,15 @@ MAX_WHOLE_NUMBER = 2**63 - 1
 
 
 def parse_whole_number(text: str) -> int:
+    stripped = text.strip()
+    digits = stripped.lstrip("+-").lstrip("0")
+    # Past 4,300 digits int() itself refuses the text: too large, not "not a number".
+    if len(digits) > len(str(MAX_WHOLE_NUMBER)) and digits.isdigit():
+        raise InputError(f"must be at most {MAX_WHOLE_NUMBER}, got a {len(stripped)}-digit number")
     try:
-        value = int(text.strip())
+        value = int(stripped)
     except ValueError:
         raise InputError(f"must be a whole number, got {shorten(text)!r}") from None
     if abs(value) > MAX_WHOLE_NUMBER:
-        raise InputError(
-            f"must be at most {MAX_WHOLE_NUMBER}, got a {len(text.strip())}-digit number"
-        )
+        raise InputError(f"must be at most {MAX_WHOLE_NUMBER}, got a {len(stripped)}-digit number")
     return value

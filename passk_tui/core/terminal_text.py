@@ -82,6 +82,20 @@ def without_unsafe(text: str) -> str:
     return _MAYBE_UNSAFE.sub(_removed, text)
 
 
+#: Longest message line: past it the middle is cut, so that a 5,000-character value typed
+#: (a path, an id) leaves the start and the end of what is said about it readable.
+MESSAGE_CHARS = 600
+
+
+def message_line(text: str) -> str:
+    """A message as one terminal-safe line of at most about MESSAGE_CHARS characters."""
+    line = terminal_safe(text)
+    if len(line) <= MESSAGE_CHARS:
+        return line
+    half = MESSAGE_CHARS // 2
+    return f"{line[:half]}…{line[-half:]}"
+
+
 def first_unsafe(text: str) -> str | None:
     """The first unsafe character of ``text``, or None."""
     for match in _MAYBE_UNSAFE.finditer(text):

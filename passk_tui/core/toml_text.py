@@ -28,6 +28,9 @@ def parse_toml(text: str, label: str) -> dict[str, Any]:
     except RecursionError as error:
         # tomli keeps no position here: "nested more than the allowed 400 levels".
         raise InputError(f"{label}: invalid TOML: {error}") from None
+    except ValueError:
+        # Not a TOMLDecodeError (that is caught above): int() refusing over 4,300 digits.
+        raise InputError(f"{label}: invalid TOML: an integer of more than 4,300 digits") from None
 
 
 def _problem(message: str, text: str) -> str:

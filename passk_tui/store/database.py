@@ -35,6 +35,8 @@ from passk_tui.core.plan import PlannedAttempt
 from passk_tui.core.policy import Slot
 from passk_tui.core.sampling import interval_method
 from passk_tui.core.settings import Settings
+from passk_tui.core.terminal_text import first_unsafe
+from passk_tui.core.values import shorten
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
 from passk_tui.store.claims import claim as take_claim
@@ -295,6 +297,10 @@ class Store:
         """The id ``ref`` names: ``last`` (the newest), ``last~N`` (the one N before it), a full
         id, or an unambiguous prefix."""
         ref = ref.strip()
+        shown = shorten(ref)
+        if first_unsafe(ref) is not None:
+            # No id holds a control character, and SQLite cannot take a lone surrogate.
+            raise UnknownEvaluation(f"no evaluation {shown!r} in the store ({self.path})")
         back = newest_but(ref)
         if back is not None:
             rows = self._query(
@@ -304,9 +310,9 @@ class Store:
             if not rows:
                 held = self._query("SELECT COUNT(*) AS n FROM evaluations")[0]["n"]
                 raise UnknownEvaluation(
-                    f"{ref}: the store holds only {held} evaluation{'s' * (held > 1)} ({self.path})"
+                    f"{shown}: the store holds only {held} evaluation{'s' * (held > 1)} ({self.path})"
                     if held
-                    else f"{ref}: no evaluation in the store ({self.path})"
+                    else f"{shown}: no evaluation in the store ({self.path})"
                 )
             return rows[0]["id"]
         escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -318,9 +324,11 @@ class Store:
         if exact:
             return exact[0]
         if not rows:
-            raise UnknownEvaluation(f"no evaluation {ref!r} in the store ({self.path})")
+            raise UnknownEvaluation(f"no evaluation {shown!r} in the store ({self.path})")
         if len(rows) > 1:
-            raise UnknownEvaluation(f"{ref!r} names more than one evaluation; give more of the id")
+            raise UnknownEvaluation(
+                f"{shown!r} names more than one evaluation; give more of the id"
+            )
         return rows[0]["id"]
 
     def last_definition(
@@ -505,8 +513,14 @@ def newest_but(ref: str) -> int | None:
         return 0
     head, tilde, count = ref.partition("~")
     if head == "last" and tilde and count.isdigit() and count.isascii():
-        return int(count)
+        # SQLite's OFFSET is a 64-bit integer, and no store holds that many: a longer count
+        # (or one too long for int()) names no evaluation, like any count past the oldest.
+        return int(count) if len(count) < 19 else _MAX_OFFSET
     return None
+
+
+#: The largest OFFSET SQLite takes; ``last~N`` past it skips every evaluation there is.
+_MAX_OFFSET = 2**63 - 1
 
 
 class EvaluationSink:

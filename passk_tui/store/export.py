@@ -67,6 +67,16 @@ def check_export_path(text: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
         )
     if not path.parent.is_dir():
         raise InputError(f"--export {text}: no such folder {str(path.parent)!r}")
+    unnamable = InputError(f"--export {text}: no file can have this name")
+    if "\x00" in text:
+        raise unnamable
+    try:
+        os.fsencode(path)  # a lone surrogate: exists() says False for it, as for a NUL
+        path.exists()
+    except UnicodeEncodeError:
+        raise unnamable from None
+    except OSError as exc:  # a name longer than the system takes: said now, not after the run
+        raise InputError(f"--export {text}: {exc.strerror or exc}") from None
     return path
 
 

@@ -2,7 +2,8 @@
 
 A report is one self-contained file: inline CSS, no script, and a Content-Security-Policy
 that forbids every fetch, so a value that somehow slipped through escaping still could not
-load anything. Every outside value goes through ``esc``.
+load anything. Every outside value goes through ``esc`` or ``cut_text``, which escape it for
+HTML and show its control and bidi characters as visible escapes (``\\u202e``), as the .md does.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from passk_tui.core.cases import Case
 from passk_tui.core.glyphs import NAMES, SYMBOLS
 from passk_tui.core.intervals import Interval
 from passk_tui.core.progress import Cell
+from passk_tui.core.terminal_text import terminal_safe_lines
 
 #: Nothing may be fetched: styles only from the page itself, images only as data: URLs.
 CONTENT_SECURITY_POLICY = (
@@ -35,8 +37,8 @@ BLOCK = 50
 
 
 def esc(value: object) -> str:
-    """Any outside value as HTML text (attribute-safe too)."""
-    return html.escape(str(value), quote=True)
+    """Any outside value as HTML text (attribute-safe too), its controls shown as escapes."""
+    return html.escape(terminal_safe_lines(str(value)), quote=True)
 
 
 @cache
@@ -109,15 +111,15 @@ def value_text(value: Any) -> str:
 
 def cut_text(text: str, limit: int, size: int | None = None) -> str:
     """Text as HTML (for an element's text, never an attribute), cut to ``limit`` characters
-    with its full size said when longer.
+    with its full size said when longer, its controls shown as escapes (``terminal_safe_lines``).
 
     ``size`` is the full length when ``text`` is already only the start of it (a stored
     answer past ``core.values.OUTPUT_LIMIT``).
     """
     size = len(text) if size is None else size
     if size <= limit and len(text) <= limit:
-        return html.escape(text, quote=False)
-    return f"{html.escape(text[:limit], quote=False)}… [{size:,} characters in all]"
+        return html.escape(terminal_safe_lines(text), quote=False)
+    return f"{html.escape(terminal_safe_lines(text[:limit]), quote=False)}… [{size:,} characters in all]"
 
 
 def clipped(text: str, limit: int = CLIP_CHARS) -> str:

@@ -24,8 +24,10 @@ import platformdirs
 
 from passk_tui.core.addresses import address_problem
 from passk_tui.core.errors import InputError
+from passk_tui.core.program import argv_problem
+from passk_tui.core.settings import parse_whole_number
 from passk_tui.core.toml_text import parse_toml
-from passk_tui.core.values import positive_seconds
+from passk_tui.core.values import positive_seconds, shorten
 
 if TYPE_CHECKING:
     from passk_tui.targets.base import Target
@@ -81,7 +83,11 @@ class AgentVersion:
 def find_agents_file(explicit: Path | None) -> Path:
     """The agents file to use: ``explicit``, else ./agents.toml, else <user config>/agents.toml."""
     if explicit is not None:
-        if not explicit.is_file():
+        try:
+            found = explicit.is_file()
+        except OSError as exc:  # a name longer than the system takes
+            raise InputError(f"{explicit}: cannot read: {exc.strerror or exc}") from None
+        if not found:
             raise InputError(f"{explicit}: no such agents file")
         return explicit
     # Relative on purpose: messages then say "agents.toml: ..." as the user would.
@@ -131,7 +137,10 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
         for key, spec in versions_table.items():
             if not _VERSION_KEY.fullmatch(key):
                 raise InputError(f"{where}: version {key!r} is not an integer")
-            number = int(key)
+            try:
+                number = parse_whole_number(key)  # int() itself refuses 5,000 digits
+            except InputError as exc:
+                raise InputError(f"{where}: version {shorten(key)}: {exc}") from None
             if number in versions:
                 raise InputError(f"{where}: version {number} is given twice")
             versions[number] = _parse_version(spec, name, number, folder, f"{where} version {key}")
@@ -188,6 +197,9 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
             or not argv[0]
         ):
             raise InputError(f"{where}: 'command' must be a non-empty list of strings")
+        problem = argv_problem(argv)
+        if problem:
+            raise InputError(f"{where}: 'command' {problem}")
         return AgentVersion(agent, number, folder, command=tuple(argv))
     return AgentVersion(agent, number, folder, openai=_parse_openai(spec["openai"], where))
 
