@@ -30,14 +30,14 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.intervals import (
+from passk_tui.core.stats.intervals import (
     CLOPPER_PEARSON,
     IntervalMethod,
     case_intervals,
     gate_verdict,
 )
-from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.stopping import StopReason, StopRule, capped_reason, stop_rule
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.stopping import StopReason, StopRule, capped_reason, stop_rule
 
 
 @dataclass(frozen=True, slots=True)

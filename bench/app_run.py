@@ -19,9 +19,9 @@ import time
 
 
 async def drive(argv: list[str]) -> int:
-    from passk_tui.args import parse
-    from passk_tui.config import settings_from_args, stack_key
-    from passk_tui.session import new_evaluation
+    from passk_tui.cli.flags import parse
+    from passk_tui.evaluations.session import new_evaluation
+    from passk_tui.evaluations.settings_text import settings_from_args, stack_key
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.launch import form_values
     from passk_tui.tui.screens.results import ResultsScreen
@@ -51,7 +51,7 @@ START = time.monotonic()
 
 if __name__ == "__main__":
     from passk_tui.__main__ import leave
-    from passk_tui.core.heap import relaxed_gc
+    from passk_tui.core.run.heap import relaxed_gc
 
     with relaxed_gc():  # as run_app runs the app (tui/launch.py)
         status = asyncio.run(drive(sys.argv[1:]))

@@ -28,8 +28,8 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.compare import Side, Verdict, compare
-from passk_tui.core.figures import CaseFigures
+from passk_tui.core.stats.compare import Side, Verdict, compare
+from passk_tui.core.stats.figures import CaseFigures
 
 
 @dataclass

@@ -30,7 +30,7 @@ KEYS = ["down"] * 10 + ["pagedown"] * 3 + ["p"]
 
 
 async def one_run(cases: int, attempts: int) -> tuple[float, dict[str, list[float]]]:
-    from passk_tui.core.heap import relaxed_gc
+    from passk_tui.core.run.heap import relaxed_gc
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.screens.results import ResultsScreen
     from passk_tui.tui.view import EvaluationView

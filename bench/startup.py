@@ -72,9 +72,9 @@ DEMO = ["--headless", "--demo", "--attempts", "1"]
 LAZY = (
     "textual",
     "regex",
-    "passk_tui.store.report_html",
-    "passk_tui.store.export_junit",
-    "passk_tui.baseline_cli",
+    "passk_tui.reports.report_html",
+    "passk_tui.reports.junit",
+    "passk_tui.cli.pair",
 )
 
 _COUNT_MODULES = (

@@ -14,22 +14,22 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_init(argv[1:])
     if argv[:1] == ["history"]:
-        from passk_tui.cli import run_history
+        from passk_tui.cli.run import run_history
 
         return run_history(argv[1:])
     if argv[:1] == ["compare"]:
-        from passk_tui.compare_cli import run_compare
+        from passk_tui.cli.compare import run_compare
 
         return run_compare(argv[1:])
     if argv[:1] == ["serve"]:
-        from passk_tui.serve import run_serve
+        from passk_tui.cli.serve import run_serve
 
         return run_serve(argv[1:])
-    from passk_tui.args import parse
+    from passk_tui.cli.flags import parse
 
     args = parse(argv)
     if args.headless or not sys.stdout.isatty():
-        from passk_tui.cli import run_headless
+        from passk_tui.cli.run import run_headless
 
         return run_headless(args, os.environ)
     from passk_tui.tui.launch import run_app

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from passk_tui.core.attempt import Verdict
-from passk_tui.core.checks import Check
+from passk_tui.core.checks.kinds import Check
+from passk_tui.core.run.attempt import Verdict
 
 
 def verdict_of(check: Check, output: Any, seconds: float = 30.0) -> Verdict:

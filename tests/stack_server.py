@@ -31,7 +31,7 @@ from typing import Any
 
 from aiohttp import web
 
-from passk_tui.core.attempt import ENDED_STATUSES
+from passk_tui.core.run.attempt import ENDED_STATUSES
 
 ECHO: Any = type("Echo", (), {"__repr__": lambda self: "ECHO"})()
 """TurnScript.output default: the Turn answers with the Run's input."""

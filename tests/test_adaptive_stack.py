@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.plan import idempotency_key
+from passk_tui.core.run.attempt_keys import idempotency_key
 from passk_tui.store import DB_NAME, Store
 from tests.stack_server import StackScript, TurnScript
 from tests.test_resume import CASES, KEY, finish, passk, recorded, start_args
@@ -211,8 +211,8 @@ def test_extend_evaluation_for_the_app_says_how_many_runs_at_most_and_runs_them(
     stack, cases: Path, tmp_path: Path
 ) -> None:
     """The session call the app's "more attempts" makes: most_left before, one Run per key after."""
-    from passk_tui.core.settings import Settings
-    from passk_tui.session import extend_evaluation, new_evaluation
+    from passk_tui.core.run.settings import Settings
+    from passk_tui.evaluations.session import extend_evaluation, new_evaluation
 
     stack.config.script = flaky_script(0.01)
     settings = Settings(

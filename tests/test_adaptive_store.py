@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.attempt import Outcome
-from passk_tui.core.cases import load_cases
-from passk_tui.core.gate import read
-from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.stopping import StopReason
+from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.run.cases import load_cases
+from passk_tui.core.stats.gate import read
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.stopping import StopReason
+from passk_tui.reports.export import render_csv, render_json, render_md
+from passk_tui.reports.report import build_report
+from passk_tui.reports.report_html import render_report
 from passk_tui.store import Store
-from passk_tui.store.export import render_csv, render_json, render_md
-from passk_tui.store.report import build_report
-from passk_tui.store.report_html import render_report
 from passk_tui.store.schema import SCHEMA_VERSION
 from tests.old_stores import store_at_schema
 from tests.test_sequences import scipy_running
@@ -131,8 +131,8 @@ def test_every_export_shows_each_cases_own_n_and_reason_with_the_anytime_valid_m
 
 
 def test_bad_adaptive_flags_are_exit_2_in_one_line(capsys) -> None:
-    from passk_tui.args import parse
-    from passk_tui.cli import run_headless
+    from passk_tui.cli.flags import parse
+    from passk_tui.cli.run import run_headless
 
     for flags, message in (
         (["--precision", "0.1"], "--precision needs --max-attempts"),

@@ -17,17 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.agent_definition import (
+from passk_tui.core.run.agent_definition import (
     changes,
     describe,
     public_url,
     same_measure,
     stack_definition,
 )
-from passk_tui.core.settings import Settings
-from passk_tui.session import new_evaluation
+from passk_tui.core.run.settings import Settings
+from passk_tui.evaluations.session import new_evaluation
+from passk_tui.reports.export import export
 from passk_tui.store import DB_NAME, Store
-from passk_tui.store.export import export
 from passk_tui.targets.openai import OpenAITarget
 from tests.fake_openai import FakeOpenAI
 from tests.stack_server import StackServer

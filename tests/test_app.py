@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual.widgets import Button, Input, Static
 
-from passk_tui.args import parse
-from passk_tui.core.progress import Cell
+from passk_tui.cli.flags import parse
+from passk_tui.core.run.progress import Cell
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.app_exit import EXIT_CANCELLED
 from passk_tui.tui.last_used import load_last_used, settings_file

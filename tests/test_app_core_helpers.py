@@ -8,13 +8,13 @@ from fractions import Fraction
 import pytest
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.extend import extension_runs, parse_more_attempts, worth_more
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE
-from passk_tui.core.sampling import interval_level, interval_method
-from passk_tui.core.sampling import reading as settings_reading
-from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.extend import extension_runs, parse_more_attempts, worth_more
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE
+from passk_tui.core.stats.sampling import interval_level, interval_method
+from passk_tui.core.stats.sampling import reading as settings_reading
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
 
 SETTINGS = Settings(agent="a", version=1, cases_path="c.toml", attempts=5, k=3)
 

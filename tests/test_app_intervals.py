@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import load_cases
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import load_cases
 from passk_tui.store.comparison import compare_stored
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.tui.app import PasskApp

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.settings import Settings
 
 CASES = int(os.environ.get("PASSK_BENCH_CASES", "500"))
 ATTEMPTS, CONCURRENCY = 20, 64

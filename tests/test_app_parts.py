@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from rich.console import Console
 
-from passk_tui.core.figures import CaseFigures
+from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.tui.check_text import check_as_written, inline_toml
 from passk_tui.tui.results_order import COLUMNS, Order, sort_figures
 from passk_tui.tui.screens.history import short_ids

@@ -14,8 +14,8 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.progress import Progress
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.progress import Progress
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from tests.test_app_support import synthetic_view

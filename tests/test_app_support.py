@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from passk_tui.core.progress import Progress
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
 
 AGENTS_DIR = Path(__file__).parent / "app_agents"
 
@@ -85,7 +85,7 @@ def synthetic_view(
 ):
     """A finished evaluation made in memory (no agent runs): case c's attempt a passes,
     is wrong or errors by a fixed pattern, so a 100-attempt grid is quick and stable."""
-    from passk_tui.core.attempt import AttemptRecord, Outcome
+    from passk_tui.core.run.attempt import AttemptRecord, Outcome
     from passk_tui.tui.view import EvaluationView
 
     patterns = ("P", "PW", "E", "PEWPE")

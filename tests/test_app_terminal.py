@@ -23,7 +23,7 @@ from rich.segment import Segment
 from textual.pilot import Pilot
 from textual.strip import Strip
 
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.answer_diff import DiffScreen
 from passk_tui.tui.screens.answers import AnswersScreen

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from textual.widgets import Button, Checkbox, Input, Static
 
-from passk_tui.core.progress import Cell, Progress
+from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.last_used import load_theme
 from passk_tui.tui.messages import ResultsOpened

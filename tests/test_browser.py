@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.intervals import case_intervals, interval_text
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.intervals import case_intervals, interval_text
+from passk_tui.reports.compare_export import export_comparison
+from passk_tui.reports.export import export
+from passk_tui.reports.html_page import BLOCK
 from passk_tui.store import Store
-from passk_tui.store.compare_export import export_comparison
 from passk_tui.store.comparison import load_compared
-from passk_tui.store.export import export
-from passk_tui.store.html_page import BLOCK
 from tests.chromium import CHROMEDRIVER, CHROMIUM, start_chromium
 from tests.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
 from tests.test_report_html import awkward_evaluation
@@ -361,7 +361,7 @@ def tab_processes() -> list[int]:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if parent in children and b"passk_tui.serve" in command:
+        if parent in children and b"passk_tui.cli.serve" in command:
             tabs.append(pid)
     return tabs
 

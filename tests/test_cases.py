@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError
+from passk_tui.core.run.cases import load_cases
 from tests.judging import verdict_of
 
 GOOD_TOML = """\

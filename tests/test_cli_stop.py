@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.stop_signals import REPEAT_WINDOW
+from passk_tui.core.run.stop_signals import REPEAT_WINDOW
 from passk_tui.store import DB_NAME, Store
 from tests.stack_server import StackScript, TurnScript
 from tests.test_resume import EXPECTED, KEY, finish, passk, recorded, slow_script, start_args

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from passk_tui.core import program as program_module
 from passk_tui.core.errors import RunError
+from passk_tui.core.run import program as program_module
 from passk_tui.targets.agents_file import local_target
 from passk_tui.targets.command import CommandTarget
 

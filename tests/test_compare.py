@@ -9,7 +9,8 @@ from math import comb
 import pytest
 from scipy.stats import fisher_exact
 
-from passk_tui.core.compare import (
+from passk_tui.core.errors import InputError
+from passk_tui.core.stats.compare import (
     NothingToCompare,
     Side,
     Verdict,
@@ -18,9 +19,8 @@ from passk_tui.core.compare import (
     holm,
     parse_confidence,
 )
-from passk_tui.core.compare_text import plain_comparison, regression_lines, signed
-from passk_tui.core.errors import InputError
-from passk_tui.core.figures import CaseFigures
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.text.compare_text import plain_comparison, regression_lines, signed
 
 
 def scipy_p(a: int, b: int, c: int, d: int) -> float:

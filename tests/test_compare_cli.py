@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import Case
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.settings import Settings
 from passk_tui.demo import demo_agent
 from passk_tui.store import Store
 from passk_tui.store.errors import UnknownEvaluation
@@ -266,7 +266,7 @@ def test_demo_version_2_differs_from_version_1_on_the_arithmetic_case_alone() ->
 
 
 def _demo_cases() -> list[Case]:
-    from passk_tui.core.cases import load_cases
+    from passk_tui.core.run.cases import load_cases
     from passk_tui.demo import CASES
 
     cases = load_cases(CASES)

@@ -9,11 +9,11 @@ from html.parser import HTMLParser
 
 import pytest
 
-from passk_tui.core.compare_text import signed
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.intervals import interval_text
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.intervals import interval_text
+from passk_tui.core.text.compare_text import signed
+from passk_tui.reports.compare_export import RENDERERS, export_comparison
 from passk_tui.store import Store
-from passk_tui.store.compare_export import RENDERERS, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
 from tests.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
 from tests.test_report_html import ATTEMPT_LINE, CONTROLS, HOSTILE, assert_controls_shown

@@ -11,22 +11,22 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from passk_tui.core.attempt import AttemptRecord, Outcome, Turn
-from passk_tui.core.cases import Case
-from passk_tui.core.checks import compile_check
-from passk_tui.core.engine import Evaluation
+from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import RunError
-from passk_tui.core.events import (
+from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn
+from passk_tui.core.run.attempt_keys import PlannedAttempt, idempotency_key
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.run.events import (
     AttemptFinished,
     AttemptRetrying,
     AttemptStarted,
     EvaluationFinished,
     Event,
 )
-from passk_tui.core.plan import PlannedAttempt, idempotency_key
-from passk_tui.core.progress import Cell
-from passk_tui.core.settings import Settings
-from passk_tui.targets.base import LEAVE_RUNNING, RetryNotice
+from passk_tui.core.run.progress import Cell
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice
 
 
 class ScriptedTarget:

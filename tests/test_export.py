@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import xml.etree.ElementTree as ET
 from datetime import datetime
 from fractions import Fraction
@@ -17,17 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import Case
-from passk_tui.core.figures import CaseFigures, two_decimals, yes_no
-from passk_tui.core.gate import read
-from passk_tui.core.intervals import interval_text
-from passk_tui.core.settings import Settings
-from passk_tui.core.table import table_rows
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures, two_decimals, yes_no
+from passk_tui.core.stats.gate import read
+from passk_tui.core.stats.intervals import interval_text
+from passk_tui.core.text.table import table_rows
+from passk_tui.reports.export import ExportError, export, render_csv, render_json, render_md
+from passk_tui.reports.junit import render_junit
+from passk_tui.reports.report import build_report
 from passk_tui.store import DB_NAME, Store, StoredEvaluation
-from passk_tui.store.export import ExportError, export, render_csv, render_json, render_md
-from passk_tui.store.export_junit import render_junit
-from passk_tui.store.report import build_report
 
 AGENTS = Path(__file__).parent / "cli_agents"
 SEED = [

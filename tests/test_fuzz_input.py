@@ -29,8 +29,8 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, set
 from hypothesis import strategies as st
 
 from passk_tui.__main__ import main
-from passk_tui.args import build_parser
-from passk_tui.core.terminal_text import first_unsafe
+from passk_tui.cli.flags import build_parser
+from passk_tui.core.text.terminal_text import first_unsafe
 
 #: Seconds one example may take before it counts as a hang.
 LIMIT = 20.0

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binomtest
 
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.gate import gate_lines, read
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.gate import gate_lines, read
 
 
 def case(name: str, n: int, c: int, k: int = 3) -> CaseFigures:

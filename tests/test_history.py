@@ -9,9 +9,9 @@ from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import Case
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 
 

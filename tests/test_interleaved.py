@@ -10,12 +10,12 @@ import asyncio
 
 import pytest
 
-from passk_tui.core.attempt import Outcome, Turn
-from passk_tui.core.engine import Evaluation, Interleaved
 from passk_tui.core.errors import RunError
-from passk_tui.core.events import EvaluationFinished, Event
-from passk_tui.core.plan import PlannedAttempt
-from passk_tui.core.policy import AdaptivePolicy
+from passk_tui.core.run.attempt import Outcome, Turn
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.engine import Evaluation, Interleaved
+from passk_tui.core.run.events import EvaluationFinished, Event
+from passk_tui.core.run.policy import AdaptivePolicy
 from tests.test_engine import ListSink, ScriptedTarget, case, settings
 
 

@@ -10,7 +10,7 @@ from scipy.special import betainc
 from scipy.stats import binomtest
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.intervals import (
+from passk_tui.core.stats.intervals import (
     CLOPPER_PEARSON,
     Interval,
     case_intervals,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from passk_tui.store.json_text import compact_json
+from passk_tui.reports.json_text import compact_json
 
 VALUES = [
     None,

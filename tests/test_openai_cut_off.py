@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen

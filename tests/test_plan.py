@@ -6,15 +6,15 @@ import re
 
 import pytest
 
-from passk_tui.core.cases import Case
 from passk_tui.core.errors import InputError
-from passk_tui.core.plan import (
+from passk_tui.core.run.attempt_keys import (
     MAX_PLANNED,
     PlannedAttempt,
     check_planned_size,
     idempotency_key,
     new_evaluation_id,
 )
+from passk_tui.core.run.cases import Case
 
 VISIBLE = re.compile(r"^[\x21-\x7e]{1,255}$")
 

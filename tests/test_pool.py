@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from passk_tui.core.policy import Pause
-from passk_tui.core.pool import Pool
+from passk_tui.core.run.policy import Pause
+from passk_tui.core.run.pool import Pool
 
 
 def source_of(items: Iterator[int]):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from passk_tui.core.attempt import Turn, Verdict
-from passk_tui.core.cases import Case
-from passk_tui.core.check_base import Check
-from passk_tui.core.engine import Evaluation
-from passk_tui.core.progress import Cell, Progress
-from passk_tui.core.settings import Settings
+from passk_tui.core.checks.base import Check
+from passk_tui.core.run.attempt import Turn, Verdict
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.run.settings import Settings
 from tests.test_policy import record
 
 

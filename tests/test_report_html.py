@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import Case
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.glyphs import SYMBOLS
-from passk_tui.core.intervals import case_intervals, interval_text
-from passk_tui.core.progress import Cell
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.progress import Cell
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.intervals import case_intervals, interval_text
+from passk_tui.core.text.glyphs import SYMBOLS
+from passk_tui.reports.export import export
+from passk_tui.reports.html_page import CLIP_CHARS, page
+from passk_tui.reports.report import build_report
+from passk_tui.reports.report_attempts import ANSWER_CHARS
+from passk_tui.reports.report_html import render_report
 from passk_tui.store import Store, StoredEvaluation
-from passk_tui.store.export import export
-from passk_tui.store.html_page import CLIP_CHARS, page
-from passk_tui.store.report import build_report
-from passk_tui.store.report_attempts import ANSWER_CHARS
-from passk_tui.store.report_html import render_report
 
 HOSTILE = '<img src=x onerror="alert(1)"> & </details>'
 #: One of each character a report must show as an escape: NUL, ESC (a colour), BEL, DEL, a C1

@@ -11,14 +11,14 @@ import re
 from fractions import Fraction
 from html.parser import HTMLParser
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import Case
-from passk_tui.core.settings import Settings
-from passk_tui.store.html_page import BLOCK
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.settings import Settings
+from passk_tui.reports.html_page import BLOCK
+from passk_tui.reports.report import build_report
+from passk_tui.reports.report_attempts import ANSWER_CHARS, attempts_list
+from passk_tui.reports.report_html import render_report
 from passk_tui.store.models import StoredEvaluation
-from passk_tui.store.report import build_report
-from passk_tui.store.report_attempts import ANSWER_CHARS, attempts_list
-from passk_tui.store.report_html import render_report
 from tests.test_report_html import attempt_numbers
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
-from passk_tui.core.attempt import Outcome
-from passk_tui.core.error_groups import error_groups
+from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.text.error_groups import error_groups
 from passk_tui.store import DB_NAME, Store
 from passk_tui.store.schema import SCHEMA_VERSION
 from passk_tui.tui.app import PasskApp
@@ -111,7 +111,7 @@ def test_error_groups_carry_each_members_retries() -> None:
 def stored_view(retries: dict[tuple[str, int], int]) -> EvaluationView:
     """The views' demo data with ``retries`` on some (case, attempt), through the store."""
     from passk_tui import demo
-    from passk_tui.core.cases import load_cases
+    from passk_tui.core.run.cases import load_cases
 
     records = [replace(r, retries=retries.get((r.case, r.attempt), 0)) for r in demo_records()]
     with Store.open() as store:

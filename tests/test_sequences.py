@@ -12,8 +12,8 @@ from scipy.optimize import brentq
 from scipy.special import betaln
 from scipy.stats import beta, binom
 
-from passk_tui.core.intervals import CLOPPER_PEARSON, Interval, case_intervals
-from passk_tui.core.sequences import CONFIDENCE_SEQUENCE, log_mixture_ratio, narrowed
+from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, case_intervals
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE, log_mixture_ratio, narrowed
 
 JEFFREYS = 0.5
 

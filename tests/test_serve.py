@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.serve import Guard, app_command, is_loopback, split_flags
+from passk_tui.cli.serve import Guard, app_command, is_loopback, split_flags
 from tests.test_browser import _listening, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +51,7 @@ def test_the_apps_flags_pass_through_and_the_key_never_reaches_a_command_line() 
     assert app == ["--demo"] and key == "other"
     command = app_command(app)
     assert "s3cret" not in command and "other" not in command
-    assert command.endswith("-m passk_tui.serve --demo")
+    assert command.endswith("-m passk_tui.cli.serve --demo")
 
 
 @pytest.mark.parametrize(

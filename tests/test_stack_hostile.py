@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from passk_tui.core.errors import RunError
+from passk_tui.core.run.target import LEAVE_RUNNING
 from passk_tui.targets import reachability
-from passk_tui.targets.base import LEAVE_RUNNING
 from tests.stack_server import StackScript, TurnScript
 from tests.test_stack_target import planned, target_for, with_key
 

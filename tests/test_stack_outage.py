@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from passk_tui.core.attempt import Outcome
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.run.settings import Settings
 from passk_tui.store import DB_NAME, Store
 from passk_tui.targets import stack as stack_module
 from passk_tui.tui.app import PasskApp

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from passk_tui.core.attempt import Turn
-from passk_tui.core.cases import Case
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.plan import PlannedAttempt
+from passk_tui.core.run.attempt import Turn
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import Case
 from passk_tui.targets import stack as stack_module
 from passk_tui.targets.stack import StackTarget
 from tests.stack_server import StackScript, StackServer, TurnScript

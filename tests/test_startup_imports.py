@@ -15,10 +15,10 @@ AGENTS = Path(__file__).parent / "cli_agents"
 NOT_AT_START = (
     "textual",
     "rich",
-    "passk_tui.store.report_html",
-    "passk_tui.store.export_junit",
-    "passk_tui.baseline_cli",
-    "passk_tui.store.compare_export",
+    "passk_tui.reports.report_html",
+    "passk_tui.reports.junit",
+    "passk_tui.cli.pair",
+    "passk_tui.reports.compare_export",
     "xml.etree.ElementTree",
 )
 
@@ -54,7 +54,7 @@ def test_a_cases_file_without_a_regex_check_does_not_load_regex(tmp_path: Path) 
     argv += ["--version", "1", "--cases", str(agents / "seed.toml")]
     rc, modules = loaded_after(argv, tmp_path)
     assert rc == 0
-    assert "regex" not in modules and "passk_tui.core.checks" in modules
+    assert "regex" not in modules and "passk_tui.core.checks.kinds" in modules
 
 
 def test_an_export_loads_its_own_layout_and_only_that(tmp_path: Path) -> None:
@@ -62,5 +62,5 @@ def test_an_export_loads_its_own_layout_and_only_that(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     argv = ["--headless", "--demo", "--attempts", "1", "--export", str(page)]
     _, modules = loaded_after(argv, tmp_path)
-    assert "passk_tui.store.report_html" in modules and page.read_text().startswith("<!")
-    assert "passk_tui.store.export_junit" not in modules
+    assert "passk_tui.reports.report_html" in modules and page.read_text().startswith("<!")
+    assert "passk_tui.reports.junit" not in modules

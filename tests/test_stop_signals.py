@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from passk_tui.core.stop_signals import REPEAT_WINDOW, Stop, StopSignals
+from passk_tui.core.run.stop_signals import REPEAT_WINDOW, Stop, StopSignals
 
 
 def test_the_same_signal_within_half_a_second_is_the_same_stop() -> None:

@@ -7,14 +7,14 @@ from fractions import Fraction
 
 import pytest
 
-from passk_tui.core.attempt import Outcome
-from passk_tui.core.intervals import CLOPPER_PEARSON, case_intervals, gate_verdict
-from passk_tui.core.policy import Slot
-from passk_tui.core.progress import Progress
-from passk_tui.core.sampling import reading, sampling_policy
-from passk_tui.core.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.settings import Settings
-from passk_tui.core.stopping import (
+from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.run.policy import Slot
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.intervals import CLOPPER_PEARSON, case_intervals, gate_verdict
+from passk_tui.core.stats.sampling import reading, sampling_policy
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.stopping import (
     DEFAULT_PRECISION,
     GateRule,
     PrecisionRule,

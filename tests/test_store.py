@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.events import AttemptFinished, EvaluationFinished, Event
-from passk_tui.core.settings import Settings
-from passk_tui.session import new_evaluation
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import load_cases
+from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
+from passk_tui.core.run.settings import Settings
+from passk_tui.evaluations.session import new_evaluation
 from passk_tui.store import (
     DB_NAME,
     Store,

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import load_cases
+from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
 

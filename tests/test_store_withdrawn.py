@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.attempt import Outcome
-from passk_tui.core.cases import load_cases
-from passk_tui.core.plan import PlannedAttempt
-from passk_tui.core.policy import Slot
+from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import load_cases
+from passk_tui.core.run.policy import Slot
 from passk_tui.store import Store, StoreWriteError
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.test_store import CASES, record, settings_for

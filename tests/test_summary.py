@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.summary import attempts_span, evaluation_totals
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.summary import attempts_span, evaluation_totals
 
 
 def test_totals_are_counts_never_a_mean() -> None:

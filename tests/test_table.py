@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.gate import read
-from passk_tui.core.table import below_gate, plain_table
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.gate import read
+from passk_tui.core.text.table import below_gate, plain_table
 
 SEED = """\
 case        passed  wrong  errored  pass@1  pass@3  all passed

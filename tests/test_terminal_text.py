@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from passk_tui.cli import say
-from passk_tui.core.table import plain_columns
-from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines, without_unsafe
+from passk_tui.cli.run import say
+from passk_tui.core.text.table import plain_columns
+from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines, without_unsafe
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from passk_tui.args import _Parser
+from passk_tui.cli.flags import _Parser
 
 #: The files written, in order; their text is package data beside this module.
 STARTER_FILES = ("cases.toml", "agents.toml")

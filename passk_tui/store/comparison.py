@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from passk_tui.core.agent_definition import changed_warning, labelled, same_measure
-from passk_tui.core.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
+from passk_tui.core.run.agent_definition import changed_warning, labelled, same_measure
+from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
 

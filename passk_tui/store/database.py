@@ -27,16 +27,16 @@ from typing import Any
 
 import platformdirs
 
-from passk_tui.core.agent_definition import Definition
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.cases import Case
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.plan import PlannedAttempt
-from passk_tui.core.policy import Slot
-from passk_tui.core.sampling import interval_method
-from passk_tui.core.settings import Settings
-from passk_tui.core.terminal_text import first_unsafe
-from passk_tui.core.values import shorten
+from passk_tui.core.run.agent_definition import Definition
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.policy import Slot
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.sampling import interval_method
+from passk_tui.core.text.terminal_text import first_unsafe
+from passk_tui.core.text.values import shorten
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
 from passk_tui.store.claims import claim as take_claim

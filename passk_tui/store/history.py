@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from fractions import Fraction
 
-from passk_tui.core.figures import UNDEFINED, CaseFigures
-from passk_tui.core.gate import read
-from passk_tui.core.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE, IntervalMethod
-from passk_tui.core.table import below_gate
+from passk_tui.core.stats.figures import UNDEFINED, CaseFigures
+from passk_tui.core.stats.gate import read
+from passk_tui.core.stats.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE, IntervalMethod
+from passk_tui.core.text.table import below_gate
 from passk_tui.store.models import EvaluationSummary
 
 HEADERS = ("id", "when", "agent", "version", "cases", "attempts", "status", "under gate")

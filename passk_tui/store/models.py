@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from passk_tui.core.agent_definition import Definition
-from passk_tui.core.attempt import AttemptRecord
-from passk_tui.core.cases import Case
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.policy import Slot
-from passk_tui.core.progress import Progress
-from passk_tui.core.settings import Settings
-from passk_tui.core.stopping import StopReason
+from passk_tui.core.run.agent_definition import Definition
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.policy import Slot
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.stopping import StopReason
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,17 +9,17 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from passk_tui.core.agent_definition import openai_definition
-from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.values import shorten
+from passk_tui.core.run.agent_definition import openai_definition
+from passk_tui.core.run.attempt import Turn
+from passk_tui.core.text.values import shorten
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber, key_problem
 
 if TYPE_CHECKING:
-    from passk_tui.core.plan import PlannedAttempt
-    from passk_tui.targets.base import RetryNotice
+    from passk_tui.core.run.attempt_keys import PlannedAttempt
+    from passk_tui.core.run.target import RetryNotice
 
 #: Resends after the first request before an attempt is failed.
 MAX_RETRIES = 5

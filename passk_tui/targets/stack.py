@@ -16,11 +16,11 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
-from passk_tui.core.agent_definition import stack_definition
-from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.plan import PlannedAttempt
-from passk_tui.targets.base import LEAVE_RUNNING, RetryNotice
+from passk_tui.core.run.agent_definition import stack_definition
+from passk_tui.core.run.attempt import Turn
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.reachability import ReachabilityWatch
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason

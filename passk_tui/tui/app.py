@@ -22,11 +22,11 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from passk_tui import demo
-from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.settings import Settings
-from passk_tui.core.stop_signals import Stop, StopSignals
-from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.run.stop_signals import Stop, StopSignals
+from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui import messages
 from passk_tui.tui.app_exit import exit_messages, exit_status
 from passk_tui.tui.contrast import derived_variables
@@ -192,7 +192,7 @@ class PasskApp(App[None]):
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
-        from passk_tui.session import new_evaluation
+        from passk_tui.evaluations.session import new_evaluation
 
         self._start_new(lambda: new_evaluation(settings, key), remember)
 
@@ -216,7 +216,7 @@ class PasskApp(App[None]):
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
-        from passk_tui.session import resume_evaluation
+        from passk_tui.evaluations.session import resume_evaluation
 
         try:
             resumed = resume_evaluation(ref, self.env_key, changes)
@@ -243,7 +243,7 @@ class PasskApp(App[None]):
         self, settings: Settings, baseline: int, key: str | None, remember: FormValues | None
     ) -> None:
         """Both versions in one run, where the session can do it; else say where it is done."""
-        from passk_tui import session
+        from passk_tui.evaluations import session
 
         start = getattr(session, "start_baseline", None)
         if start is None:
@@ -406,7 +406,7 @@ class PasskApp(App[None]):
         store = getattr(evaluation, "store", None)
         if self.export_path is None or evaluation is None or store is None:
             return
-        from passk_tui.store.export import export
+        from passk_tui.reports.export import export
 
         try:
             export(store.load(evaluation.evaluation_id), self.export_path)

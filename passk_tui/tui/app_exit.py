@@ -7,7 +7,7 @@ this only picks which of the app's states applies.
 from __future__ import annotations
 
 from passk_tui.core.errors import EXIT_CANCELLED, EXIT_SIGNALLED, InputError, RunError
-from passk_tui.core.gate import gate_lines
+from passk_tui.core.stats.gate import gate_lines
 from passk_tui.tui.view import EvaluationView
 
 

@@ -12,13 +12,10 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from passk_tui.config import STACK_CREDENTIALS
-from passk_tui.core.addresses import address_problem
-from passk_tui.core.cases import load_cases
 from passk_tui.core.errors import InputError
-from passk_tui.core.gate import CONFIDENT_GATE_SHORT
-from passk_tui.core.intervals import DEFAULT_CONFIDENCE, parse_confidence
-from passk_tui.core.settings import (
+from passk_tui.core.run.addresses import address_problem
+from passk_tui.core.run.cases import load_cases
+from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_TIMEOUT,
@@ -31,6 +28,9 @@ from passk_tui.core.settings import (
     parse_timeout,
     parse_version,
 )
+from passk_tui.core.stats.gate import CONFIDENT_GATE_SHORT
+from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, parse_confidence
+from passk_tui.evaluations.settings_text import STACK_CREDENTIALS
 from passk_tui.targets.scrub import key_problem
 
 #: The text fields, in the order the screen shows them (completion_only is a switch).

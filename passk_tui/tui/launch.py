@@ -6,12 +6,12 @@ import argparse
 import sys
 from collections.abc import Mapping
 
-from passk_tui.config import resume_changes, settings_from_args, stack_key
-from passk_tui.core.engine import Evaluation
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.heap import relaxed_gc
-from passk_tui.core.terminal_text import terminal_safe
-from passk_tui.store.export import check_export_path
+from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
+from passk_tui.reports.export import check_export_path
 from passk_tui.tui.form import TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
 
@@ -56,12 +56,12 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         key = stack_key(args, env)
         export_path = check_export_path(args.export) if args.export else None
         if args.resume:
-            from passk_tui.session import resume_evaluation
+            from passk_tui.evaluations.session import resume_evaluation
 
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
             start, warnings = resumed.evaluation, resumed.warnings
         elif starts_at_once(args):
-            from passk_tui.session import new_evaluation
+            from passk_tui.evaluations.session import new_evaluation
 
             recorded = new_evaluation(settings_from_args(args, env), key)
             start, warnings = recorded, recorded.warnings

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.settings import Settings
 from passk_tui.tui.form import FormValues
 from passk_tui.tui.view import EvaluationView
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from passk_tui.core.figures import CaseFigures
+from passk_tui.core.stats.figures import CaseFigures
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from passk_tui.core.figures import CaseFigures, two_decimals
-from passk_tui.core.gate import CaseReading, Reading
-from passk_tui.core.intervals import level_text
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.stats.figures import CaseFigures, two_decimals
+from passk_tui.core.stats.gate import CaseReading, Reading
+from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order
 from passk_tui.tui.widgets.forest import interval_bar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned

@@ -37,7 +37,7 @@ async def take(folder: Path) -> list[Path]:
 
 async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     from passk_tui import demo
-    from passk_tui.core.progress import Cell
+    from passk_tui.core.run.progress import Cell
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.form import blank_form
 

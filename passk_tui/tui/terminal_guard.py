@@ -14,7 +14,7 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from passk_tui.core.terminal_text import first_unsafe, without_unsafe
+from passk_tui.core.text.terminal_text import first_unsafe, without_unsafe
 
 
 class UnsafeCharacters(LineFilter):

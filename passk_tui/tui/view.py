@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from passk_tui.core.agent_definition import Definition, labelled
-from passk_tui.core.cases import Case
-from passk_tui.core.engine import Evaluation
-from passk_tui.core.figures import CaseFigures
-from passk_tui.core.gate import CaseReading, Reading
-from passk_tui.core.progress import Cell, Progress
-from passk_tui.core.sampling import reading as settings_reading
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.agent_definition import Definition, labelled
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.gate import CaseReading, Reading
+from passk_tui.core.stats.sampling import reading as settings_reading
 
 if TYPE_CHECKING:
     from passk_tui.store.models import StoredEvaluation

@@ -13,10 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Select, Static
 
-from passk_tui.core.answer_diff import DiffLine, answer_diff, default_pair
-from passk_tui.core.answers import answer_text
-from passk_tui.core.attempt import AttemptRecord
-from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.text.answer_diff import DiffLine, answer_diff, default_pair
+from passk_tui.core.text.answers import answer_text
+from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.key_bar import KeyBar

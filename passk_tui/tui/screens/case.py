@@ -12,11 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static, TextArea
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.intervals import interval_text, level_text
-from passk_tui.core.progress import CELL_OF_OUTCOME, Cell
-from passk_tui.core.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.intervals import interval_text, level_text
+from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView

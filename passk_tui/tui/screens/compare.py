@@ -11,14 +11,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.agent_definition import describe
-from passk_tui.core.compare import CaseComparison, Verdict
-from passk_tui.core.compare_text import count_line, notes, passed_cell, signed
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.glyphs import SYMBOLS
-from passk_tui.core.progress import Cell
-from passk_tui.core.settings import Settings
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.run.agent_definition import describe
+from passk_tui.core.run.progress import Cell
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.compare import CaseComparison, Verdict
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.text.compare_text import count_line, notes, passed_cell, signed
+from passk_tui.core.text.glyphs import SYMBOLS
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned

@@ -12,12 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.answer_diff import default_cross_pair
-from passk_tui.core.attempt import AttemptRecord
-from passk_tui.core.compare import CaseComparison
-from passk_tui.core.compare_text import passed_cell, signed
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.stats.compare import CaseComparison
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.text.answer_diff import default_cross_pair
+from passk_tui.core.text.compare_text import passed_cell, signed
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.answer_diff import diff_text, shown_diff
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView

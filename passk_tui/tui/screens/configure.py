@@ -15,7 +15,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar

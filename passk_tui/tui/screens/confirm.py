@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from passk_tui.core.terminal_text import terminal_safe_lines
+from passk_tui.core.text.terminal_text import terminal_safe_lines
 
 
 class ConfirmScreen(ModalScreen[bool]):

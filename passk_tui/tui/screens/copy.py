@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.text.terminal_text import terminal_safe
 
 #: Characters of each choice's text previewed after its label.
 PREVIEW = 40

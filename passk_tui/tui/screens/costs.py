@@ -6,8 +6,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.case_costs import Spread, case_costs
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.stats.case_costs import Spread, case_costs
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 

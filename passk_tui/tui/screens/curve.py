@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.curves import Curve, pass_curve
-from passk_tui.core.intervals import interval_text, level_text
-from passk_tui.core.sampling import interval_level, interval_method
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.stats.curves import Curve, pass_curve
+from passk_tui.core.stats.intervals import interval_text, level_text
+from passk_tui.core.stats.sampling import interval_level, interval_method
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.curve import AT_K_MARK, HAT_K_MARK, CurvePlot

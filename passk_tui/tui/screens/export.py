@@ -14,13 +14,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.view import EvaluationView
 
 
 def export_suffixes() -> tuple[str, ...]:
     """The suffixes the store's export writes (read from it, so a new format shows up here)."""
-    from passk_tui.store.export import SUFFIXES
+    from passk_tui.reports.export import SUFFIXES
 
     return tuple(SUFFIXES)
 
@@ -31,8 +31,8 @@ def default_export_path(view: EvaluationView, folder: Path) -> Path:
 
 def export_view(view: EvaluationView, path: Path) -> Path:
     """Export what the store holds of the view's evaluation (live without a store: its snapshot)."""
+    from passk_tui.reports.export import export
     from passk_tui.store import Store
-    from passk_tui.store.export import export
 
     evaluation = view.evaluation
     store = getattr(evaluation, "store", None)

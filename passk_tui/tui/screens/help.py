@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from passk_tui.core.progress import Cell
+from passk_tui.core.run.progress import Cell
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 
 #: What the figures mean, in the words of PRODUCT.md (n attempts of a case, c of them passed).

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
 from passk_tui.tui.widgets.glyphs import palette

@@ -11,12 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from passk_tui.core.clock import clock
-from passk_tui.core.intervals import level_text
-from passk_tui.core.progress import Cell
-from passk_tui.core.sampling import interval_level
-from passk_tui.core.table import gate_text
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.run.progress import Cell
+from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.stats.sampling import interval_level
+from passk_tui.core.text.clock import clock
+from passk_tui.core.text.table import gate_text
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.messages import (
     CancelRequested,
     CaseOpened,

@@ -16,13 +16,13 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from passk_tui.core.answers import answer_text
 from passk_tui.core.errors import InputError
-from passk_tui.core.reproduce import headless_command
-from passk_tui.core.settings import Settings
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.text.answers import answer_text
+from passk_tui.core.text.reproduce import headless_command
 
 if TYPE_CHECKING:
-    from passk_tui.core.cases import Case
+    from passk_tui.core.run.cases import Case
     from passk_tui.tui.view import EvaluationView
 
 
@@ -138,7 +138,7 @@ class ResultsViews(Screen[None]):
 
     def action_rerun_failing(self) -> None:
         """Ask, then write the failing cases beside the store and have the app run them."""
-        from passk_tui.core.rerun import failing_cases
+        from passk_tui.core.run.rerun import failing_cases
         from passk_tui.tui.screens.confirm import ConfirmScreen
 
         if self.view.running or not self.view.cases:
@@ -161,7 +161,7 @@ class ResultsViews(Screen[None]):
         self.app.push_screen(ConfirmScreen(question, yes="Rerun", no="Cancel"), answered)
 
     def _rerun(self, chosen: list[Case]) -> None:
-        from passk_tui.core.rerun import write_rerun
+        from passk_tui.core.run.rerun import write_rerun
         from passk_tui.store.database import data_dir
 
         try:

@@ -35,10 +35,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.figures import two_decimals
-from passk_tui.core.intervals import Interval, interval_text
-from passk_tui.core.progress import Cell, Progress
-from passk_tui.core.terminal_text import terminal_safe
+from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.intervals import Interval, interval_text
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
 from passk_tui.tui.widgets.row_cursor import CURSOR_BINDINGS, RowCursor
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.app import App
 from textual.color import Color
 
-from passk_tui.core.glyphs import NAMES, SYMBOLS
-from passk_tui.core.progress import Cell
+from passk_tui.core.run.progress import Cell
+from passk_tui.core.text.glyphs import NAMES, SYMBOLS
 from passk_tui.tui.contrast import DERIVED
 
 __all__ = ["NAMES", "SYMBOLS", "THEME_COLOUR", "palette"]

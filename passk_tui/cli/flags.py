@@ -1,0 +1,142 @@
+"""The command line: flags shared by the app and headless mode (no Textual here: --help stays fast)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from passk_tui import __version__
+from passk_tui.core.stats.gate import CONFIDENT_GATE_MEANING
+from passk_tui.core.text.terminal_text import message_line
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that answers a bad flag with one line and exit 2, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        # The message quotes what was typed, which may hold a newline or an ESC.
+        sys.stderr.write(f"passk-tui: {message_line(message)}\n")
+        raise SystemExit(2)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's, but ``--flag=--`` is refused: Python 3.11 gives such a flag an empty
+        list, not a string, and the first use of it was a traceback."""
+        parsed = super().parse_args(args, namespace)
+        for name, value in vars(parsed).items():
+            if isinstance(value, list):
+                self.error(f"argument --{name.replace('_', '-')}: expected one argument")
+        return parsed
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="passk-tui",
+        description=(
+            "Run every case several times on one exact agent version and report, per case, "
+            "pass@1, the unbiased pass@k and whether every attempt passed, with wrong answers "
+            "kept apart from errored Runs. Opens the app; --headless (or a non-terminal stdout) "
+            "prints the plain table instead. `passk-tui history` lists stored evaluations; "
+            "`passk-tui compare A B` compares two of them per case (did the change help?); "
+            "`passk-tui serve` serves the app in a browser."
+        ),
+        epilog=(
+            "exit status: 0 done (and the gate held), 1 the --require gate failed "
+            "(or, with --fail-on-regression, a case regressed), "
+            "2 bad flags or input files, 3 the evaluation could not run, "
+            "4 the confident gate could not decide some case (none failed), "
+            "5 only the --export could not be written, 130 cancelled"
+        ),
+    )
+    what = parser.add_argument_group("what to measure")
+    what.add_argument(
+        "--agent", metavar="ID", help="agent id on the stack, else a local agent's name"
+    )
+    what.add_argument("--version", metavar="N", help="the exact agent version (integer)")
+    what.add_argument("--cases", metavar="PATH", help="cases file (.toml or .jsonl)")
+    what.add_argument("--attempts", metavar="N", help="attempts per case (default 5)")
+    what.add_argument(
+        "--max-attempts",
+        metavar="N",
+        help="adaptive: after --attempts, more attempts for each undecided case, up to N",
+    )
+    what.add_argument(
+        "--precision",
+        metavar="W",
+        help="adaptive without --require: a case is decided once its pass@1 interval is at most "
+        "W wide (default 0.2)",
+    )
+    what.add_argument(
+        "--k", metavar="K", help="the k in pass@k (default 3, or --attempts if smaller)"
+    )
+    what.add_argument(
+        "--completion-only",
+        action="store_true",
+        default=None,
+        help="accept cases with no check: such a case passes when its Turn completes",
+    )
+    what.add_argument(
+        "--baseline",
+        metavar="V",
+        help="also run version V on the same cases, interleaved, and print the comparison "
+        "(as `passk-tui compare`); --require then gates the candidate (--version)",
+    )
+    what.add_argument("--demo", action="store_true", help="the bundled demo suite and agent")
+
+    how = parser.add_argument_group("how to run")
+    how.add_argument(
+        "--require", metavar="X", help="exit 1 when any case's pass@k is below X (0..1)"
+    )
+    how.add_argument(
+        "--confidence",
+        metavar="C",
+        help=f"level of every interval, 0 < C < 1 (default 0.95 where shown); "
+        f"{CONFIDENT_GATE_MEANING}",
+    )
+    how.add_argument("--concurrency", metavar="N", help="most Runs in flight at once (default 4)")
+    how.add_argument("--timeout", metavar="S", help="per-attempt deadline in seconds (default 300)")
+    how.add_argument("--stack", metavar="URL", help="the stack address (env PASSK_STACK)")
+    how.add_argument("--key", metavar="KEY", help="the stack key (env PASSK_KEY is preferred)")
+    how.add_argument("--agents", metavar="PATH", help="local agents file (default ./agents.toml)")
+    how.add_argument(
+        "--headless", action="store_true", help="no UI: progress on stderr, table on stdout"
+    )
+    how.add_argument(
+        "--resume",
+        metavar="ID",
+        help="continue an interrupted evaluation ('last' = newest); with --attempts N (more "
+        "than stored) or --max-attempts N, extend it; either of a --baseline pair resumes both",
+    )
+    how.add_argument(
+        "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+    )
+    how.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="with --baseline: exit 1 when any case regressed, naming each",
+    )
+    parser.add_argument(
+        "-V", "--program-version", action="version", version=f"passk-tui {__version__}"
+    )
+    return parser
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def parse_history(argv: list[str]) -> argparse.Namespace:
+    """`passk-tui history`: no flags but --help (the store is found as for a run)."""
+    parser = _Parser(
+        prog="passk-tui history",
+        description=(
+            "List the evaluations in the store ($PASSK_DATA_DIR or the user data folder), "
+            "newest first: id, when, agent, version, cases, attempts recorded, status "
+            "(done, interrupted, cancelled, failed, running) and the cases under the gate. "
+            "Continue one with `passk-tui --resume ID`."
+        ),
+    )
+    return parser.parse_args(argv)

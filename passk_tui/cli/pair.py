@@ -1,0 +1,173 @@
+"""`--baseline V` headless: both versions in one go, then the comparison on stdout, as `compare`.
+
+Exit status: the gate of ``--require`` reads the candidate alone (the version under
+test; the baseline is what it is measured against). 1 when ``--fail-on-regression``
+finds a regressed case or the candidate fails the gate; else 4 when the confident
+gate leaves a candidate case undecided; else 0. A pair that could not run, was
+stopped or failed exits as a single evaluation does (2, 3, 130, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+
+from passk_tui.cli.compare import report_comparison
+from passk_tui.cli.run import _fail, _resume_hint, _run, interrupted, say, stopped_exit
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.run.settings import parse_version
+from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
+from passk_tui.core.stats.compare import parse_confidence as parse_compare_confidence
+from passk_tui.core.stats.gate import gate_lines, read
+from passk_tui.core.stats.intervals import parse_confidence
+from passk_tui.core.stats.sampling import gate_confidence, interval_method
+from passk_tui.core.text.clock import clock
+from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
+from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
+from passk_tui.reports.compare_export import check_comparison_export, export_comparison
+from passk_tui.reports.export import EXIT_EXPORT_FAILED
+from passk_tui.store.comparison import ComparedEvaluations
+from passk_tui.store.pairs import Pair
+
+
+def run_if_paired(args: argparse.Namespace, env: Mapping[str, str]) -> int | None:
+    """The exit status of a paired run (``--baseline V``, or ``--resume`` of either of a
+    pair); None when the run is a single evaluation, left to ``run_headless``."""
+    try:
+        baseline = flag("baseline", args.baseline, parse_version, None)
+        pair = _resumed_pair(args.resume) if args.resume else None
+        if pair is None:
+            if args.resume and baseline is not None:
+                raise InputError(
+                    f"--baseline: evaluation {args.resume} ran without a baseline; start a new "
+                    "pair (--baseline V without --resume)"
+                )
+            if baseline is None:
+                if args.fail_on_regression:
+                    raise InputError(
+                        "--fail-on-regression: only with --baseline V (or passk-tui compare A B)"
+                    )
+                return None
+    except (InputError, RunError) as exc:
+        return _fail(exc)
+    return _run_pair(args, env, pair, baseline)
+
+
+def _resumed_pair(ref: str) -> Pair | None:
+    """The pair ``--resume`` names; None when it names one evaluation alone, or names none
+    (which the single path then says)."""
+    try:
+        return find_pair(ref)
+    except (InputError, RunError):
+        return None
+
+
+def _run_pair(
+    args: argparse.Namespace, env: Mapping[str, str], pair: Pair | None, baseline: int | None
+) -> int:
+    paired: PairedRun | None = None
+    stopped_by: list[int] = []
+    try:
+        export_path = check_comparison_export(args.export) if args.export else None
+        gate_level = flag("confidence", args.confidence, parse_confidence, None)
+        level = flag("confidence", args.confidence, parse_compare_confidence, DEFAULT_CONFIDENCE)
+        key = stack_key(args, env)
+        if pair is not None:
+            paired = resume_pair(pair, key, resume_changes(args), baseline_version=baseline)
+        else:
+            assert baseline is not None
+            paired = new_pair(settings_from_args(args, env), baseline, key)
+        for warning in paired.warnings:
+            say(f"warning: {warning}")
+        status = "done"
+        if not paired.shown_only:
+            line = lambda: pair_progress_line(paired)  # noqa: E731
+            with relaxed_gc():
+                statuses = asyncio.run(_run(paired.running, sys.stderr, stopped_by, line))
+            status = pair_status(statuses)
+    except (InputError, RunError) as exc:
+        return _fail(exc)
+    except KeyboardInterrupt:
+        return interrupted(paired.evaluation_id if paired is not None else None)
+    cancelled = stopped_exit(stopped_by)
+    return _report_pair_end(paired, status, args, export_path, level, gate_level, cancelled)
+
+
+def _report_pair_end(
+    paired: PairedRun,
+    status: str,
+    args: argparse.Namespace,
+    export_path: Path | None,
+    level: Fraction,
+    gate_level: float | None,
+    cancelled: int,
+) -> int:
+    """The comparison (as `compare` prints it), the candidate's gate, then the export."""
+    for evaluation in (paired.baseline, paired.candidate):
+        if evaluation.store_error:
+            say(f"warning: {evaluation.store_error}")
+    if status == "failed":
+        code = _fail(RunError(paired.error or "the evaluation failed"))
+        _resume_hint(paired.evaluation_id)
+        return code
+    try:
+        compared = paired.compared(level)
+    except (InputError, RunError) as exc:
+        return _fail(exc)
+    stopped = status == "cancelled"
+    code = report_comparison(
+        compared, None, fail_on_regression=args.fail_on_regression and not stopped
+    )
+    if stopped:
+        not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
+        say(f"cancelled: {not_run} attempts not run")
+        _resume_hint(paired.evaluation_id)
+        code = cancelled
+    else:
+        gate = _candidate_gate(compared, gate_level, args.require)
+        code = code or gate  # a regression (1) outranks an undecided gate (4)
+    if export_path is not None:
+        code = _export(compared, export_path, code)
+    return code
+
+
+def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: str | None) -> int:
+    """The ``--require`` gate on the candidate, its lines on stderr; its exit status."""
+    stored = compared.candidate
+    s = stored.settings
+    # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
+    level = level if level is not None else gate_confidence(s)
+    reading = read(stored.figures(), s.require, level, interval_method(s))
+    for line in gate_lines(reading, shown):
+        say(f"B (version {stored.settings.version}) {line}")
+    return reading.exit_code
+
+
+def _export(compared: ComparedEvaluations, path: Path, code: int) -> int:
+    """Write the comparison; a failure is one line and exit 5 unless the status already says more."""
+    try:
+        written = export_comparison(compared, path)
+    except (InputError, RunError) as exc:
+        say(f"export failed: {exc}")
+        return code or EXIT_EXPORT_FAILED
+    say(f"wrote {written}")
+    return code
+
+
+def pair_progress_line(paired: PairedRun) -> str:
+    """Both evaluations' counts on one line, then the Runs in flight and the time."""
+    sides = []
+    for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
+        p = evaluation.progress
+        sides.append(
+            f"{label} v{evaluation.settings.version} {p.finished}/{p.total} passed {sum(p.passed)} "
+            f"wrong {sum(p.wrong)} errored {sum(p.errored)}"
+        )
+    in_flight = sum(e.progress.in_flight for e in paired.running.evaluations)
+    elapsed = paired.candidate.progress.elapsed()
+    return f"{'  '.join(sides)}  {in_flight} in flight  {clock(elapsed)}"

@@ -1,0 +1,1 @@
+"""The check kinds that judge an answer: compiled once at load, then fast per attempt."""

@@ -1,0 +1,61 @@
+"""The `command` check: a program judges the answer, bounded in time, leaving nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from passk_tui.core.checks.base import PASS, Check, raw_text, tail
+from passk_tui.core.errors import InputError
+from passk_tui.core.run.attempt import Verdict
+from passk_tui.core.run.program import argv_problem, program_problem, run_program
+from passk_tui.core.text.values import positive_seconds, strings
+
+#: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
+COMMAND_TIMEOUT = 60.0
+
+
+class CommandCheck(Check):
+    """A program judges the untrimmed answer on its stdin: exit 0 passes.
+
+    Bounded by its own ``timeout`` and the attempt's deadline; past either, or when
+    the attempt is cancelled, its whole process group is killed and reaped.
+    """
+
+    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
+        super().__init__(spec)
+        self.argv = list(strings(spec, "command", where))
+        self.timeout = COMMAND_TIMEOUT
+        if "timeout" in spec:
+            self.timeout = positive_seconds(spec["timeout"], f"{where}: timeout")
+        self.cwd = base_dir.absolute()
+        problem = argv_problem(self.argv) or program_problem(self.argv[0], self.cwd)
+        if problem:
+            raise InputError(f"{where}: command {problem}")
+        # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.
+        if "/" in self.argv[0]:
+            self.argv[0] = str(self.cwd / self.argv[0])
+
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
+        remaining = deadline - asyncio.get_running_loop().time()
+        limit = min(self.timeout, max(0.0, remaining))
+        data = raw_text(output).encode("utf-8", "replace")
+        try:
+            async with asyncio.timeout(limit):
+                code, stdout, stderr = await run_program(self.argv, self.cwd, data)
+        except TimeoutError:
+            if limit < self.timeout:
+                return Verdict(False, "command still running at the attempt's deadline")
+            return Verdict(False, f"command timed out after {self.timeout:g} s")
+        except FileNotFoundError:
+            return Verdict(False, f"command not found: {self.argv[0]}")
+        except OSError as error:
+            return Verdict(False, f"command could not start: {self.argv[0]}: {error.strerror}")
+        if code == 0:
+            return PASS
+        if code is not None and code < 0:
+            return Verdict(False, f"command killed by signal {-code}")
+        last = tail(stderr.decode("utf-8", "replace")) or tail(stdout.decode("utf-8", "replace"))
+        reason = f"command exited {code}"
+        return Verdict(False, f"{reason}: {last}" if last else reason)

@@ -1,0 +1,275 @@
+"""The check kinds: each check table is compiled once at load, then judges answers fast."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import math
+from abc import abstractmethod
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from passk_tui.core.checks.base import (
+    PASS,
+    Check,
+    PureCheck,
+    answer_text,
+    finite_field,
+    quote,
+    strict_json_loads,
+    string_field,
+)
+from passk_tui.core.checks.command import CommandCheck
+from passk_tui.core.checks.json_schema import Schema
+from passk_tui.core.checks.nesting import Nesting
+from passk_tui.core.checks.worker_thread import in_daemon_thread
+from passk_tui.core.errors import InputError
+from passk_tui.core.run.attempt import Verdict
+from passk_tui.core.text.values import shorten, strings, type_name
+
+#: Seconds a regex may search on the event loop before the search moves to a thread of its own.
+REGEX_ON_LOOP = 0.02
+#: Deepest nesting of all/any: far beyond any real check, well within Python's recursion limit.
+MAX_CHECK_DEPTH = 64
+
+TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
+KINDS = (*TEXT_KINDS, "number", "json", "command", "all", "any")
+MODIFIERS = ("ignore_case", "tolerance", "timeout")
+
+
+class _TextCheck(PureCheck):
+    """A check of the trimmed answer text; with ``ignore_case`` both sides are casefolded."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__(spec)
+        self.ignore_case: bool = spec.get("ignore_case", False)
+
+    def fold(self, text: str) -> str:
+        return text.casefold() if self.ignore_case else text
+
+    def evaluate(self, output: Any) -> Verdict:
+        text = answer_text(output)
+        return self.compare(text, self.fold(text))
+
+    @abstractmethod
+    def compare(self, text: str, compared: str) -> Verdict:
+        """Judge ``compared`` (the text, casefolded when asked); quote ``text`` in reasons."""
+
+
+class _Equals(_TextCheck):
+    def __init__(self, spec: dict[str, Any], where: str) -> None:
+        super().__init__(spec)
+        self.shown = string_field(spec, "equals", where)
+        self.expected = self.fold(self.shown)
+
+    def compare(self, text: str, compared: str) -> Verdict:
+        if compared == self.expected:
+            return PASS
+        return Verdict(False, f"expected {quote(self.shown)}, got {quote(text)}")
+
+
+class _Contains(_TextCheck):
+    """`contains` and `not_contains`: ``present`` says which."""
+
+    def __init__(self, spec: dict[str, Any], where: str) -> None:
+        super().__init__(spec)
+        self.present = "contains" in spec
+        self.shown = string_field(spec, "contains" if self.present else "not_contains", where)
+        if not self.shown:
+            raise InputError(f"{where}: the text to look for must not be empty")
+        self.needle = self.fold(self.shown)
+
+    def compare(self, text: str, compared: str) -> Verdict:
+        if (self.needle in compared) == self.present:
+            return PASS
+        found = "not found in" if self.present else "found in"
+        return Verdict(False, f"{quote(self.shown)} {found} answer")
+
+
+class _OneOf(_TextCheck):
+    def __init__(self, spec: dict[str, Any], where: str) -> None:
+        super().__init__(spec)
+        options = strings(spec, "one_of", where)
+        self.shown = shorten(", ".join(repr(option) for option in options))
+        self.options = frozenset(self.fold(option) for option in options)
+
+    def compare(self, text: str, compared: str) -> Verdict:
+        if compared in self.options:
+            return PASS
+        return Verdict(False, f"expected one of {self.shown}, got {quote(text)}")
+
+
+class _Regex(Check):
+    """A regular expression search, bounded by the attempt's deadline (the `regex` package's timeout).
+
+    A search runs on the event loop for at most ``REGEX_ON_LOOP`` seconds; one that
+    needs longer (catastrophic backtracking) goes on in a daemon thread, the GIL
+    released, so the app and Ctrl-C stay responsive and exit never waits for it.
+    """
+
+    def __init__(self, spec: dict[str, Any], where: str) -> None:
+        super().__init__(spec)
+        source = string_field(spec, "regex", where)
+        import regex  # here, not at the top: only a cases file with a regex check pays for it
+
+        flags = regex.VERSION0 | (regex.IGNORECASE if spec.get("ignore_case") else 0)
+        try:
+            self.pattern = regex.compile(source, flags)
+        except regex.error as error:
+            raise InputError(f"{where}: bad regex {quote(source)}: {error}") from None
+
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
+        text = answer_text(output)
+        loop = asyncio.get_running_loop()
+        try:
+            found = self.pattern.search(text, timeout=REGEX_ON_LOOP)
+        except TimeoutError:
+            remaining = deadline - loop.time()
+            try:
+                if remaining <= 0:
+                    raise TimeoutError from None
+                found = await in_daemon_thread(
+                    lambda: self.pattern.search(text, timeout=remaining, concurrent=True)
+                )
+            except TimeoutError:
+                shown = shorten(self.pattern.pattern)
+                return Verdict(False, f"regex /{shown}/ still searching at the attempt's deadline")
+        if found:
+            return PASS
+        return Verdict(False, f"no match for /{shorten(self.pattern.pattern)}/")
+
+
+class _Number(PureCheck):
+    def __init__(self, spec: dict[str, Any], where: str) -> None:
+        super().__init__(spec)
+        self.expected = finite_field(spec, "number", where)
+        self.tolerance = finite_field(spec, "tolerance", where) if "tolerance" in spec else 0
+        if self.tolerance < 0:
+            raise InputError(f"{where}: tolerance must not be negative, got {self.tolerance!r}")
+
+    def evaluate(self, output: Any) -> Verdict:
+        text = answer_text(output)
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if math.isnan(value):
+            return Verdict(False, f"not a number: {quote(text)}")
+        difference = abs(value - self.expected)
+        # Inclusive boundary despite binary floats: 1.1 is within 0.1 of 1.0.
+        if difference <= self.tolerance or math.isclose(difference, self.tolerance):
+            return PASS
+        got = shorten(text)
+        return Verdict(False, f"expected {self.expected} ± {self.tolerance}, got {got}")
+
+
+class _Json(PureCheck):
+    def __init__(self, spec: dict[str, Any], where: str) -> None:
+        super().__init__(spec)
+        value = spec["json"]
+        if value is not True and not isinstance(value, dict):
+            raise InputError(f"{where}: json must be true or a schema table, got {value!r}")
+        self.schema = Schema(value, f"{where}.json") if isinstance(value, dict) else None
+
+    def evaluate(self, output: Any) -> Verdict:
+        value = output
+        if output is None or isinstance(output, str):
+            text = answer_text(output)
+            if not text:
+                return Verdict(False, "not valid JSON: empty answer")
+            try:
+                value = strict_json_loads(text)
+            except ValueError as error:
+                return Verdict(False, f"not valid JSON: {error}")
+        problem = self.schema.problem(value, "$") if self.schema else None
+        return Verdict(False, problem) if problem else PASS
+
+
+class _All(Check):
+    """`all` (and, through _Any, `any`): a non-empty list of checks, compiled each in turn."""
+
+    def __init__(self, spec: dict[str, Any], where: str, base_dir: Path, nesting: Nesting) -> None:
+        super().__init__(spec)
+        kind = "all" if "all" in spec else "any"
+        items = spec[kind]
+        if not isinstance(items, list) or not items:
+            raise InputError(f"{where}: {kind} must be a non-empty list of checks")
+        inner = nesting.inner("all/any")
+        self.checks = [
+            _compile(item, f"{where}.{kind}[{index}]", base_dir, inner)
+            for index, item in enumerate(items)
+        ]
+        self.waits = any(check.waits for check in self.checks)
+
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
+        for check in self.checks:
+            verdict = await check.verdict(output, deadline)
+            if not verdict.passed:
+                return verdict
+        return PASS
+
+
+class _Any(_All):
+    async def verdict(self, output: Any, deadline: float) -> Verdict:
+        reasons = []
+        for check in self.checks:
+            verdict = await check.verdict(output, deadline)
+            if verdict.passed:
+                return PASS
+            reasons.append(verdict.reason or "failed")
+        return Verdict(False, "none passed: " + "; ".join(reasons))
+
+
+_TEXT_CLASSES: dict[str, Callable[[dict[str, Any], str], Check]] = {
+    "equals": _Equals,
+    "contains": _Contains,
+    "not_contains": _Contains,
+    "regex": _Regex,
+    "one_of": _OneOf,
+}
+
+
+def compile_check(spec: Any, where: str, base_dir: Path) -> Check:
+    """Compile one check table, or raise InputError starting with ``where``.
+
+    ``where`` locates the table for the user ("cases.toml: line 3: case 'x': check");
+    ``base_dir`` is the cases file's folder, where `command` checks run.
+    """
+    return _compile(spec, where, base_dir, Nesting(where, MAX_CHECK_DEPTH))
+
+
+def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
+    """compile_check at a given depth of all/any (``nesting``)."""
+    if not isinstance(spec, dict):
+        raise InputError(f"{where}: must be a table with one check kind, got {type_name(spec)}")
+    for key in spec:
+        if key not in KINDS and key not in MODIFIERS:
+            near = difflib.get_close_matches(str(key), KINDS + MODIFIERS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise InputError(f"{where}: unknown kind {key!r}{hint}")
+    kinds = [key for key in spec if key in KINDS]
+    if not kinds:
+        raise InputError(f"{where}: no check kind (one of {', '.join(KINDS)})")
+    if len(kinds) > 1:
+        listed = ", ".join(kinds)
+        raise InputError(f"{where}: has {len(kinds)} kinds: {listed}; combine them with all/any")
+    kind = kinds[0]
+    if not isinstance(spec.get("ignore_case", False), bool):
+        raise InputError(f"{where}: ignore_case must be true or false")
+    if "ignore_case" in spec and kind not in TEXT_KINDS:
+        raise InputError(f"{where}: ignore_case means nothing with {kind}")
+    if "tolerance" in spec and kind != "number":
+        raise InputError(f"{where}: tolerance goes only with number")
+    if "timeout" in spec and kind != "command":
+        raise InputError(f"{where}: timeout goes only with command")
+    if kind in _TEXT_CLASSES:
+        return _TEXT_CLASSES[kind](spec, where)
+    if kind == "number":
+        return _Number(spec, where)
+    if kind == "json":
+        return _Json(spec, where)
+    if kind == "command":
+        return CommandCheck(spec, where, base_dir)
+    group = _All if kind == "all" else _Any
+    return group(spec, where, base_dir, nesting)

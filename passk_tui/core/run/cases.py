@@ -1,0 +1,199 @@
+"""Loading and validating cases files (TOML and JSON Lines)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import stat
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from passk_tui.core.checks.kinds import Check, compile_check, strict_json_loads
+from passk_tui.core.errors import InputError
+from passk_tui.core.run.toml_text import parse_toml
+from passk_tui.core.text.terminal_text import escape, first_unsafe
+from passk_tui.core.text.values import lone_surrogate, positive_seconds, type_name
+
+CASE_KEYS = ("name", "input", "check", "timeout")
+
+# A `[[cases]]` header line; TOML parsers keep no positions, so case lines are found by scanning.
+_CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A named input plus the check of its answer (None only under --completion-only)."""
+
+    name: str
+    input: Any
+    check: Check | None
+    spec: Any = None
+    timeout: float | None = None
+    """Seconds per attempt of this case, overriding --timeout; None: --timeout applies."""
+
+
+def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
+    """Read, validate and compile a cases file; any problem is one InputError line.
+
+    Every message names the file (as given), the line or the case, and the
+    problem, so that the CLI can print it as is and exit 2.
+    """
+    label = str(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".toml", ".jsonl"):
+        raise InputError(
+            f"{label}: a cases file ends in .toml or .jsonl, not {suffix or 'nothing'!r}"
+        )
+    text = _read(path, label)
+    rows = _toml_rows(text, label) if suffix == ".toml" else _jsonl_rows(text, label)
+    if not rows:
+        raise InputError(f"{label}: no cases")
+    base_dir = path.parent
+    cases: list[Case] = []
+    first_seen: dict[str, tuple[str, str]] = {}
+    for place, row in rows:
+        case = _case(row, f"{label}: {place}", base_dir, completion_only)
+        key = name_key(case.name)
+        seen = first_seen.get(key)
+        if seen is not None:
+            first_place, first_name = seen
+            if first_name == case.name:
+                problem = f"duplicate name (first at {first_place})"
+            else:
+                problem = (
+                    f"the same name as {first_name!r} at {first_place}, written differently "
+                    f"({first_name!a} and {case.name!a}; names are compared after "
+                    "Unicode NFC normalisation, ignoring zero-width characters)"
+                )
+            raise InputError(f"{label}: {place}: case {case.name!r}: {problem}")
+        first_seen[key] = (place, case.name)
+        cases.append(case)
+    return cases
+
+
+def name_key(name: str) -> str:
+    """What makes two case names the same: equal under NFC once invisible characters are gone."""
+    if name.isascii():
+        return name  # NFC leaves ASCII alone and it holds no invisible characters
+    normal = unicodedata.normalize("NFC", name)
+    return "".join(ch for ch in normal if unicodedata.category(ch) != "Cf")
+
+
+def _read(path: Path, label: str) -> str:
+    """The file's text; 'utf-8-sig' so that a byte-order mark from an editor does no harm.
+
+    Only a regular file is read: a FIFO would block forever and /dev/zero never ends.
+    """
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise InputError(f"{label}: not a regular file")
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a folder, not a cases file") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{label}: not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise InputError(f"{label}: cannot read: {error.strerror}") from None
+    except ValueError:  # a NUL or a lone surrogate: the OS cannot even be asked
+        raise InputError(f"{label}: no such file (no file can have this name)") from None
+
+
+def _toml_rows(text: str, label: str) -> list[tuple[str, Any]]:
+    """The `cases` array of a TOML file, each with its place: 'line N' of its `[[cases]]`."""
+    data = parse_toml(text, label)
+    for key in data:
+        if key != "cases":
+            raise InputError(
+                f"{label}: unknown top-level key {key!r} (cases go in [[cases]] tables)"
+            )
+    rows = data.get("cases", [])
+    if not isinstance(rows, list):
+        raise InputError(
+            f"{label}: cases must be an array of tables ([[cases]]), got {type_name(rows)}"
+        )
+    lines = [
+        number
+        for number, line in enumerate(text.split("\n"), start=1)
+        if "[[" in line and _CASES_HEADER.fullmatch(line)
+    ]
+    # Inline arrays (cases = [{...}]) have no headers: name the place by index instead.
+    if len(lines) != len(rows):
+        return [(f"cases[{index}]", row) for index, row in enumerate(rows)]
+    return [(f"line {number}", row) for number, row in zip(lines, rows, strict=True)]
+
+
+def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
+    """The non-blank lines of a JSON Lines file, each parsed, with its place 'line N'."""
+    rows: list[tuple[str, Any]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = strict_json_loads(line)
+        except json.JSONDecodeError as error:
+            problem = f"{error.msg} at column {error.colno}"
+            raise InputError(f"{label}: line {number}: not valid JSON: {problem}") from None
+        except ValueError as error:
+            raise InputError(f"{label}: line {number}: not valid JSON: {error}") from None
+        except RecursionError:
+            raise InputError(f"{label}: line {number}: nested too deeply") from None
+        surrogate = lone_surrogate(row)
+        if surrogate is not None:
+            raise InputError(
+                f"{label}: line {number}: holds a lone UTF-16 surrogate ({escape(surrogate)}), "
+                "which is not text (half of a character cut in two?)"
+            )
+        rows.append((f"line {number}", row))
+    return rows
+
+
+def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
+    """One case from its table, validated; ``where`` is 'file: line N' (or 'file: cases[i]')."""
+    if not isinstance(row, dict):
+        raise InputError(
+            f"{where}: a case must be an object with name, input and check, got {type_name(row)}"
+        )
+    name = row.get("name")
+    named = isinstance(name, str) and bool(name.strip())
+    in_case = f"{where}: case {name!r}" if named else where
+    for key in row:
+        if key not in CASE_KEYS:
+            near = difflib.get_close_matches(str(key), CASE_KEYS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise InputError(f"{in_case}: unknown key {key!r}{hint}")
+    if "name" not in row:
+        raise InputError(f"{where}: case has no name")
+    if not named:
+        raise InputError(f"{where}: name must be a non-empty string, got {name!r}")
+    unsafe = first_unsafe(name)
+    if unsafe is not None:
+        raise InputError(
+            f"{where}: case {name!r}: the name holds a control character ({escape(unsafe)}); "
+            "a case name is one line of plain text"
+        )
+    if row.get("input") is None:
+        raise InputError(f"{in_case}: no input")
+    try:
+        # TOML dates and times have no JSON form, and an agent gets its input as JSON.
+        json.dumps(row["input"], allow_nan=False)
+    except RecursionError:
+        raise InputError(f"{in_case}: input is nested too deeply") from None
+    except (TypeError, ValueError):
+        raise InputError(
+            f"{in_case}: input must be a JSON value (quote dates, no nan/inf)"
+        ) from None
+    timeout = row.get("timeout")
+    if timeout is not None:
+        timeout = positive_seconds(timeout, f"{in_case}: timeout")
+    spec = row.get("check")
+    if spec is None:
+        if not completion_only:
+            raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
+        return Case(name, row["input"], None, None, timeout)
+    check = compile_check(spec, f"{in_case}: check", base_dir)
+    return Case(name, row["input"], check, spec, timeout)

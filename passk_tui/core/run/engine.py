@@ -1,0 +1,476 @@
+"""An evaluation: ask the policy for attempts, run them through the pool, classify, store, emit.
+
+Front ends never decide an outcome: they read ``Progress`` and the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal, Protocol
+
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn, Verdict
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.events import (
+    AttemptFinished,
+    AttemptRetrying,
+    AttemptStarted,
+    EvaluationFinished,
+    Event,
+)
+from passk_tui.core.run.policy import FixedPolicy, Pause, SamplingPolicy, Slot
+from passk_tui.core.run.pool import Pool
+from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice, Target
+from passk_tui.core.text.values import bounded_output
+
+Status = Literal["done", "cancelled", "failed"]
+
+
+class RecordSink(Protocol):
+    """Where attempts are kept: in flight before their Run is requested, finished before
+    anyone is shown them (the store)."""
+
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        """Durably keep ``attempts`` as in flight; raise RunError when that is impossible."""
+
+    def write(self, records: Sequence[AttemptRecord]) -> None:
+        """Durably keep ``records``, each no longer in flight; raise RunError when impossible."""
+
+
+class Evaluation:
+    """Runs one evaluation of ``cases`` on ``target`` with ``settings``.
+
+    Finished attempts are gathered for the rest of the current loop tick, written
+    to the sink in one transaction, and only then counted and emitted: nothing
+    is shown that is not kept, and a burst of finishes costs one write. Attempts
+    starting are gathered the same way and kept as in flight before any of their
+    Runs is requested (or counted as running), so a kill at any moment leaves
+    each Run the stack may have started recorded or in flight, to be replayed
+    under its key.
+    """
+
+    def __init__(
+        self,
+        evaluation_id: str,
+        cases: Sequence[Case],
+        settings: Settings,
+        target: Target,
+        *,
+        sink: RecordSink | None = None,
+        previous: Iterable[AttemptRecord] = (),
+        on_event: Callable[[Event], None] | None = None,
+        policy: SamplingPolicy | None = None,
+    ) -> None:
+        previous = list(previous)
+        self.evaluation_id = evaluation_id
+        self.cases = list(cases)
+        self.settings = settings
+        self.target = target
+        #: Which attempt to start next; by default every case 1..attempts, minus ``previous``.
+        self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
+        self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
+        self.progress.add(previous)
+        self.status: Status | None = None
+        self.error: str | None = None
+        self._sink = sink
+        self._emit = on_event or (lambda event: None)
+        self._pool = Pool(settings.concurrency)
+        #: The attempts' Run tasks, and the judging tasks of checks that may wait: what a stop reaches.
+        self._in_flight: dict[asyncio.Task[Any], PlannedAttempt] = {}
+        #: In-flight attempts the user's stop withdrew: their ends are not recorded again.
+        self._withdrawn: set[asyncio.Task[Any]] = set()
+        self._unsaved: list[AttemptRecord] = []
+        self._flush_scheduled = False
+        #: Attempts waiting to be kept as in flight, each with what its Run waits on.
+        self._unstarted: list[tuple[PlannedAttempt, asyncio.Future[None]]] = []
+        self._cancelled = False
+        self._prepared = False
+
+    def _next(self) -> PlannedAttempt | Pause:
+        """The policy's next attempt, with its key; or why there is none."""
+        slot = self.policy.next()
+        if isinstance(slot, Pause):
+            return slot
+        case = self.cases[slot.case_index]
+        return PlannedAttempt.of(
+            self.evaluation_id, slot.case_index, case, slot.attempt, slot.retake
+        )
+
+    async def prepare(self) -> None:
+        """Check the target (key, agent, version) before any Run; RunError or InputError propagate.
+
+        A face may call it before showing progress, so that a refusal is one line
+        and nothing else; ``run`` calls it when the face did not.
+        """
+        if not self._prepared:
+            await self.target.prepare()
+            self._prepared = True
+
+    async def run(self) -> Status:
+        """Run what is left; return how it ended. RunError from ``prepare`` propagates."""
+        (status,) = await Interleaved([self]).run()
+        return status
+
+    def begin(self) -> None:
+        """This session's run starts (after ``prepare``): a subclass may record its start too."""
+        self.progress.begin()
+
+    def release(self) -> None:
+        """The run is over, however it ended: let go of what is held (a recorded one: its claim)."""
+
+    def abort(self, error: str) -> None:
+        """End as failed with ``error`` without running: the evaluation beside it could not start."""
+        self._fail(error)
+        self._end()
+
+    def _end(self) -> Status:
+        """Settle the status (done unless stopped or failed) and tell the front end."""
+        if self.status is None:
+            self.status = "cancelled" if self._cancelled else "done"
+        self._emit(EvaluationFinished(self.status, self.error))
+        return self.status
+
+    def cancel(self) -> None:
+        """The user stops: start nothing new; withdraw the attempts in flight and cancel their Runs.
+
+        A withdrawn attempt measured nothing: it is stored as withdrawn (before its
+        Run is cancelled, so a stop right after cannot lose that), counted in no
+        figure, and run again on resume under its next retake's key. When the
+        withdrawals cannot be stored, the evaluation fails instead and their Runs
+        are left to end on the stack, so that a resume replays their real Turns
+        rather than Turns that passk-tui itself cancelled.
+        """
+        if self._cancelled or self.status is not None:
+            return
+        self._cancelled = True
+        self._pool.stop()
+        live = {task: planned for task, planned in self._in_flight.items() if not task.done()}
+        if live and self._sink is not None:
+            try:
+                self._sink.write([self._withdrawal(planned) for planned in live.values()])
+            except RunError as exc:
+                self._fail(str(exc))
+                return
+        for task in live:
+            self._withdrawn.add(task)
+            task.cancel()
+
+    def abandon(self) -> None:
+        """Stop at once (a second Ctrl-C): keep what is in, leave the Runs in flight running."""
+        self._flush()
+        self._halt()
+
+    def _halt(self) -> None:
+        """Start nothing new; end the in-flight attempts unrecorded, their Runs left running."""
+        self._pool.stop()
+        for task in list(self._in_flight):
+            task.cancel(LEAVE_RUNNING)
+
+    def _fail(self, error: str) -> None:
+        if self.status is None:
+            self.status, self.error = "failed", error
+        self._halt()
+
+    async def _attempt(self, planned: PlannedAttempt) -> None:
+        loop = asyncio.get_running_loop()
+        timeout = planned.case.timeout or self.settings.timeout
+        started = time.time()
+        deadline = loop.time() + timeout
+        last_retry: list[str] = []
+        retries = 0  # kept on the record: what the attempt met on the way
+
+        def notify(reason: str, delay: float) -> None:
+            nonlocal retries
+            retries += 1
+            last_retry[:] = [reason]
+            self.progress.mark(planned.case_index, planned.attempt, Cell.RETRYING)
+            self._emit(AttemptRetrying(planned, reason, delay))
+
+        task = loop.create_task(self._run(planned, deadline, notify))
+        self._in_flight[task] = planned
+        try:
+            await asyncio.wait((task,), timeout=max(0.0, deadline - loop.time()))
+        finally:
+            del self._in_flight[task]
+            timed_out = not task.done()
+            if timed_out:
+                task.cancel()
+                await asyncio.wait((task,))
+        if task in self._withdrawn:
+            self._withdrawn.discard(task)
+            self._drop(planned)
+            return
+        turn = self._turn_of(task, timed_out, timeout, last_retry)
+        if turn is None:
+            self._drop(planned)
+            return
+        self.progress.run_ended(planned.case_index, planned.attempt)
+        check = planned.case.check
+        if turn.status != "completed" or check is None or not check.waits:
+            verdict = await self._judge(planned.case, turn, deadline)
+        else:
+            # A check that may wait (a process, a slow regex) is withdrawn with the Runs.
+            judging = loop.create_task(self._judge(planned.case, turn, deadline))
+            self._in_flight[judging] = planned
+            try:
+                verdict = await judging
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise
+                self._withdrawn.discard(judging)
+                self._drop(planned)
+                return
+            finally:
+                self._in_flight.pop(judging, None)
+        self._keep(self._record(planned, turn, verdict, started, retries))
+
+    async def _run(self, planned: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        """The attempt's Run, requested once the sink keeps the attempt as in flight.
+
+        Inside the attempt's task, so that a stop or a failure before then withdraws
+        or halts it like any attempt in flight, and its Run is never requested.
+        """
+        if self._sink is not None:
+            await self._started(planned, self._sink)
+        self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
+        self._emit(AttemptStarted(planned))
+        return await self.target.execute(planned, deadline, notify)
+
+    def _started(self, planned: PlannedAttempt, sink: RecordSink) -> asyncio.Future[None]:
+        """Done once ``planned`` is kept as in flight, with the others starting this loop tick."""
+        loop = asyncio.get_running_loop()
+        kept = loop.create_future()
+        if not self._unstarted:
+            loop.call_soon(self._keep_started, sink)
+        self._unstarted.append((planned, kept))
+        return kept
+
+    def _keep_started(self, sink: RecordSink) -> None:
+        """One write for the attempts gathered; those stopped meanwhile are never requested."""
+        batch = [(planned, kept) for planned, kept in self._unstarted if not kept.done()]
+        self._unstarted = []
+        try:
+            sink.start([planned for planned, _ in batch])
+        except RunError as exc:
+            for _, kept in batch:
+                kept.set_exception(exc)
+            return
+        for _, kept in batch:
+            kept.set_result(None)
+
+    def _turn_of(
+        self, task: asyncio.Task[Turn], timed_out: bool, timeout: float, last_retry: list[str]
+    ) -> Turn | None:
+        """The Turn to record, or None when the attempt must stay unrecorded (evaluation failed)."""
+        exc = None if task.cancelled() else task.exception()
+        if isinstance(exc, RunError):
+            # Past the deadline too: the target found the stack had stopped answering.
+            self._fail(str(exc))
+            return None
+        if timed_out:
+            error = f"no Turn within the {timeout:g} s deadline"
+            if last_retry:
+                error += f"; last error: {last_retry[0]}"
+            return Turn("timed_out", error=error)
+        if task.cancelled():
+            return None  # the evaluation failed, or it was stopped from outside
+        if exc is not None:
+            return Turn("failed", error=f"{type(exc).__name__}: {exc}")
+        return task.result()
+
+    async def _judge(self, case: Case, turn: Turn, deadline: float) -> Verdict | None:
+        """The check's verdict on a completed Turn, bounded by the deadline; None for errored ones."""
+        if turn.status != "completed":
+            return None
+        if case.check is None:
+            return Verdict(True)
+        return await case.check.judge(turn.output, deadline)
+
+    def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
+        """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""
+        now = time.time()
+        return AttemptRecord(
+            case_index=planned.case_index,
+            case=planned.case.name,
+            attempt=planned.attempt,
+            key=planned.key,
+            outcome=Outcome.WITHDRAWN,
+            status="withdrawn",
+            output=None,
+            reason=None,
+            error="withdrawn: the evaluation was stopped while this attempt ran",
+            run_id=None,
+            turn_id=None,
+            started=now,
+            ended=now,
+            retake=planned.retake,
+        )
+
+    def _record(
+        self,
+        planned: PlannedAttempt,
+        turn: Turn,
+        verdict: Verdict | None,
+        started: float,
+        retries: int,
+    ) -> AttemptRecord:
+        if verdict is None:
+            outcome = Outcome.ERRORED
+        else:
+            outcome = Outcome.PASSED if verdict.passed else Outcome.WRONG
+        # The check judged the whole answer; what is kept (and shown) is bounded.
+        output, output_size = bounded_output(turn.output)
+        return AttemptRecord(
+            case_index=planned.case_index,
+            case=planned.case.name,
+            attempt=planned.attempt,
+            key=planned.key,
+            outcome=outcome,
+            status=turn.status,
+            output=output,
+            reason=verdict.reason if verdict else None,
+            error=turn.error,
+            run_id=turn.run_id,
+            turn_id=turn.turn_id,
+            started=started,
+            ended=time.time(),
+            usage=turn.usage,
+            output_size=output_size,
+            retake=planned.retake,
+            retries=retries,
+            finish_reason=turn.finish_reason,
+        )
+
+    def _keep(self, record: AttemptRecord) -> None:
+        self._unsaved.append(record)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Store the gathered records, then count and emit them: stored before shown."""
+        self._flush_scheduled = False
+        batch, self._unsaved = self._unsaved, []
+        if not batch:
+            return
+        if self._sink is not None:
+            try:
+                self._sink.write(batch)
+            except RunError as exc:
+                for record in batch:
+                    self._drop(record)
+                self._fail(str(exc))
+                return
+        self.progress.add(batch)
+        for record in batch:
+            self.policy.landed(record)
+        self._pool.wake()
+        for record in batch:
+            self._emit(AttemptFinished(record))
+
+    def _drop(self, attempt: PlannedAttempt | AttemptRecord) -> None:
+        """An attempt ends without a record: its cell back to pending, the policy told."""
+        self.progress.release(attempt.case_index, attempt.attempt)
+        self.policy.dropped(Slot(attempt.case_index, attempt.attempt))
+        self._pool.wake()
+
+
+class Interleaved:
+    """Evaluations whose attempts take turns in one pool: a slow hour of the stack hurts each alike.
+
+    Each keeps its own policy (fixed or adaptive), target, sink, progress and end; they
+    share the first one's pool (its ``--concurrency`` bounds all), whose free workers ask
+    each in turn for its next attempt. What ends one ends all: the user's stop cancels
+    every one; when one fails, the others start nothing new, keep what is in flight and
+    fail too, so that a resume continues them together.
+    """
+
+    def __init__(self, evaluations: Sequence[Evaluation]) -> None:
+        self.evaluations = list(evaluations)
+        self._pool = self.evaluations[0]._pool
+        for evaluation in self.evaluations[1:]:
+            evaluation._pool = self._pool
+        self._turn = 0
+        #: The evaluation whose own failure ended the others, once the run is over.
+        self.cause: Evaluation | None = None
+
+    async def prepare(self) -> None:
+        """Check every target before any Run; when one refuses, the others end failed unrun."""
+        for evaluation in self.evaluations:
+            try:
+                await evaluation.prepare()
+            except (InputError, RunError) as exc:
+                for other in self.evaluations:
+                    if other is not evaluation:
+                        other.abort(
+                            f"not run: evaluation {evaluation.evaluation_id} could not: {exc}"
+                        )
+                raise
+
+    async def run(self) -> list[Status]:
+        """Run what is left of each; how each ended, in order. RunError from ``prepare`` propagates."""
+        try:
+            await self.prepare()
+            for evaluation in self.evaluations:
+                evaluation.begin()
+            try:
+                await self._pool.run(self._next, self._attempt)
+            finally:
+                for evaluation in self.evaluations:
+                    evaluation._flush()
+            self._end_together()
+            return [evaluation._end() for evaluation in self.evaluations]
+        finally:
+            for evaluation in self.evaluations:
+                evaluation.release()
+
+    def cancel(self) -> None:
+        """The user stops: every evaluation withdraws its attempts in flight (``Evaluation.cancel``)."""
+        for evaluation in self.evaluations:
+            evaluation.cancel()
+
+    def abandon(self) -> None:
+        """Stop at once (a second Ctrl-C): each keeps what is in and leaves its Runs running."""
+        for evaluation in self.evaluations:
+            evaluation.abandon()
+
+    async def aclose(self) -> None:
+        """Close every target (the cancels still under way go out first)."""
+        for evaluation in self.evaluations:
+            await evaluation.target.aclose()
+
+    def _next(self) -> tuple[Evaluation, PlannedAttempt] | Pause:
+        """The next attempt of the evaluation whose turn it is, else of the next one that has one."""
+        waiting = False
+        count = len(self.evaluations)
+        for step in range(count):
+            evaluation = self.evaluations[(self._turn + step) % count]
+            item = evaluation._next()
+            if isinstance(item, PlannedAttempt):
+                self._turn = (self._turn + step + 1) % count
+                return evaluation, item
+            waiting = waiting or item is Pause.WAIT
+        return Pause.WAIT if waiting else Pause.DONE
+
+    async def _attempt(self, item: tuple[Evaluation, PlannedAttempt]) -> None:
+        evaluation, planned = item
+        await evaluation._attempt(planned)
+
+    def _end_together(self) -> None:
+        """The pool stopped for all: an evaluation still open ends as the one that stopped it did."""
+        failed = self.cause = next((e for e in self.evaluations if e.status == "failed"), None)
+        stopped = any(e._cancelled for e in self.evaluations)
+        for evaluation in self.evaluations:
+            if evaluation.status is not None:
+                continue
+            if failed is not None:
+                evaluation._fail(
+                    f"stopped with evaluation {failed.evaluation_id}, which failed: {failed.error}"
+                )
+            elif stopped:
+                evaluation._cancelled = True

@@ -1,0 +1,1 @@
+"""The statistics: exact figures, intervals, confidence sequences, stop rules, the gate, comparisons."""

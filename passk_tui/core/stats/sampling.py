@@ -1,0 +1,137 @@
+"""What an evaluation's settings make of it: its sampling policy, its interval method, its gate.
+
+One place for the choice, so that the headless table, the exports, the HTML
+report and the app read an adaptive evaluation the same way: its intervals are
+the anytime-valid ones (``core.sequences``) and, with ``--require``, its gate is
+the confident one, whose test is what stopped each case (``core.stopping``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.gate import Reading, read
+from passk_tui.core.stats.intervals import (
+    CLOPPER_PEARSON,
+    DEFAULT_CONFIDENCE,
+    IntervalMethod,
+    level_text,
+)
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.stopping import (
+    DEFAULT_PRECISION,
+    GateRule,
+    PrecisionRule,
+    StopReason,
+    stop_rule,
+)
+
+
+def interval_method(settings: Settings) -> IntervalMethod:
+    """Anytime-valid for an adaptive evaluation (its n was chosen by looking), else exact."""
+    return CONFIDENCE_SEQUENCE if settings.adaptive else CLOPPER_PEARSON
+
+
+def gate_confidence(settings: Settings) -> float | None:
+    """The level the gate reads intervals at; None: the seed's point gate.
+
+    An adaptive evaluation's gate is always the confident one (at 0.95 unless
+    ``--confidence`` says otherwise): its cases stopped on that test, so a
+    point gate would contradict the reasons they stopped for.
+    """
+    if settings.confidence is not None:
+        return settings.confidence
+    return DEFAULT_CONFIDENCE if settings.adaptive else None
+
+
+def case_stop_rule(settings: Settings) -> GateRule | PrecisionRule:
+    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s."""
+    return stop_rule(
+        settings.require,
+        settings.k,
+        DEFAULT_PRECISION if settings.precision is None else settings.precision,
+        DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence,
+    )
+
+
+def sampling_policy(
+    settings: Settings,
+    case_count: int,
+    records: Iterable[AttemptRecord] = (),
+    retakes: Mapping[tuple[int, int], int] | None = None,
+    in_flight: Iterable[Slot] = (),
+) -> FixedPolicy | AdaptivePolicy:
+    """The policy the settings name, continued from ``records`` (a resume, an extension).
+
+    Adaptive, the attempts ``in_flight`` before are handed out again before any the
+    policy chooses; a fixed n hands them out anyway, having no record of them.
+    """
+    if settings.max_attempts is None:
+        return FixedPolicy(case_count, settings.attempts, records, retakes)
+    rule = case_stop_rule(settings)
+    return AdaptivePolicy(
+        case_count,
+        settings.attempts,
+        settings.max_attempts,
+        rule.reason,
+        records,
+        retakes,
+        in_flight,
+    )
+
+
+def interval_level(settings: Settings) -> float:
+    """The level of every interval shown for the evaluation: its gate's, else the default."""
+    level = gate_confidence(settings)
+    return DEFAULT_CONFIDENCE if level is None else level
+
+
+def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
+    """Every case's intervals and verdict as the settings call for (method, level, gate)."""
+    return read(figures, settings.require, gate_confidence(settings), interval_method(settings))
+
+
+def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:
+    """One line per case: why it stopped getting attempts, or that it had not stopped yet."""
+    return [
+        f"stop: {name}: {reasons.get(i, 'still sampled (not stopped)')}"
+        for i, name in enumerate(names)
+    ]
+
+
+def adaptive_lines(progress: Progress, settings: Settings, reading: Reading) -> list[str]:
+    """For stderr after an adaptive run: which intervals, each case's stop reason, the counts."""
+    reasons = progress.stop_reasons
+    kinds = Counter(r.kind for r in reasons.values())
+    counts = ", ".join(
+        f"{kinds[kind]} {'capped undecided' if kind == 'capped' else kind}"
+        for kind in ("decided pass", "decided fail", "precise", "capped")
+        if kinds[kind]
+    )
+    lines = [
+        f"intervals: {level_text(reading.level)} {reading.method.label}, valid however often "
+        f"looked at; {settings.attempts} to {settings.max_attempts} attempts per case",
+        *stop_lines(progress.case_names, reasons),
+        f"adaptive: {progress.finished:,} attempts over {len(progress.case_names):,} cases"
+        + (f"; {counts}" if counts else ""),
+    ]
+    return lines
+
+
+def stop_rule_text(settings: Settings) -> str | None:
+    """When an adaptive case is decided, in words; None for a fixed n."""
+    if not settings.adaptive:
+        return None
+    if settings.require is not None:
+        return (
+            f"decided once the pass@{settings.k} interval lies wholly at or above, or below, "
+            f"{float(settings.require):g}"
+        )
+    width = DEFAULT_PRECISION if settings.precision is None else settings.precision
+    return f"decided (precise) once the pass@1 interval is at most {width:g} wide"

@@ -1,0 +1,96 @@
+"""Errored attempts across cases grouped by their error, ids and timings stripped so alike failures meet.
+
+"6x ConnectionResetError: [Errno 104] Connection reset by peer", "4x timed_out:
+no Turn within the 30 s deadline": the same failure met by different Runs
+carries different run ids, hex digests and elapsed times; those are replaced by
+placeholders. Short integers (HTTP statuses, errno, a deadline) are kept: they
+tell failures apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+
+#: Ids of the shapes stacks and libraries print, most specific first.
+_PLACEHOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?"), "<time>"),
+    (
+        re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),
+        "<id>",
+    ),
+    (re.compile(r"\b0x[0-9a-f]+\b", re.I), "<addr>"),
+    # ULIDs and prefixed ids (run_01HX..., turn-8f3a...): a word mixing letters and digits.
+    (
+        re.compile(r"\b(?:[a-z]+[_-])?(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{16,}\b", re.I),
+        "<id>",
+    ),
+    (re.compile(r"\b[0-9a-f]{8,}\b", re.I), "<id>"),
+    (re.compile(r"\b\d+\.\d+\b"), "<n>"),
+    (re.compile(r"\b\d{5,}\b"), "<n>"),
+)
+#: How much of a long (multi-line) error the group is named by.
+LABEL_WIDTH = 160
+
+
+def normalised_error(status: str, error: str | None) -> str:
+    """The error with ids, times and fractional numbers replaced, on one line (the group's key)."""
+    if not error:
+        return status
+    text = " ".join(error.split())
+    for pattern, placeholder in _PLACEHOLDERS:
+        text = pattern.sub(placeholder, text)
+    return f"{status}: {text}"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorGroup:
+    """Errored attempts that failed alike, with the cases they came from."""
+
+    label: str
+    status: str
+    attempts: tuple[tuple[str, int], ...]
+    """(case, attempt) of every member, in case then attempt order."""
+    example: str | None
+    """One member's error as recorded, for the detail (and to copy)."""
+    retries: tuple[int, ...] = ()
+    """The retries each member took, in the order of ``attempts``."""
+
+    @property
+    def count(self) -> int:
+        return len(self.attempts)
+
+    @property
+    def total_retries(self) -> int:
+        """Every retry the group's attempts took: how hard the target tried before giving up."""
+        return sum(self.retries)
+
+    def cases(self) -> dict[str, int]:
+        """How many of the group's attempts each case contributed, in case order."""
+        counts: dict[str, int] = {}
+        for case, _ in self.attempts:
+            counts[case] = counts.get(case, 0) + 1
+        return counts
+
+
+def error_groups(records: Iterable[AttemptRecord]) -> list[ErrorGroup]:
+    """The errored attempts grouped by ``normalised_error``, largest group first."""
+    members: dict[str, list[AttemptRecord]] = {}
+    for record in sorted(records, key=lambda r: (r.case_index, r.attempt)):
+        if record.outcome is Outcome.ERRORED:
+            members.setdefault(normalised_error(record.status, record.error), []).append(record)
+    groups = [
+        ErrorGroup(
+            label if len(label) <= LABEL_WIDTH else label[: LABEL_WIDTH - 1] + "…",
+            same[0].status,
+            tuple((r.case, r.attempt) for r in same),
+            same[0].error,
+            tuple(r.retries for r in same),
+        )
+        for label, same in members.items()
+    ]
+    groups.sort(key=lambda g: -g.count)  # stable: equal counts keep first-met order
+    return groups

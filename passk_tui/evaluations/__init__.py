@@ -1,0 +1,1 @@
+"""The service every face calls: text to settings, the target factory, new / resume / extend / pair."""

@@ -1,0 +1,130 @@
+"""What every export shows, prepared once: per case its figures, intervals, verdict and first failure.
+
+The formats (``export.py``, ``export_junit.py``, and later an HTML report) only
+lay this out; none of them computes a figure or decides a verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.gate import CaseReading, Reading, read
+from passk_tui.core.stats.intervals import IntervalMethod
+from passk_tui.core.stats.sampling import gate_confidence, interval_method
+from passk_tui.core.stats.stopping import StopReason
+from passk_tui.reports.json_text import compact_json
+from passk_tui.store.models import StoredEvaluation
+
+#: The most of one answer or error an export quotes (answers can be megabytes).
+QUOTE_LIMIT = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class CaseReport:
+    """One case as the exports show it."""
+
+    case: Case
+    reading: CaseReading
+    #: Wall seconds of its attempts, summed.
+    duration: float
+    #: Its first attempt (by number) that did not pass, or None.
+    first_failure: AttemptRecord | None
+    #: Adaptive: why it stopped getting attempts (None: fixed n, or still sampled).
+    stop_reason: StopReason | None = None
+
+    @property
+    def figures(self) -> CaseFigures:
+        return self.reading.figures
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """An evaluation read for export: the stored evaluation, the gate's reading, a report per case."""
+
+    stored: StoredEvaluation
+    reading: Reading
+    cases: tuple[CaseReport, ...]
+
+    @property
+    def duration(self) -> float:
+        return sum(c.duration for c in self.cases)
+
+
+def build_report(
+    source: StoredEvaluation | Evaluation,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
+) -> Report:
+    """Read ``source`` at ``confidence`` (None: as its settings say, ``core.sampling``).
+
+    ``method`` defaults to the evaluation's own: anytime-valid when it is adaptive.
+    """
+    stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
+    s = stored.settings
+    level = confidence if confidence is not None else gate_confidence(s)
+    reading = read(stored.figures(), s.require, level, method or interval_method(s))
+    durations = [0.0] * len(stored.cases)
+    failures: list[AttemptRecord | None] = [None] * len(stored.cases)
+    for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):
+        durations[r.case_index] += r.duration
+        if r.outcome is not Outcome.PASSED and failures[r.case_index] is None:
+            failures[r.case_index] = r
+    cases = tuple(
+        CaseReport(case, case_reading, durations[i], failures[i], stored.stop_reasons.get(i))
+        for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
+    )
+    return Report(stored, reading, cases)
+
+
+def snapshot(evaluation: Evaluation) -> StoredEvaluation:
+    """A live Evaluation in the stored shape, for exporting one that has no store behind it."""
+    progress = evaluation.progress
+    records = sorted(
+        (r for rows in progress.records for r in rows), key=lambda r: (r.case_index, r.attempt)
+    )
+    return StoredEvaluation(
+        id=evaluation.evaluation_id,
+        created=datetime.now(UTC).timestamp() - progress.elapsed(),
+        finished=None,
+        status=evaluation.status or "running",
+        error=evaluation.error,
+        settings=evaluation.settings,
+        cases=evaluation.cases,
+        cases_sha256="",
+        records=records,
+        stop_reasons=dict(progress.stop_reasons),
+        definition=getattr(evaluation, "definition", None),  # a recorded evaluation's
+    )
+
+
+def iso_time(seconds: float | None) -> str | None:
+    """Every time in every export: ISO 8601 in UTC, to the millisecond."""
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
+
+
+def failure_text(record: AttemptRecord) -> str:
+    """What went wrong in one attempt, for a person: the answer and why it failed, or the error."""
+    if record.outcome is Outcome.WRONG:
+        why = f"; why: {record.reason}" if record.reason else ""
+        return f"attempt {record.attempt} wrong: answer {quote(_answer(record))}{why}"
+    return f"attempt {record.attempt} errored ({record.status}): {quote(record.error or '')}"
+
+
+def _answer(record: AttemptRecord) -> str:
+    """The answer exactly as given; JSON text (however deep) for a non-string."""
+    output = record.output
+    return output if isinstance(output, str) else compact_json(output)
+
+
+def quote(text: str) -> str:
+    """``text`` bounded to QUOTE_LIMIT characters, saying how long it was when cut."""
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}... ({len(text):,} characters in all)"
