@@ -379,7 +379,26 @@ def test_a_partial_evaluation_exports_undefined_figures_as_null_and_dash() -> No
 
 
 def test_an_answer_nested_950_deep_exports_in_every_format(tmp_path: Path) -> None:
-    """Through the store and every format: no RecursionError, the answer comes back whole."""
+    """Through the store and every format: no RecursionError, the answer comes back whole.
+
+    Run on a thread of its own, so the depth is the product's, not the test runner's
+    (pytest-xdist's worker stands some frames deeper than a plain run)."""
+    failure: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            _export_950_deep(tmp_path)
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+def _export_950_deep(tmp_path: Path) -> None:
     deep: object = "bottom"
     for _ in range(950):
         deep = [deep]
