@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.addresses import address_problem
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
@@ -31,6 +30,7 @@ from passk_tui.core.run.settings import (
 from passk_tui.core.stats.gate import CONFIDENT_GATE_SHORT
 from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.evaluations.settings_text import STACK_CREDENTIALS
+from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
 
 #: The text fields, in the order the screen shows them (completion_only is a switch).
