@@ -26,8 +26,9 @@ from typing import Any
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
+from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, interval_text, level_text
-from passk_tui.core.text.table import gate_text, table_rows
+from passk_tui.core.text.table import table_rows
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time
 from passk_tui.store.models import StoredEvaluation

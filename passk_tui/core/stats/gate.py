@@ -24,7 +24,6 @@ from passk_tui.core.stats.intervals import (
     interval_text,
     level_text,
 )
-from passk_tui.core.text.table import gate_text
 
 #: The confident gate in one line, for --help and the Configure screen's confidence field.
 CONFIDENT_GATE_MEANING = (
@@ -37,6 +36,11 @@ CONFIDENT_GATE_SHORT = "the gate reads intervals: pass, fail, undecided"
 
 #: The exit status of a gate that held, failed, or (confident gate only) could not decide.
 EXIT_HELD, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 4
+
+
+def gate_text(require: Fraction) -> str:
+    """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
+    return f"{float(require):g}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,10 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from passk_tui.core.run.progress import Cell
+from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.clock import clock
-from passk_tui.core.text.table import gate_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.messages import (
     CancelRequested,
