@@ -17,6 +17,7 @@ from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.text.words import retries_text
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
@@ -42,11 +43,6 @@ def finish_text(finish_reason: str | None) -> str:
     if finish_reason is None or finish_reason == "stop":
         return ""
     return f" · finish: {terminal_safe(finish_reason)}"
-
-
-def retries_text(retries: int) -> str:
-    """``1 retry``, ``3 retries``: what a flaky target cost an attempt, in words."""
-    return f"{retries} retr{'y' if retries == 1 else 'ies'}"
 
 
 def _answer_text(output: Any) -> str:

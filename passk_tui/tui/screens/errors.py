@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.text.error_groups import ErrorGroup, error_groups
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
-from passk_tui.tui.screens.case import retries_text
+from passk_tui.core.text.words import counted, retries_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -64,8 +64,7 @@ class ErrorsScreen(ViewScreen):
         if errored:
             summary.append(f"{errored} errored attempts", style=self.role("errored"))
             summary.append(
-                f" in {cases} case{'s' if cases != 1 else ''}, {len(self.groups)} kind"
-                f"{'s' if len(self.groups) != 1 else ''} of error"
+                f" in {counted(cases, 'case')}, {counted(len(self.groups), 'kind')} of error"
             )
             if retries:
                 summary.append(f", {retries_text(retries)} before they ended")

@@ -19,6 +19,7 @@ from passk_tui.core.stats.summary import attempts_span, evaluation_totals
 from passk_tui.core.text.clock import clock
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import counted
 from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
@@ -244,7 +245,7 @@ class ResultsScreen(ResultsViews):
         ):
             gate.append("  ·  ")
             gate.append(
-                f"m: more attempts for {wanted} unsettled case{'s' if wanted != 1 else ''}",
+                f"m: more attempts for {counted(wanted, 'unsettled case')}",
                 style=colours.get("muted-text", ""),
             )
         self._show("#results-gate", gate)
