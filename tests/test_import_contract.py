@@ -129,7 +129,7 @@ def test_core_loads_no_ui_network_or_sql() -> None:
 
 def test_the_graph_is_read_whole() -> None:
     """Lazy imports inside functions count: the app is imported by the CLI only that way."""
-    assert "passk_tui.tui.launch" in GRAPH["passk_tui.__main__"]
+    assert "passk_tui.tui.launch" in GRAPH["passk_tui.cli.main"]
     assert len(GRAPH) > 100
 
 

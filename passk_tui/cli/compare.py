@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from passk_tui.cli.flags import _Parser
+from passk_tui.cli.flags import FlagParser
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines
@@ -19,7 +19,7 @@ from passk_tui.store.comparison import ComparedEvaluations, load_compared
 
 def build_compare_parser() -> argparse.ArgumentParser:
     """The flags of `passk-tui compare` (its own parser: the run flags do not apply here)."""
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui compare",
         description=(
             "Did the change help? Compare two stored evaluations per case: A is the baseline, "

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from passk_tui.cli.flags import _Parser, build_parser
+from passk_tui.cli.flags import FlagParser, build_parser
 from passk_tui.core.errors import InputError
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args
 from passk_tui.reports.export import check_export_path
@@ -43,7 +43,7 @@ EXIT_CANNOT_RUN = 3
 
 
 def build_serve_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui serve",
         usage="passk-tui serve [--host HOST] [--port PORT] [APP FLAGS ...]",
         description=(
