@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from passk_tui.cli.flags import FlagParser
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines
 from passk_tui.core.text.terminal_text import message_line, terminal_safe
@@ -83,7 +83,7 @@ def report_comparison(
     if export_path is not None:
         export_comparison(compared, export_path)
     if not fail_on_regression:
-        return 0
+        return ExitCode.OK
     for line in regression_lines(compared.comparison):
         sys.stderr.write(f"passk-tui: {message_line(line)}\n")
-    return 1 if compared.comparison.regressed else 0
+    return ExitCode.GATE_FAILED if compared.comparison.regressed else ExitCode.OK

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from passk_tui.cli.flags import parse_history
-from passk_tui.cli.output import EXIT_ENVIRONMENT, fail, print_out, say
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.cli.output import fail, print_out, say
+from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.text.table import plain_columns
 from passk_tui.store import Store
 from passk_tui.store.history import history_rows
@@ -22,4 +22,4 @@ def run_history(argv: list[str]) -> int:
     if not summaries:
         say(f"no evaluations stored yet ({where})")
         return 0
-    return 0 if print_out(plain_columns(history_rows(summaries))) else EXIT_ENVIRONMENT
+    return 0 if print_out(plain_columns(history_rows(summaries))) else ExitCode.CANNOT_RUN

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import say
+from passk_tui.core.errors import ExitCode
 
 #: The files written, in order; their text is package data in passk_tui/starter/.
 STARTER_FILES = ("cases.toml", "agents.toml")
@@ -36,11 +37,11 @@ def run_init(argv: list[str], folder: Path | None = None) -> int:
             return _refuse(name)
         except OSError as exc:
             say(f"{name}: cannot write: {exc.strerror or exc}")
-            return 2
+            return ExitCode.BAD_INPUT
     say(f"wrote {' and '.join(STARTER_FILES)}; now run: {NEXT_STEP}")
-    return 0
+    return ExitCode.OK
 
 
 def _refuse(name: str) -> int:
     say(f"{name}: already exists; init overwrites nothing")
-    return 2
+    return ExitCode.BAD_INPUT

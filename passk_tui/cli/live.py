@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from passk_tui.cli.output import resume_hint, to_devnull
-from passk_tui.core.errors import EXIT_SIGNALLED
+from passk_tui.core.errors import signalled_exit
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.stop_signals import Stop, StopSignals
@@ -72,7 +72,7 @@ async def run_live(
                 )
                 resume_hint(resume_id)
                 err.flush()
-            os._exit(EXIT_SIGNALLED + stopped_by[0])
+            os._exit(signalled_exit(stopped_by[0]))
         stopped_by.append(signum)
         evaluation.cancel()
         name = signal.Signals(signum).name

@@ -10,11 +10,8 @@ import os
 import sys
 from typing import TextIO
 
-from passk_tui.core.errors import EXIT_CANCELLED, EXIT_SIGNALLED, InputError, RunError
+from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
 from passk_tui.core.text.terminal_text import message_line
-
-#: The environment failed us (stdout on a full disk): as for an evaluation that could not run.
-EXIT_ENVIRONMENT = RunError.exit_code
 
 
 def interrupted(evaluation_id: str | None) -> int:
@@ -23,12 +20,12 @@ def interrupted(evaluation_id: str | None) -> int:
     say("interrupted")
     if evaluation_id is not None:
         resume_hint(evaluation_id)
-    return EXIT_CANCELLED
+    return ExitCode.CANCELLED
 
 
 def stopped_exit(stopped_by: list[int]) -> int:
     """The exit status of a stopped run: 128 + the first stop signal's number, else 130."""
-    return EXIT_SIGNALLED + stopped_by[0] if stopped_by else EXIT_CANCELLED
+    return signalled_exit(stopped_by[0]) if stopped_by else ExitCode.CANCELLED
 
 
 def resume_hint(evaluation_id: str) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from passk_tui.cli.compare import report_comparison
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_exit
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.run.settings import parse_version
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
@@ -31,7 +31,6 @@ from passk_tui.core.text.clock import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison
-from passk_tui.reports.export import EXIT_EXPORT_FAILED
 from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.pairs import Pair
 
@@ -155,7 +154,7 @@ def _export(compared: ComparedEvaluations, path: Path, code: int) -> int:
         written = export_comparison(compared, path)
     except (InputError, RunError) as exc:
         say(f"export failed: {exc}")
-        return code or EXIT_EXPORT_FAILED
+        return code or ExitCode.EXPORT_FAILED
     say(f"wrote {written}")
     return code
 

@@ -9,16 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from passk_tui.cli.live import run_live
-from passk_tui.cli.output import (
-    EXIT_ENVIRONMENT,
-    fail,
-    interrupted,
-    print_out,
-    resume_hint,
-    say,
-    stopped_exit,
-)
-from passk_tui.core.errors import EXIT_CANCELLED, InputError, RunError
+from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
+from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.stats.gate import gate_lines
@@ -27,7 +19,7 @@ from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
-from passk_tui.reports.export import EXIT_EXPORT_FAILED, check_export_path, export
+from passk_tui.reports.export import check_export_path, export
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
@@ -78,7 +70,7 @@ def _report_end(
     status: str,
     args: argparse.Namespace,
     export_path: Path | None,
-    cancelled: int = EXIT_CANCELLED,
+    cancelled: int = ExitCode.CANCELLED,
 ) -> int:
     """The table and the gate, then the export, and how to resume when the evaluation did not finish.
 
@@ -97,7 +89,7 @@ def _report_end(
         reading = settings_reading(figures, settings)
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
-            return EXIT_ENVIRONMENT
+            return ExitCode.CANNOT_RUN
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
@@ -121,9 +113,9 @@ def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None
         written = export(evaluation.store.load(evaluation.evaluation_id), path, confidence)
     except (InputError, RunError) as exc:
         say(f"export failed: {exc}")
-        return code or EXIT_EXPORT_FAILED
+        return code or ExitCode.EXPORT_FAILED
     except RecursionError:
         say(f"export failed: --export {path}: an answer nests too deep")
-        return code or EXIT_EXPORT_FAILED
+        return code or ExitCode.EXPORT_FAILED
     say(f"wrote {written}")
     return code

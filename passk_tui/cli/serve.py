@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from passk_tui.cli.flags import FlagParser, build_parser
-from passk_tui.core.errors import InputError
+from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args
 from passk_tui.reports.export import check_export_path
 
@@ -38,8 +38,6 @@ DEFAULT_PORT = 8000
 #: Our page for the served app: textual-serve's own one loads a web font from elsewhere.
 TEMPLATES = Path(__file__).parents[1] / "web"
 INSTALL_HINT = "pip install 'passk-tui[web]'"
-EXIT_BAD_FLAGS = 2
-EXIT_CANNOT_RUN = 3
 
 
 def build_serve_parser() -> argparse.ArgumentParser:
@@ -204,7 +202,7 @@ def run_serve(argv: list[str]) -> int:
         from textual_serve.server import Server
     except ImportError:
         sys.stderr.write(f"passk-tui: serve needs textual-serve: {INSTALL_HINT}\n")
-        return EXIT_CANNOT_RUN
+        return ExitCode.CANNOT_RUN
     if key is not None:
         os.environ["PASSK_KEY"] = key  # inherited by every app process, never on its command line
     if not is_loopback(serve.host):
@@ -219,7 +217,7 @@ def run_serve(argv: list[str]) -> int:
         sys.stderr.write(
             f"passk-tui: cannot serve on {serve.host}:{serve.port}: {exc.strerror or exc}\n"
         )
-        return EXIT_CANNOT_RUN
+        return ExitCode.CANNOT_RUN
     return 0
 
 

@@ -23,7 +23,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.errors import InputError
+from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.gate import gate_text
@@ -44,7 +44,6 @@ RENDERERS: dict[str, str] = {
 }
 SUFFIXES = tuple(RENDERERS)
 #: The exit status when the evaluation ran (and its gate held) but its export could not be written.
-EXIT_EXPORT_FAILED = 5
 
 
 class ExportError(InputError):
@@ -54,7 +53,7 @@ class ExportError(InputError):
     that reports those reports this too, with its own exit status.
     """
 
-    exit_code = EXIT_EXPORT_FAILED
+    exit_code = ExitCode.EXPORT_FAILED
 
 
 def check_export_path(text: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
