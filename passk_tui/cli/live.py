@@ -19,7 +19,7 @@ from passk_tui.core.errors import signalled_exit
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.stop_signals import Stop, StopSignals
-from passk_tui.core.text.clock import clock
+from passk_tui.core.text.words import clock
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
 STOP_SIGNALS = tuple(

@@ -27,7 +27,7 @@ from passk_tui.core.stats.compare import parse_confidence as parse_compare_confi
 from passk_tui.core.stats.gate import gate_lines, read
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.stats.sampling import gate_confidence, interval_method
-from passk_tui.core.text.clock import clock
+from passk_tui.core.text.words import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.extend import extension_runs, parse_more_attempts, worth_more
+from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import counted
 from passk_tui.tui.view import EvaluationView

@@ -11,15 +11,14 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
-from passk_tui.core.run.extend import worth_more
+from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.gate import CaseReading, gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
-from passk_tui.core.text.clock import clock
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.core.text.words import counted
+from passk_tui.core.text.words import clock, counted
 from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells

@@ -15,8 +15,8 @@ from passk_tui.core.run.progress import Cell
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.sampling import interval_level
-from passk_tui.core.text.clock import clock
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import clock
 from passk_tui.tui.messages import (
     CancelRequested,
     CaseOpened,
