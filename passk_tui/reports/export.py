@@ -102,7 +102,8 @@ def export(
 def renderer(suffix: str) -> Callable[[Report], str]:
     """The function that lays a report out in the format ``suffix`` names (one of SUFFIXES)."""
     module, _, name = RENDERERS[suffix].partition(":")
-    return getattr(import_module(module), name)
+    render: Callable[[Report], str] = getattr(import_module(module), name)
+    return render
 
 
 def write_file(path: Path, text: str) -> None:

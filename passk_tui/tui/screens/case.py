@@ -67,7 +67,7 @@ class CaseScreen(CaseViews):
         super().__init__()
         self.view = view
         self.case_index = case_index
-        self._seen: tuple | None = None
+        self._seen: tuple[bytes, str] | None = None
         self._shown_attempt: int | None = None
         self._columns: tuple[str, ...] = ()
         self._input_expanded = False
@@ -168,7 +168,7 @@ class CaseScreen(CaseViews):
             )
             number = right_aligned(str(attempt), len("attempt"))
             if record is None:
-                row: tuple = (number, outcome, "", "")
+                row: tuple[Text | str, ...] = (number, outcome, "", "")
             else:
                 duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
                 status = left_aligned(terminal_safe(record.status))

@@ -80,10 +80,10 @@ class ErrorsScreen(ViewScreen):
             table.add_columns(*columns)
             self._columns = columns
         table.clear()
-        cases = [cases_text(group) for group in self.groups]
+        places = [cases_text(group) for group in self.groups]
         chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
-        room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, cases), default=0))
-        for group, where in zip(self.groups, cases, strict=True):
+        room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, places), default=0))
+        for group, where in zip(self.groups, places, strict=True):
             label = terminal_safe(group.label)
             label = label if len(label) <= room else label[: room - 1] + "…"
             count = Text(f"{group.count}x", justify="right", style=self.role("errored"))

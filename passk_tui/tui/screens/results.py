@@ -92,7 +92,8 @@ class ResultsScreen(ResultsViews):
     def __init__(self, view: EvaluationView) -> None:
         super().__init__()
         self.view = view
-        self._seen: tuple | None = None
+        #: What the table was last filled from: (progress version, status, order, filter, search).
+        self._seen: tuple[int, str, Order, bool, str] | None = None
         self._order: list[int] = []
         self._columns: list[Column] = []
         self._header: dict[str, Text] = {}
@@ -270,8 +271,10 @@ class ResultsScreen(ResultsViews):
             self._header[selector] = text
             self.query_one(selector, Static).update(text)
 
-    def _gate_text(self, under_gate: int, cases: int) -> Text:
-        """No gate; the point gate held or failed; the confident gate's fails and undecided."""
+    def _gate_text(self, under_gate: int | None, cases: int) -> Text:
+        """No gate; the point gate held or failed; the confident gate's fails and undecided.
+
+        ``under_gate`` is None without a gate, and read only with one."""
         colours = palette(self.app)
         reading = self.view.reading()
         k = reading.k

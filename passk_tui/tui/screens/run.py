@@ -50,7 +50,8 @@ class RunScreen(Screen[None]):
         super().__init__()
         self.view = view
         self._took: float | None = None
-        self._shown: tuple | None = None
+        #: What the summary last showed: (progress version, status, half-seconds elapsed).
+        self._shown: tuple[int, str, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
