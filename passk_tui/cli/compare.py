@@ -8,7 +8,7 @@ from pathlib import Path
 
 from passk_tui.cli.flags import FlagParser
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_confidence
+from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines
 from passk_tui.core.text.terminal_text import message_line, terminal_safe
 from passk_tui.evaluations.settings_text import flag
@@ -60,7 +60,7 @@ def run_compare(argv: list[str]) -> int:
     """Parse, load both evaluations, print the comparison; the return value is the exit status."""
     args = build_compare_parser().parse_args(argv)
     try:
-        confidence = flag("confidence", args.confidence, parse_confidence, DEFAULT_CONFIDENCE)
+        confidence = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
         export_path = check_comparison_export(args.export) if args.export else None
         with Store.open() as store:
             compared = load_compared(store, args.baseline, args.candidate, confidence)

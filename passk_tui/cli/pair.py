@@ -22,8 +22,7 @@ from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_ex
 from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.run.settings import parse_version
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
-from passk_tui.core.stats.compare import parse_confidence as parse_compare_confidence
+from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.gate import gate_lines, read
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.stats.sampling import gate_confidence, interval_method
@@ -75,7 +74,7 @@ def _run_pair(
     try:
         export_path = check_comparison_export(args.export) if args.export else None
         gate_level = flag("confidence", args.confidence, parse_confidence, None)
-        level = flag("confidence", args.confidence, parse_compare_confidence, DEFAULT_CONFIDENCE)
+        level = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
         key = stack_key(args, env)
         if pair is not None:
             paired = resume_pair(pair, key, resume_changes(args), baseline_version=baseline)

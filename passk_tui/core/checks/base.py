@@ -13,7 +13,7 @@ from passk_tui.core.text.values import SHOWN_CHARS, finite_number, shorten, show
 PASS = Verdict(True)
 
 
-def answer_text(output: Any) -> str:
+def checked_answer(output: Any) -> str:
     """The answer as the text checks see it: trimmed; JSON text for a non-string; '' for None."""
     if output is None:
         return ""

@@ -16,7 +16,7 @@ from passk_tui.core.checks.base import (
     PASS,
     Check,
     PureCheck,
-    answer_text,
+    checked_answer,
     finite_field,
     quote,
     strict_json_loads,
@@ -49,7 +49,7 @@ class _TextCheck(PureCheck):
         return text.casefold() if self.ignore_case else text
 
     def evaluate(self, output: Any) -> Verdict:
-        text = answer_text(output)
+        text = checked_answer(output)
         return self.compare(text, self.fold(text))
 
     @abstractmethod
@@ -120,7 +120,7 @@ class _Regex(Check):
             raise InputError(f"{where}: bad regex {quote(source)}: {error}") from None
 
     async def verdict(self, output: Any, deadline: float) -> Verdict:
-        text = answer_text(output)
+        text = checked_answer(output)
         loop = asyncio.get_running_loop()
         try:
             found = self.pattern.search(text, timeout=REGEX_ON_LOOP)
@@ -149,7 +149,7 @@ class _Number(PureCheck):
             raise InputError(f"{where}: tolerance must not be negative, got {self.tolerance!r}")
 
     def evaluate(self, output: Any) -> Verdict:
-        text = answer_text(output)
+        text = checked_answer(output)
         try:
             value = float(text)
         except ValueError:
@@ -175,7 +175,7 @@ class _Json(PureCheck):
     def evaluate(self, output: Any) -> Verdict:
         value = output
         if output is None or isinstance(output, str):
-            text = answer_text(output)
+            text = checked_answer(output)
             if not text:
                 return Verdict(False, "not valid JSON: empty answer")
             try:

@@ -18,7 +18,7 @@ from textual.widgets import DataTable
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.answers import answer_text
+from passk_tui.core.text.answers import shown_answer
 from passk_tui.core.text.reproduce import headless_command
 from passk_tui.core.text.words import counted
 
@@ -77,7 +77,7 @@ class CaseViews(Screen[None]):
         choices = [
             (what, text)
             for what, text in (
-                ("answer", answer_text(record.output) if record.output is not None else None),
+                ("answer", shown_answer(record.output) if record.output is not None else None),
                 ("error", record.error),
                 ("check's reason", record.reason),
                 ("run id", record.run_id),
