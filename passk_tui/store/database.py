@@ -35,8 +35,8 @@ from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.sampling import interval_method
+from passk_tui.core.text.quoting import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
-from passk_tui.core.text.values import shorten
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim, is_claimed
 from passk_tui.store.claims import claim as take_claim

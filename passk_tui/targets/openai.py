@@ -12,7 +12,7 @@ import httpx
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.agent_definition import openai_definition
 from passk_tui.core.run.attempt import Turn
-from passk_tui.core.text.values import shorten
+from passk_tui.core.text.quoting import shorten
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber, key_problem

@@ -26,7 +26,8 @@ from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import Verdict
-from passk_tui.core.text.values import shorten, strings, type_name
+from passk_tui.core.run.outside_values import strings
+from passk_tui.core.text.quoting import shorten, type_name
 
 #: Seconds a regex may search on the event loop before the search moves to a thread of its own.
 REGEX_ON_LOOP = 0.02

@@ -21,12 +21,12 @@ from passk_tui.core.run.events import (
     EvaluationFinished,
     Event,
 )
+from passk_tui.core.run.outside_values import bounded_output
 from passk_tui.core.run.policy import FixedPolicy, Pause, SamplingPolicy, Slot
 from passk_tui.core.run.pool import Pool
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice, Target
-from passk_tui.core.text.values import bounded_output
 
 Status = Literal["done", "cancelled", "failed"]
 

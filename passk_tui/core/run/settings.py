@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.stats.intervals import parse_confidence
-from passk_tui.core.text.values import shorten
+from passk_tui.core.text.quoting import shorten
 
 DEFAULT_ATTEMPTS = 5
 DEFAULT_K = 3

@@ -22,7 +22,7 @@ from math import exp, lgamma, log, log1p
 from typing import Literal, Protocol
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.text.values import shorten
+from passk_tui.core.text.quoting import shorten
 
 DEFAULT_CONFIDENCE = 0.95
 

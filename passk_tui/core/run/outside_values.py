@@ -1,42 +1,18 @@
-"""Values read from cases files, as messages speak of them: type names, shortened quotes."""
+"""Values from outside (cases files, agents files, answers) bounded and checked before use:
+lists of strings, seconds, and text and JSON that the store can keep."""
 
 from __future__ import annotations
 
-import datetime
 import json
-import math
 import re
 from typing import Any
 
 from passk_tui.core.errors import InputError
-
-#: Longest answer or expectation quoted in full in a reason; longer ones end in "…".
-SHOWN_CHARS = 200
-
-_TYPE_NAMES = {
-    type(None): "null",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    str: "string",
-    list: "array",
-    dict: "table",
-}
-
-
-def type_name(value: Any) -> str:
-    """The name of a loaded value's type for messages: JSON's names, TOML's 'table'."""
-    if isinstance(value, datetime.date | datetime.time):
-        return "date/time"
-    return _TYPE_NAMES.get(type(value), type(value).__name__)
-
-
-def shorten(text: str) -> str:
-    """Text cut to SHOWN_CHARS: a reason is a line on the case screen, not the answer itself."""
-    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+from passk_tui.core.text.quoting import finite_number, shown_number
 
 
 def strings(spec: dict[str, Any], key: str, where: str, allow_empty: bool = False) -> list[str]:
+    """``spec[key]`` as a list of strings (a check's argv, one_of's options); InputError naming ``where``."""
     value = spec.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise InputError(f"{where}: {key} must be a list of strings")
@@ -111,24 +87,6 @@ def bounded_output(output: Any) -> tuple[Any, int | None]:
     if len(text) <= OUTPUT_LIMIT:
         return output, None
     return text[:OUTPUT_LIMIT], len(text)
-
-
-def finite_number(value: Any) -> float | None:
-    """``value`` as a float when it is a finite number (a bool is not; nor a 400-digit integer)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
-def shown_number(value: Any) -> str:
-    """A value that should have been a number, shown short (a huge integer has no short repr)."""
-    if isinstance(value, int) and not isinstance(value, bool) and finite_number(value) is None:
-        return "an integer too large"
-    return shorten(repr(value))
 
 
 def positive_seconds(value: Any, what: str) -> float:
