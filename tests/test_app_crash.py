@@ -35,7 +35,9 @@ def test_a_screen_that_fails_ends_the_app_with_exit_3_and_says_why(tmp_path: Pat
     os.close(terminal)
     try:
         seen = read_until(controller, LEAVE_ALT_SCREEN, 30)
-        seen += read_until(controller, b"\x00", 2)  # what it says once the terminal is back
+        # What it says once the terminal is back, read to the end (EOF): a child whose
+        # traceback fills an unread pty would block on its write, never to exit.
+        seen += read_until(controller, b"\x00", 30)
         status = process.wait(timeout=20)
     finally:
         if process.poll() is None:
