@@ -72,6 +72,8 @@ class SettingsCheck:
     errors: dict[str, str] = field(default_factory=dict)
     lines: dict[str, str] = field(default_factory=dict)
     settings: Settings | None = None
+    #: Each valid field's value (its default when not given), the Settings or not.
+    values: dict[str, object] = field(default_factory=dict)
     #: The stack key, checked (None: none given).
     key: str | None = None
     #: The version to run beside ``version`` and compare against (None: none given).
@@ -114,9 +116,11 @@ def check_settings(
     def parsed(name: str, parse: Callable[[str], T], default: T) -> T | None:
         given = text(name)
         if given is None:
+            check.values[name] = default
             return default
         try:
-            return parse(given)
+            check.values[name] = value = parse(given)
+            return value
         except InputError as exc:
             source = named.get(name, flag_name(name))
             check.fail(name, str(exc), f"{source}: {exc}")
