@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from passk_tui.cli.flags import _Parser
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.cli.flags import FlagParser
+from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines
 from passk_tui.core.text.terminal_text import message_line, terminal_safe
@@ -19,7 +19,7 @@ from passk_tui.store.comparison import ComparedEvaluations, load_compared
 
 def build_compare_parser() -> argparse.ArgumentParser:
     """The flags of `passk-tui compare` (its own parser: the run flags do not apply here)."""
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui compare",
         description=(
             "Did the change help? Compare two stored evaluations per case: A is the baseline, "
@@ -83,7 +83,7 @@ def report_comparison(
     if export_path is not None:
         export_comparison(compared, export_path)
     if not fail_on_regression:
-        return 0
+        return ExitCode.OK
     for line in regression_lines(compared.comparison):
         sys.stderr.write(f"passk-tui: {message_line(line)}\n")
-    return 1 if compared.comparison.regressed else 0
+    return ExitCode.GATE_FAILED if compared.comparison.regressed else ExitCode.OK

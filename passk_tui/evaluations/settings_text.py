@@ -10,7 +10,6 @@ from typing import TypeVar
 
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.addresses import address_problem
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
@@ -31,6 +30,7 @@ from passk_tui.core.run.settings import (
 from passk_tui.core.run.target import Target
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.text.terminal_text import escape, first_unsafe
+from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
 
 T = TypeVar("T")
@@ -259,7 +259,7 @@ def parse_agent(text: str) -> str:
     return flag("agent", text, parse_agent_name, text)
 
 
-#: What an address with a user or password in it is told (``core.addresses``).
+#: What an address with a user or password in it is told (``targets.addresses``).
 STACK_CREDENTIALS = (
     "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
 )
@@ -268,7 +268,7 @@ STACK_CREDENTIALS = (
 def parse_stack_address(text: str) -> str:
     """The stack address, checked before anything is stored or sent (InputError names no flag).
 
-    Credentials in it are refused (``core.addresses``): the stack takes a bearer key.
+    Credentials in it are refused (``targets.addresses``): the stack takes a bearer key.
     """
     problem = address_problem(text, STACK_CREDENTIALS)
     if problem:

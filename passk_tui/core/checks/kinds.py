@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import math
+import threading
 from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from passk_tui.core.checks.base import (
     PASS,
@@ -21,9 +23,7 @@ from passk_tui.core.checks.base import (
     string_field,
 )
 from passk_tui.core.checks.command import CommandCheck
-from passk_tui.core.checks.json_schema import Schema
-from passk_tui.core.checks.nesting import Nesting
-from passk_tui.core.checks.worker_thread import in_daemon_thread
+from passk_tui.core.checks.json_schema import Nesting, Schema
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import Verdict
 from passk_tui.core.text.values import shorten, strings, type_name
@@ -273,3 +273,38 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         return CommandCheck(spec, where, base_dir)
     group = _All if kind == "all" else _Any
     return group(spec, where, base_dir, nesting)
+
+
+T = TypeVar("T")
+
+
+async def in_daemon_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a daemon thread of its own, awaited; a cancelled wait leaves it to end alone.
+
+    Unlike ``asyncio.to_thread``, whose pool threads ``asyncio.run`` and interpreter
+    exit both join, nothing waits for this thread: ``work`` must bound itself (a
+    regex search with a timeout), and its result is dropped if no one is waiting.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def deliver(setter: Callable[[Any], None], value: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: no one waits
+            loop.call_soon_threadsafe(_settle, future, setter, value)
+
+    def run() -> None:
+        try:
+            result = work()
+        except BaseException as exc:
+            deliver(future.set_exception, exc)
+        else:
+            deliver(future.set_result, result)
+
+    threading.Thread(target=run, name="passk-check", daemon=True).start()
+    return await future
+
+
+def _settle(future: asyncio.Future[Any], setter: Callable[[Any], None], value: Any) -> None:
+    """Set the result unless the waiter was cancelled (the future is done then)."""
+    if not future.done():
+        setter(value)

@@ -24,7 +24,7 @@ def passed_cell(f: CaseFigures) -> str:
 
 def comparison_rows(comparison: Comparison) -> list[tuple[str, ...]]:
     """Header then one row per compared case, in A's order, every cell as text."""
-    rows = [HEADERS]
+    rows: list[tuple[str, ...]] = [HEADERS]
     for c in comparison.cases:
         rows.append(
             (
