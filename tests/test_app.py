@@ -10,6 +10,8 @@ from textual.widgets import Button, Input, Static
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import ExitCode
 from passk_tui.core.run.progress import Cell
+from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.last_used import load_last_used, settings_file
 from passk_tui.tui.launch import form_values, starts_at_once
@@ -106,6 +108,32 @@ async def test_configure_rejects_bad_values_and_enables_run_when_valid(app_env: 
             assert expected in str(message(app, field).render()), field
             assert message(app, field).has_class("-error")
             await fill(pilot, **{field: before})
+            assert not run.disabled, (field, app.screen.check.errors)
+
+
+async def test_configure_shows_the_validators_message_at_the_field(app_env: Path) -> None:
+    """Each bad field says what the flags' validator says for it (the CLI's words after the
+    flag), including what the form once let through: control characters, credentials."""
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        good = {"agent": "scripted", "version": "1", "cases": "cases.toml"}
+        await fill(pilot, **good)
+        run = app.screen.query_one("#run", Button)
+        assert not run.disabled, app.screen.check.errors
+        bad = {
+            "agent": "scr\x1bipted",
+            "stack": "http://user:secret@stack.example",
+            "key": "short",
+            "attempts": "0",
+            "timeout": "soon",
+        }
+        for field, value in bad.items():
+            expected = check_settings(good | {field: value}).errors[field]
+            await fill(pilot, **{field: value})
+            assert run.disabled, field
+            assert str(message(app, field).render()) == terminal_safe(expected), field
+            assert message(app, field).has_class("-error"), field
+            await fill(pilot, **{field: good.get(field, "")})
             assert not run.disabled, (field, app.screen.check.errors)
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from passk_tui import demo
+from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.settings import (
@@ -45,39 +46,141 @@ def flag(name: str, text: str | None, parse: Callable[[str], T], default: T) -> 
         raise InputError(f"--{name}: {exc}") from None
 
 
-def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
-    """Validate every flag (nothing is loaded or started); InputError names the flag."""
-    attempts = flag("attempts", args.attempts, parse_attempts, DEFAULT_ATTEMPTS)
-    k = flag("k", args.k, lambda t: parse_k(t, attempts), default_k(attempts))
-    require = flag("require", args.require, parse_require, None)
-    max_attempts = flag(
-        "max-attempts", args.max_attempts, lambda t: parse_max_attempts(t, attempts), None
-    )
-    precision = flag("precision", args.precision, parse_precision, None)
-    check_precision(precision, require, max_attempts is not None)
-    concurrency = flag("concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY)
-    timeout = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
-    stack = stack_address(args, env)
-    if args.demo:
-        agent = parse_agent(args.agent) if args.agent else demo.AGENT
-        version = flag("version", args.version, parse_version, demo.VERSION)
-        cases_path = args.cases or str(demo.CASES)
-        agents_path = args.agents or (None if stack else str(demo.AGENTS))
+#: What each field is called in the CLI's line about it (else ``--`` and its name).
+FLAG_NAMES = {"max_attempts": "--max-attempts", "completion_only": "--completion-only"}
+#: What the form says beside an empty required field (the CLI says ``missing --agent, ...``).
+REQUIRED = {
+    "agent": "required",
+    "version": "required: the exact version number",
+    "cases": "required: a .toml or .jsonl cases file",
+}
+
+
+def flag_name(name: str) -> str:
+    return FLAG_NAMES.get(name, f"--{name}")
+
+
+@dataclass
+class SettingsCheck:
+    """The verdict on settings given as text: per bad field its message, or the Settings.
+
+    ``errors`` holds what is said beside a field (it names no flag: the field's label
+    does); ``lines`` the CLI's one line for the same problem (the flag, then the same
+    words). Both keep the order the fields are checked in: the CLI says the first.
+    """
+
+    errors: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, str] = field(default_factory=dict)
+    settings: Settings | None = None
+    #: Each valid field's value (its default when not given), the Settings or not.
+    values: dict[str, object] = field(default_factory=dict)
+    #: The stack key, checked (None: none given).
+    key: str | None = None
+    #: The version to run beside ``version`` and compare against (None: none given).
+    baseline: int | None = None
+
+    def fail(self, name: str, message: str, line: str | None = None) -> None:
+        """Record ``name``'s first problem (a later one for the same field is not said)."""
+        if name not in self.errors:
+            self.errors[name] = message
+            self.lines[name] = line or message
+
+    def first_line(self) -> str | None:
+        """The CLI's line for the first bad field, or None when every field is valid."""
+        return next(iter(self.lines.values()), None)
+
+
+def check_settings(
+    texts: Mapping[str, str | bool | None],
+    *,
+    demo: bool = False,
+    sources: Mapping[str, str] | None = None,
+) -> SettingsCheck:
+    """THE validator from text to Settings, for the flags, the Configure form and the API.
+
+    ``texts`` maps a field (``agent``, ``version``, ``cases``, ``attempts``, ``k``,
+    ``require``, ``max_attempts``, ``precision``, ``confidence``, ``concurrency``,
+    ``timeout``, ``stack``, ``key``, ``agents``, ``baseline``; ``completion_only`` a
+    bool) to its text as given; None or absent is not given (its default). ``sources``
+    names where a field came from when not its flag (``{"stack": "PASSK_STACK"}``).
+    With ``demo`` the demo's agent, version and cases fill what is not given. Nothing is
+    read or sent: the files and the stack are the lookups' (``evaluations.lookups``).
+    """
+    check = SettingsCheck()
+    named = dict(sources or {})
+
+    def text(name: str) -> str | None:
+        value = texts.get(name)
+        return None if value is None else str(value)
+
+    def parsed(name: str, parse: Callable[[str], T], default: T) -> T | None:
+        given = text(name)
+        if given is None:
+            check.values[name] = default
+            return default
+        try:
+            check.values[name] = value = parse(given)
+            return value
+        except InputError as exc:
+            source = named.get(name, flag_name(name))
+            check.fail(name, str(exc), f"{source}: {exc}")
+            return None
+
+    attempts = parsed("attempts", parse_attempts, DEFAULT_ATTEMPTS)
+    k = None
+    max_attempts = None
+    if attempts is not None:
+        k = parsed("k", lambda t: parse_k(t, attempts), default_k(attempts))
+    require = parsed("require", parse_require, None)
+    if attempts is not None:
+        max_attempts = parsed("max_attempts", lambda t: parse_max_attempts(t, attempts), None)
+    precision = parsed("precision", parse_precision, None)
+    if precision is not None:
+        try:
+            check_precision(precision, require or text("require"), bool(text("max_attempts")))
+        except InputError as exc:
+            message = str(exc).removeprefix("--precision").lstrip(": ")
+            check.fail("precision", message, str(exc))
+    concurrency = parsed("concurrency", parse_concurrency, DEFAULT_CONCURRENCY)
+    timeout = parsed("timeout", parse_timeout, DEFAULT_TIMEOUT)
+    stack = parsed("stack", parse_stack_address, None)
+    if not demo:
+        missing = [name for name in ("agent", "version", "cases") if text(name) is None]
+        line = f"missing {', '.join(flag_name(n) for n in missing)} (or use --demo)"
+        for name in missing:
+            check.fail(name, REQUIRED[name], line)
+    if demo and not text("agent"):
+        agent: str | None = demo_module.AGENT
     else:
-        missing = [f"--{n}" for n in ("agent", "version", "cases") if getattr(args, n) is None]
-        if missing:
-            raise InputError(f"missing {', '.join(missing)} (or use --demo)")
-        agent = parse_agent(args.agent)
-        version = flag("version", args.version, parse_version, 0)
-        cases_path = args.cases
-        agents_path = args.agents
-    return Settings(
+        agent = parsed("agent", parse_agent_name, None)
+    version = parsed("version", parse_version, demo_module.VERSION if demo else None)
+    confidence = parsed("confidence", parse_confidence, None)
+    cases_path = text("cases")
+    if demo and not cases_path:
+        cases_path = str(demo_module.CASES)
+    agents_path = text("agents")
+    if demo and not agents_path:
+        agents_path = None if stack else str(demo_module.AGENTS)
+    check.key = parsed("key", parse_key, None)
+    check.baseline = parsed("baseline", parse_version, None)
+    if check.baseline is not None and check.baseline == version:
+        check.fail(
+            "baseline",
+            f"must differ from the version ({version})",
+            f"--baseline: must differ from --version ({version})",
+        )
+    if check.errors:
+        return check
+    assert agent is not None and version is not None and cases_path is not None
+    assert attempts is not None and k is not None
+    assert concurrency is not None and timeout is not None
+    check.settings = Settings(
         agent=agent,
         version=version,
         cases_path=cases_path,
         attempts=attempts,
         k=k,
-        completion_only=bool(args.completion_only),
+        completion_only=bool(texts.get("completion_only")),
         require=require,
         concurrency=concurrency,
         timeout=timeout,
@@ -85,8 +188,41 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
         agents_path=agents_path,
         max_attempts=max_attempts,
         precision=precision,
-        confidence=flag("confidence", args.confidence, parse_confidence, None),
+        confidence=confidence,
     )
+    return check
+
+
+def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
+    """Validate every flag (nothing is loaded or started); InputError names the flag."""
+    texts: dict[str, str | bool | None] = {
+        name: getattr(args, name)
+        for name in (
+            "agent",
+            "version",
+            "cases",
+            "attempts",
+            "k",
+            "require",
+            "max_attempts",
+            "precision",
+            "confidence",
+            "concurrency",
+            "timeout",
+            "agents",
+            "completion_only",
+        )
+    }
+    sources: dict[str, str] = {}
+    texts["stack"] = args.stack or None
+    if texts["stack"] is None and env.get("PASSK_STACK"):
+        texts["stack"], sources["stack"] = env["PASSK_STACK"], "PASSK_STACK"
+    check = check_settings(texts, demo=bool(args.demo), sources=sources)
+    line = check.first_line()
+    if line is not None:
+        raise InputError(line)
+    assert check.settings is not None
+    return check.settings
 
 
 def check_precision(precision: float | None, require: object, adaptive: bool) -> None:
@@ -106,42 +242,55 @@ def check_precision(precision: float | None, require: object, adaptive: bool) ->
 MAX_AGENT_CHARS = 200
 
 
-def parse_agent(text: str) -> str:
-    """An agent id or name: one line of text, not absurdly long; InputError names --agent."""
+def parse_agent_name(text: str) -> str:
+    """An agent id or name: one line of text, not absurdly long (InputError names no flag)."""
     if not text.strip():
-        raise InputError("--agent: must not be empty")
+        raise InputError("must not be empty")
     if len(text) > MAX_AGENT_CHARS:
-        raise InputError(f"--agent: at most {MAX_AGENT_CHARS} characters, got {len(text):,}")
+        raise InputError(f"at most {MAX_AGENT_CHARS} characters, got {len(text):,}")
     unsafe = first_unsafe(text)
     if unsafe is not None:
-        raise InputError(f"--agent: holds a control character ({escape(unsafe)})")
+        raise InputError(f"holds a control character ({escape(unsafe)})")
     return text
 
 
-#: What an address with a user or password in it is told (``core.addresses``).
+def parse_agent(text: str) -> str:
+    """``parse_agent_name``, its InputError naming --agent."""
+    return flag("agent", text, parse_agent_name, text)
+
+
+#: What an address with a user or password in it is told (``targets.addresses``).
 STACK_CREDENTIALS = (
     "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
 )
 
 
-def parse_stack_url(text: str, source: str = "--stack") -> str:
-    """The stack address, checked before anything is stored or sent; InputError names ``source``.
+def parse_stack_address(text: str) -> str:
+    """The stack address, checked before anything is stored or sent (InputError names no flag).
 
-    Credentials in it are refused (``core.addresses``): the stack takes a bearer key.
+    Credentials in it are refused (``targets.addresses``): the stack takes a bearer key.
     """
     problem = address_problem(text, STACK_CREDENTIALS)
     if problem:
-        raise InputError(f"{source}: {problem}")
+        raise InputError(problem)
     return text
 
 
-def stack_address(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
-    """The validated --stack, else PASSK_STACK, else None."""
-    if args.stack:
-        return parse_stack_url(args.stack)
-    if env.get("PASSK_STACK"):
-        return parse_stack_url(env["PASSK_STACK"], "PASSK_STACK")
-    return None
+def parse_stack_url(text: str, source: str = "--stack") -> str:
+    """``parse_stack_address``, its InputError naming ``source``."""
+    try:
+        return parse_stack_address(text)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+
+
+def parse_key(key: str) -> str:
+    """A stack key that can go into an HTTP header and is long enough to mask
+    (``targets.scrub.key_problem``); the InputError never echoes the key."""
+    problem = key_problem(key)
+    if problem:
+        raise InputError(problem)
+    return key
 
 
 def load_suite(settings: Settings) -> list[Case]:
@@ -155,11 +304,13 @@ def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
     (``targets.scrub.key_problem``) is bad input, said without echoing the key.
     """
     source = "--key" if args.key else "PASSK_KEY"
-    key = args.key or env.get("PASSK_KEY") or None
-    problem = None if key is None else key_problem(key)
-    if problem:
-        raise InputError(f"{source}: {problem}")
-    return key
+    check = check_settings(
+        {"key": args.key or env.get("PASSK_KEY") or None}, demo=True, sources={"key": source}
+    )
+    line = check.first_line()
+    if line is not None:
+        raise InputError(line)
+    return check.key
 
 
 def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Target:

@@ -21,12 +21,12 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from passk_tui import demo
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.stop_signals import Stop, StopSignals
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.tui import messages
 from passk_tui.tui.app_exit import exit_messages, exit_status
 from passk_tui.tui.contrast import derived_variables
@@ -47,12 +47,9 @@ QUIT_GRACE = 10.0
 
 def demo_settings() -> Settings:
     """The bundled demo: its suite, its local (simulated, flaky) agent, default settings."""
-    return Settings(
-        agent=demo.AGENT,
-        version=demo.VERSION,
-        cases_path=str(demo.CASES),
-        agents_path=str(demo.AGENTS),
-    )
+    settings = check_settings({}, demo=True).settings
+    assert settings is not None  # nothing given: nothing can be wrong
+    return settings
 
 
 class PasskApp(App[None]):

@@ -15,8 +15,8 @@ from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
-from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.evaluations.lookups import stack_versions
 from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -199,15 +199,7 @@ class ConfigureScreen(Screen[None]):
     @work(exclusive=True, group="stack-check", exit_on_error=False)
     async def _ask_stack(self, stack: str, key: str | None, agent: str) -> None:
         """Ask the stack for the agent's versions; the answer is shown beside the fields."""
-        from passk_tui.targets.stack import StackTarget
-
-        target = StackTarget(stack, key, agent, 0, "ev_configure", 1)
-        try:
-            answer: list[int] | str = await target.versions()
-        except (RunError, InputError) as exc:
-            answer = str(exc)
-        finally:
-            await target.aclose()
+        answer = await stack_versions(stack, key, agent)
         self._stack_answers[(stack, key, agent)] = answer
         self.revalidate()
 

@@ -1,0 +1,72 @@
+"""What a face asks about the settings before a run: the cases file, the local agents, the stack.
+
+The Configure form asks these as you type (a screen never reads a file or builds a
+target itself). The files are read again only once they change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.run.cases import load_cases
+
+
+def count_cases(path: Path, completion_only: bool) -> int:
+    """How many cases the file holds; InputError says what is wrong with it."""
+    cases = _cached(
+        ("cases", completion_only),
+        path,
+        lambda p: load_cases(p, completion_only=completion_only),
+    )
+    return len(cases)
+
+
+def local_agents(explicit: Path | None) -> tuple[Path, dict[str, list[int]]]:
+    """The local agents file in use (``explicit``, else the default) and each agent's versions.
+
+    InputError says why there is no usable file.
+    """
+    from passk_tui.targets.agents_file import find_agents_file, load_agents
+
+    path = find_agents_file(explicit)
+    agents = _cached(("agents",), path, load_agents)
+    return path, {name: list(versions) for name, versions in agents.items()}
+
+
+async def stack_versions(stack: str, key: str | None, agent: str) -> list[int] | str:
+    """The versions the stack knows of ``agent``, or why it could not say (one line)."""
+    from passk_tui.targets.stack import StackTarget
+
+    target = StackTarget(stack, key, agent, 0, "ev_configure", 1)
+    try:
+        return await target.versions()
+    except (RunError, InputError) as exc:
+        return str(exc)
+    finally:
+        await target.aclose()
+
+
+_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def _stamp(path: Path) -> tuple[Any, ...]:
+    """What identifies a file's content cheaply, so typing does not re-read unchanged files."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (str(path), None)
+    return (str(path.resolve()), info.st_mtime_ns, info.st_size)
+
+
+def _cached(kind: tuple[Any, ...], path: Path, load: Callable[[Path], Any]) -> Any:
+    """``load(path)``, reused while the file is unchanged; errors are not cached."""
+    key = (*kind, *_stamp(path))
+    if key not in _CACHE:
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        _CACHE[key] = load(path)
+    return _CACHE[key]
