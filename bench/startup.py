@@ -9,7 +9,7 @@
   attempt per case), spawn to exit and its CPU (user + sys, from wait4).
 - modules loaded: how many modules a headless run has imported when it exits (the 1 x 1
   stack run above, and ``--headless --demo --attempts 1``), and which of the lazily loaded
-  ones (export layouts, the comparison, regex, textual) are among them.
+  ones (the export and its layouts, the comparison, regex, textual) are among them.
 - ``--base DIR``: ``--help``, the two headless runs (first output, exit, CPU) and the module
   counts again, each run of this tree followed by the same run of the checkout at DIR (both
   as ``python -m passk_tui`` with ``PYTHONPATH`` the tree), so that a before and after share
@@ -81,6 +81,7 @@ DEMO = ["--headless", "--demo", "--attempts", "1"]
 LAZY = (
     "textual",
     "regex",
+    "passk_tui.reports.export",
     "passk_tui.reports.report_html",
     "passk_tui.reports.junit",
     "passk_tui.cli.pair",

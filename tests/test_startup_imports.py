@@ -75,6 +75,7 @@ def test_a_plain_command_agent_run_loads_no_app_no_report_and_no_comparison(
     assert rc == 0
     assert "passk_tui.core.text.table" in modules  # the table was printed from core
     assert unexpected(modules) == []
+    assert "httpx" not in modules and "aiohttp" not in modules  # no HTTP client either
 
 
 def test_help_loads_no_app_no_report_and_no_comparison(tmp_path: Path) -> None:
