@@ -32,7 +32,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     evaluation: RecordedEvaluation | None = None
     stopped_by: list[int] = []
     try:
-        export_path = None
+        export_path: Path | None = None
         if args.export:
             # reports/ only when an export is asked for: a plain run prints core's table.
             from passk_tui.reports.export import check_export_path
