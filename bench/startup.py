@@ -9,10 +9,11 @@
   attempt per case), spawn to exit and its CPU (user + sys, from wait4).
 - modules loaded: how many modules a headless run has imported when it exits (the 1 x 1
   stack run above, and ``--headless --demo --attempts 1``), and which of the lazily loaded
-  ones (export layouts, the comparison, regex, textual) are among them.
-- ``--base DIR``: the two headless runs and the module counts again, each run of this tree
-  followed by the same run of the checkout at DIR (``PYTHONPATH=DIR``), so that a before
-  and after share the machine's load.
+  ones (the export and its layouts, the comparison, regex, textual) are among them.
+- ``--base DIR``: ``--help``, the two headless runs (first output, exit, CPU) and the module
+  counts again, each run of this tree followed by the same run of the checkout at DIR (both
+  as ``python -m passk_tui`` with ``PYTHONPATH`` the tree), so that a before and after share
+  the machine's load.
 - the app's first frame: ``passk-tui`` (no flags: the Configure screen) in a detached tmux
   session on its own socket, spawn until the pane shows the screen (title and form); the tmux
   server is stopped by that socket when done.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import selectors
 import shutil
 import subprocess
@@ -35,6 +37,7 @@ from harness import (
     ROOT,
     fresh_env,
     headless_argv,
+    load,
     machine,
     run_measured,
     spread,
@@ -49,10 +52,13 @@ def spawn_to_exit(argv: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def first_output(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Seconds from spawn to the first byte on stdout or stderr, and to exit."""
+def first_output(
+    argv: list[str], env: dict[str, str], cwd: Path = ROOT
+) -> tuple[float, float, float]:
+    """Seconds from spawn to the first byte on stdout or stderr, to exit, and its CPU (user + sys)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = None
     with selectors.DefaultSelector() as sel:
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -62,7 +68,10 @@ def first_output(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
                 first = time.perf_counter() - start
     proc.communicate(timeout=60)
     end = time.perf_counter() - start
-    return (first if first is not None else end), end
+    # The child is reaped by now; the stack server (the other child) is not, so it is not counted.
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return (first if first is not None else end), end, cpu
 
 
 #: The bundled demo's headless run, one attempt per case: a start-up with no server.
@@ -72,6 +81,7 @@ DEMO = ["--headless", "--demo", "--attempts", "1"]
 LAZY = (
     "textual",
     "regex",
+    "passk_tui.reports.export",
     "passk_tui.reports.report_html",
     "passk_tui.reports.junit",
     "passk_tui.cli.pair",
@@ -132,23 +142,44 @@ def app_first_frame(env: dict[str, str], folder: Path) -> float | None:
 
 
 def paired(base: Path, repeat: int, env: dict[str, str], stack_argv: list[str]) -> None:
-    """The headless runs and module counts of this tree and of ``base``, alternately."""
+    """``--help``, the stack run and the demo of this tree and of ``base``, alternately.
+
+    Both trees run as ``python -m passk_tui`` from their own folder (the console script's
+    module moved in the house: an older tree has no ``passk_tui.cli.main``), each with its
+    own store (an older tree may refuse a newer store's schema).
+    """
     trees = {"this tree": ROOT, f"base {base}": base}
-    envs = {label: {**env, "PYTHONPATH": str(tree)} for label, tree in trees.items()}
+    envs = {
+        label: {**env, "PYTHONPATH": str(tree), "PASSK_DATA_DIR": f"{env['PASSK_DATA_DIR']}-{i}"}
+        for i, (label, tree) in enumerate(trees.items())
+    }
+    module = [PYTHON, "-m", "passk_tui"]
+    runs = {
+        "--help": [*module, "--help"],
+        "stack 1 x 1": [*module, *stack_argv[1:]],
+        "demo": [*module, *DEMO],
+    }
+    firsts: dict[tuple[str, str], list[float]] = {}
     walls: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
     for _ in range(repeat):
-        for label in trees:
-            for run, argv in (("stack 1 x 1", stack_argv), ("demo", [PASSK, *DEMO])):
-                measured = run_measured(argv, env=envs[label], cwd=trees[label])
-                walls.setdefault((label, run), []).append(1000 * measured.wall)
-                cpus.setdefault((label, run), []).append(1000 * measured.cpu)
+        for label, tree in trees.items():
+            for run, argv in runs.items():
+                first, end, cpu = first_output(argv, envs[label], tree)
+                firsts.setdefault((label, run), []).append(1000 * first)
+                walls.setdefault((label, run), []).append(1000 * end)
+                cpus.setdefault((label, run), []).append(1000 * cpu)
+    print(f"load after the paired runs: {load()}")
     for label, tree in trees.items():
-        for run, argv in (("stack 1 x 1", stack_argv[1:]), ("demo", DEMO)):
-            count, lazy = modules_loaded(argv, envs[label], tree)
+        for run, argv in runs.items():
+            counted = ""
+            if run != "--help":
+                count, lazy = modules_loaded(argv[3:], envs[label], tree)
+                counted = f", {count} modules ({lazy or 'none'})"
             print(
-                f"{label}, {run}: exit {spread(walls[label, run], '{:.0f}')} ms, CPU "
-                f"{spread(cpus[label, run], '{:.0f}')} ms, {count} modules ({lazy or 'none'})"
+                f"{label}, {run}: first output {spread(firsts[label, run], '{:.0f}')} ms, "
+                f"exit {spread(walls[label, run], '{:.0f}')} ms, "
+                f"CPU {spread(cpus[label, run], '{:.0f}')} ms{counted}"
             )
 
 
@@ -171,8 +202,8 @@ def main() -> None:
             first_output(headless_argv(server.url, cases, 1, 1), env) for _ in range(args.repeat)
         ]
         print(
-            f"headless 1 x 1, 0 ms Turn: first output {spread([1000 * f for f, _ in runs], '{:.0f}')} ms,"
-            f" exit {spread([1000 * e for _, e in runs], '{:.0f}')} ms"
+            f"headless 1 x 1, 0 ms Turn: first output {spread([1000 * r[0] for r in runs], '{:.0f}')} ms,"
+            f" exit {spread([1000 * r[1] for r in runs], '{:.0f}')} ms"
         )
         demo = [run_measured([PASSK, *DEMO], env=env, cwd=ROOT) for _ in range(args.repeat)]
         print(

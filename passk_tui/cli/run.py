@@ -19,7 +19,6 @@ from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
-from passk_tui.reports.export import check_export_path, export
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
@@ -33,7 +32,12 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     evaluation: RecordedEvaluation | None = None
     stopped_by: list[int] = []
     try:
-        export_path = check_export_path(args.export) if args.export else None
+        export_path: Path | None = None
+        if args.export:
+            # reports/ only when an export is asked for: a plain run prints core's table.
+            from passk_tui.reports.export import check_export_path
+
+            export_path = check_export_path(args.export)
         key = stack_key(args, env)
         if args.resume:
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
@@ -109,6 +113,8 @@ def _report_end(
 
 def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None, code: int) -> int:
     """Write the export; a failure is one line and exit 5 unless the status already says more."""
+    from passk_tui.reports.export import export  # reports/ only on --export
+
     try:
         written = export(evaluation.store.load(evaluation.evaluation_id), path, confidence)
     except (InputError, RunError) as exc:
