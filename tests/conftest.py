@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.stack_server import StackServer
+from tests.support.stack_server import StackServer
 
 
 @pytest.fixture(autouse=True)
