@@ -21,10 +21,8 @@ from passk_tui.tui.screens.export import ExportScreen
 from passk_tui.tui.screens.forest import ForestScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.forest import ForestPlot
-from tests.support.app import TABLES, app_env, run_to_end, scripted
+from tests.support.app import TABLES, run_to_end, scripted
 from tests.support.demo_store import RESET, WEATHER, stored_demo_view
-
-__all__ = ["app_env"]
 
 SIZE = (80, 24)
 CAPITAL = 1  # the demo's second case: "Sydney" four times, "Canberra" once

@@ -21,17 +21,16 @@ from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.run_summary import LiveLine
 from tests.support.app import (
     TABLES,
-    app_env,
     blocking,
     column_keys,
     column_labels,
+    fill,
+    message,
     run_to_end,
     scripted,
     start_mid_run,
     wait_for,
 )
-
-__all__ = ["app_env"]
 
 SIZE = (120, 36)
 P, W, E = Cell.PASSED, Cell.WRONG, Cell.ERRORED
@@ -62,16 +61,6 @@ def table_text(table) -> list[tuple[str, ...]]:
         )
         for i in range(table.row_count)
     ]
-
-
-def message(app: PasskApp, field: str) -> Static:
-    return app.screen.query_one(f"#message-{field}", Static)
-
-
-async def fill(pilot, **fields: str) -> None:
-    for name, value in fields.items():
-        pilot.app.screen.query_one(f"#input-{name}", Input).value = value
-    await pilot.pause()
 
 
 # -- configure ---------------------------------------------------------------------------

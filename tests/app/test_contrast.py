@@ -16,9 +16,7 @@ from textual.widgets import Checkbox
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.contrast import MINIMUM, contrast_ratio, readable
 from passk_tui.tui.form import blank_form
-from tests.support.app import app_env, run_to_end, scripted, start_mid_run
-
-__all__ = ["app_env"]
+from tests.support.app import run_to_end, scripted, start_mid_run
 
 SIZE = (100, 30)
 #: Drawing, not text: edges of the footer and toggles, scrollbar thumbs (Textual's own).

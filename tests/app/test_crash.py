@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.app.test_signals import LEAVE_ALT_SCREEN, read_until
 from tests.support import ROOT
+from tests.support.processes import LEAVE_ALT_SCREEN, read_until
 
 #: The app as `passk-tui` opens it, but its first screen's stylesheet is missing: the
 #: StylesheetError an install without the screens' .tcss raised.

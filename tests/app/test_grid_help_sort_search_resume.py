@@ -23,7 +23,6 @@ from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import SYMBOLS
 from tests.support.app import (
     TABLES,
-    app_env,
     column_keys,
     column_labels,
     run_to_end,
@@ -32,8 +31,6 @@ from tests.support.app import (
     synthetic_view,
     wait_for,
 )
-
-__all__ = ["app_env"]
 
 SMALL = (80, 24)
 

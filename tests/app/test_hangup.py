@@ -22,10 +22,9 @@ from pathlib import Path
 import pytest
 
 from passk_tui.store import DB_NAME, Store
-from tests.app.test_signals import read_until
-from tests.cli.test_command_target import gone, kill_quietly
-from tests.stack.test_resume import finish, passk
 from tests.support import AGENTS
+from tests.support.cli import finish, start
+from tests.support.processes import gone, kill_quietly, read_until
 
 HELD = AGENTS / "held.py"
 CASES = """\
@@ -117,7 +116,7 @@ def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
     assert outcomes == {"withdrawn": 4}
 
     (state / "release").touch()
-    status, out, err = finish(passk("--resume", "last", data=data, key=None))
+    status, out, err = finish(start("--resume", "last", data=data, key=None))
     assert status == 0, err
     assert out == RESUMED  # the withdrawn attempts ran again, counted once each
     assert len(list((state / "pids").iterdir())) == 8

@@ -7,10 +7,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.cases import load_cases
 from passk_tui.store.comparison import compare_stored
-from passk_tui.store.models import StoredEvaluation
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
 from passk_tui.tui.screens.case import CaseScreen
@@ -22,18 +19,15 @@ from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
 from tests.support.app import (
     TABLES,
-    app_env,
     column_keys,
     run_to_end,
     scripted,
     start_mid_run,
+    stored_pair,
     wait_for,
 )
 
-__all__ = ["app_env", "stored_pair"]
-
 SIZE = (120, 36)
-OUTCOME = {"P": Outcome.PASSED, "W": Outcome.WRONG, "E": Outcome.ERRORED}
 
 
 def column(table, key: str) -> list[str]:
@@ -100,35 +94,6 @@ async def test_configure_checks_confidence_and_baseline(app_env: Path) -> None:
         assert "no version 2 (versions: 1)" in await typed("baseline", "2", "no version 2")
         assert "none: one version" in await typed("baseline", "", "none: one")
         assert screen.check.confidence == 0.9 and screen.check.settings is not None
-
-
-def stored(evaluation_id: str, patterns: tuple[str, ...], created: float) -> StoredEvaluation:
-    """A finished evaluation of tests/support/app_agents/cases.toml made in memory, 10 attempts a case."""
-    cases = load_cases(Path("cases.toml"))
-    records = []
-    for c, (case, pattern) in enumerate(zip(cases, patterns, strict=True)):
-        for a in range(1, 11):
-            outcome = OUTCOME[pattern[(a - 1) % len(pattern)]]
-            answer = (
-                None
-                if outcome is Outcome.ERRORED
-                else ("391" if outcome is Outcome.PASSED else "390")
-            )
-            status = "failed" if outcome is Outcome.ERRORED else "completed"
-            records.append(
-                AttemptRecord(c, case.name, a, f"{evaluation_id}-{c}-{a}", outcome, status,
-                              answer, None, None, None, None, 0.0, 1.0)
-            )  # fmt: skip
-    return StoredEvaluation(
-        evaluation_id, created, created + 1, "done", None, scripted(attempts=10), cases, "", records
-    )
-
-
-def stored_pair() -> tuple[StoredEvaluation, StoredEvaluation]:
-    """A baseline and a candidate: steady breaks (mostly errored), flaky is fixed."""
-    a = stored("ev_a", ("P", "PWW", "E", "PEWPE"), 1.0)
-    b = stored("ev_b", ("PEE", "P", "E", "PEWPE"), 2.0)
-    return a, b
 
 
 async def test_compare_puts_regressions_first_and_opens_a_case_with_a_diff(app_env) -> None:

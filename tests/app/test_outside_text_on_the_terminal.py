@@ -33,9 +33,7 @@ from passk_tui.tui.screens.compare_case import CompareCaseScreen
 from passk_tui.tui.screens.errors import ErrorsScreen
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.results import ResultsScreen
-from tests.support.app import app_env, run_to_end, scripted
-
-__all__ = ["app_env"]
+from tests.support.app import run_to_end, scripted
 
 SIZE = (160, 50)
 #: Clipboard, title, clear screen, colour, C1 CSI, BEL, backspace, CR, RLO, markup, a link.

@@ -13,10 +13,7 @@ from textual.pilot import Pilot
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.curve import CurveScreen
 from passk_tui.tui.screens.forest import ForestScreen
-from tests.support.app import app_env
 from tests.support.demo_store import snapshot_view
-
-__all__ = ["app_env"]
 
 SIZE = (80, 24)
 

@@ -14,19 +14,12 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.run.progress import Progress
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from tests.support.app import synthetic_view
-
-
-def record(case: int, attempt: int, outcome: Outcome = Outcome.PASSED) -> AttemptRecord:
-    status = "failed" if outcome is Outcome.ERRORED else "completed"
-    return AttemptRecord(
-        case, f"case-{case}", attempt, f"k{case}-{attempt}", outcome, status,
-        "x", None, None, None, None, 0.0, 1.0,
-    )  # fmt: skip
+from tests.support.records import record
 
 
 class GridApp(App[None]):

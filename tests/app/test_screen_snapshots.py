@@ -19,9 +19,7 @@ from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
 from passk_tui.tui.messages import ResultsOpened
 from passk_tui.tui.screens.run import RunScreen
-from tests.support.app import app_env, run_to_end, scripted, start_mid_run, synthetic_view
-
-__all__ = ["app_env"]
+from tests.support.app import run_to_end, scripted, start_mid_run, synthetic_view
 
 SIZE = (120, 36)
 SMALL = (80, 24)
@@ -149,7 +147,7 @@ class TestCompare:
     ) -> None:
         from passk_tui.store.comparison import compare_stored
         from passk_tui.tui.screens.compare import CompareScreen
-        from tests.app.test_intervals_on_screens import stored_pair
+        from tests.support.app import stored_pair
 
         app = PasskApp(show_timing=False)
 
@@ -162,7 +160,7 @@ class TestCompare:
     def test_a_case_in_both_versions_with_the_diff(self, app_env: Path, snap_compare) -> None:
         from passk_tui.store.comparison import compare_stored
         from passk_tui.tui.screens.compare import CompareScreen
-        from tests.app.test_intervals_on_screens import stored_pair
+        from tests.support.app import stored_pair
 
         app = PasskApp(show_timing=False)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import signal
 import sqlite3
 import subprocess
@@ -16,25 +15,9 @@ import pytest
 
 from passk_tui.store import DB_NAME
 from tests.support import APP_AGENTS
+from tests.support.processes import LEAVE_ALT_SCREEN, read_until
 
 AGENTS = APP_AGENTS
-LEAVE_ALT_SCREEN = b"\x1b[?1049l"
-
-
-def read_until(fd: int, wanted: bytes, limit: float) -> bytes:
-    seen = b""
-    give_up = time.monotonic() + limit
-    while wanted not in seen and time.monotonic() < give_up:
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])

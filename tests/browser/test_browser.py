@@ -14,10 +14,8 @@ import base64
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -30,10 +28,11 @@ from passk_tui.reports.export import export
 from passk_tui.reports.html_page import BLOCK
 from passk_tui.store import Store
 from passk_tui.store.comparison import load_compared
-from tests.cli.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
 from tests.support import ROOT
 from tests.support.chromium import CHROMEDRIVER, CHROMIUM, start_chromium
-from tests.unit.test_report_html import awkward_evaluation
+from tests.support.compare import BASELINE, CANDIDATE, store_evaluation
+from tests.support.reports import awkward_evaluation
+from tests.support.web import _listening, free_port, wait_for
 
 
 def _require_browser() -> None:
@@ -139,7 +138,7 @@ return [rows.length, ...new Set(rows.map(
 def test_the_rows_blocks_line_up_as_one_table_under_its_head(browser, tmp_path) -> None:
     from dataclasses import replace
 
-    from tests.unit.test_report_html_scale import evaluation
+    from tests.support.reports import evaluation
 
     stored = evaluation(2 * BLOCK + 3, 30)
     # A long name in the last block only: a block laid out on its own would widen its column.
@@ -201,12 +200,6 @@ ANSI = re.compile(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     """``passk-tui serve`` on a free loopback port (stopped by its pid after the test)."""
@@ -237,19 +230,6 @@ def served(tmp_path: Path) -> Iterator[str]:
             raise AssertionError("serve did not stop on SIGTERM with a tab open") from None
         finally:
             log.close()
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def wait_for(condition: Callable[[], object], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
-        time.sleep(0.25)
 
 
 class Screen:

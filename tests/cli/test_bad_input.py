@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import CLI_AGENTS
+from tests.support.cli import environment, run
 
 AGENTS = CLI_AGENTS
 #: Nothing listens here: an attempt to reach it would be a connection error (exit 3).
@@ -194,18 +195,15 @@ def _cap_memory() -> None:
 
 
 def passk(folder: Path, args: list[str], env: dict[str, str], stdout: str | None):
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    environment["PASSK_DATA_DIR"] = str(folder / "data")
-    environment.update(env)
+    """The headless CLI in ``folder`` (its store in folder/data), memory-capped, with ``env``
+    added; stdout to the file ``stdout`` when given (a file that is never read back)."""
     with open(stdout or os.devnull, "w") as out:
-        return subprocess.run(
-            [sys.executable, "-m", "passk_tui", "--headless", *args],
+        return run(
+            *args,
+            cwd=folder,
+            env=environment(folder / "data", **env),
             stdout=out if stdout else subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
-            timeout=60,
-            cwd=folder,
-            env=environment,
             preexec_fn=_cap_memory,
         )
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -12,16 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.support import CLI_AGENTS
+from tests.support.cli import SEED_TABLE, run, scripted
 
 AGENTS = CLI_AGENTS
-
-SEED_TABLE = """\
-case        passed  wrong  errored  pass@1  pass@3  all passed
-----------  ------  -----  -------  ------  ------  ----------
-arithmetic  3/5     2      0        0.60    1.00    no
-json-shape  0/5     4      1        0.00    0.00    no
-summary     5/5     0      0        1.00    1.00    yes
-"""
 
 
 @pytest.fixture
@@ -30,27 +22,6 @@ def agents(tmp_path: Path) -> Path:
     folder = tmp_path / "agents"
     shutil.copytree(AGENTS, folder)
     return folder
-
-
-def run(
-    *args: str, cwd: Path | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    env["PASSK_DATA_DIR"] = os.environ.get("PASSK_DATA_DIR", str(cwd or "."))
-    return subprocess.run(
-        [sys.executable, "-m", "passk_tui", "--headless", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=cwd,
-        env=env,
-    )
-
-
-def scripted(agents: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run(
-        "--agents", str(agents / "agents.toml"), "--agent", "scripted", "--version", "1", *args
-    )
 
 
 def test_seed_table_exactly(agents: Path) -> None:

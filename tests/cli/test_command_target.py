@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import shutil
-import signal
 import sys
 import time
 from pathlib import Path
@@ -21,6 +19,7 @@ from passk_tui.core.run import program as program_module
 from passk_tui.targets.agents_file import local_target
 from passk_tui.targets.command import CommandTarget
 from tests.support import AGENTS
+from tests.support.processes import gone, kill_quietly
 
 PY = sys.executable
 
@@ -42,23 +41,6 @@ async def run(target: CommandTarget, value: Any):
         await target.aclose()
 
 
-def gone(pid: int) -> bool:
-    """True when the process no longer runs: no such pid, or a zombie awaiting init.
-
-    A zombie grandchild belongs to init once its parent dies; whether init reaps it
-    promptly is the machine's business, not the target's.
-    """
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] == "Z"
-
-
 def exists_at_all(pid: int) -> bool:
     """True while the pid is taken, zombie or not (a reaped child frees it)."""
     try:
@@ -66,13 +48,6 @@ def exists_at_all(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
-
-
-def kill_quietly(*pids: int) -> None:
-    """Clean up after a failing test: nothing it started may linger."""
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
 
 
 async def wait_for(condition, timeout: float = 5.0) -> bool:

@@ -12,28 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.demo import demo_agent
 from passk_tui.store import Store
 from passk_tui.store.errors import UnknownEvaluation
-from tests.unit.test_compare import PRODUCT_TABLE
-
-# Per case: (passed, wrong, errored), as in PRODUCT.md's example.
-BASELINE = {"arithmetic": (2, 8, 0), "json-shape": (8, 1, 1), "summary": (10, 0, 0)}
-CANDIDATE = {"arithmetic": (9, 1, 0), "json-shape": (7, 3, 0), "summary": (3, 1, 6)}
-
-#: The outcomes that count, in the order of the counts above (withdrawn ones count nowhere).
-COUNTED = (Outcome.PASSED, Outcome.WRONG, Outcome.ERRORED)
+from tests.support.compare import BASELINE, CANDIDATE, PRODUCT_TABLE, store_evaluation
 
 TABLE = PRODUCT_TABLE + (
     "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, "
     "a provider or a tool before the agent\n"
 )
-
-#: The outcomes a count of (passed, wrong, errored) stands for, in that order.
-COUNTED = (Outcome.PASSED, Outcome.WRONG, Outcome.ERRORED)
 
 
 def compare(*args: str) -> subprocess.CompletedProcess[str]:
@@ -44,39 +32,6 @@ def compare(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=30,
         env=os.environ.copy(),
     )
-
-
-def store_evaluation(
-    evaluation_id: str,
-    counts: dict[str, tuple[int, int, int]],
-    *,
-    created: float,
-    k: int = 3,
-    inputs: dict[str, str] | None = None,
-    status: str | None = "done",
-    version: int = 1,
-) -> None:
-    """An evaluation whose cases got these counts of passed, wrong and errored attempts."""
-    names = list(counts)
-    cases = [Case(name, (inputs or {}).get(name, name), None) for name in names]
-    attempts = max(sum(c) for c in counts.values())
-    records = []
-    for index, name in enumerate(names):
-        outcomes = [o for o, n in zip(COUNTED, counts[name], strict=True) for _ in range(n)]
-        for attempt, outcome in enumerate(outcomes, start=1):
-            records.append(
-                AttemptRecord(
-                    index, name, attempt, f"{evaluation_id}/{index}/{attempt}", outcome,
-                    "failed" if outcome is Outcome.ERRORED else "completed",
-                    "x", None, None, None, None, 0.0, 1.0,
-                )
-            )  # fmt: skip
-    settings = Settings("bot", version, "/x/cases.toml", attempts=attempts, k=k)
-    with Store.open() as store:
-        store.create_evaluation(evaluation_id, settings, cases, "h", created=created)
-        store.write(evaluation_id, records)
-        if status is not None:
-            store.finish(evaluation_id, status)
 
 
 @pytest.fixture

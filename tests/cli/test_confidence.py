@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import AGENTS, SEED_TABLE, scripted
+from tests.support import CLI_AGENTS as AGENTS
+from tests.support.cli import SEED_TABLE, scripted
 
 CONFIDENT_TABLE = """\
 case        passed  wrong  errored  pass@1  pass@3  all passed  pass@3 95% CI  gate

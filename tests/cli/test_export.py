@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import threading
 import xml.etree.ElementTree as ET
 from datetime import datetime
@@ -30,6 +29,7 @@ from passk_tui.reports.junit import render_junit
 from passk_tui.reports.report import build_report
 from passk_tui.store import DB_NAME, Store, StoredEvaluation
 from tests.support import CLI_AGENTS
+from tests.support.cli import scripted
 
 AGENTS = CLI_AGENTS
 SEED = [
@@ -47,30 +47,9 @@ def agents(tmp_path: Path) -> Path:
 
 
 def seed_run(agents: Path, data: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    env["PASSK_DATA_DIR"] = str(data)
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "passk_tui",
-            "--headless",
-            "--agents",
-            str(agents / "agents.toml"),
-            "--agent",
-            "scripted",
-            "--version",
-            "1",
-            "--cases",
-            str(agents / "seed.toml"),
-            "--concurrency",
-            "3",
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
+    """The seed suite with the scripted agent, 3 at a time, stored in ``data``."""
+    return scripted(
+        agents, "--cases", str(agents / "seed.toml"), "--concurrency", "3", *args, data=data
     )
 
 

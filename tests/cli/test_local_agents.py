@@ -7,7 +7,7 @@ import socket
 import sys
 from pathlib import Path
 
-from tests.cli.test_cli import run
+from tests.support.cli import run
 
 
 def suite(folder: Path, agents: str, check: dict | None = None, **case: object) -> list[str]:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 
 from passk_tui.cli.serve import Guard, app_command, is_loopback, split_flags
-from tests.browser.test_browser import _listening, free_port, wait_for
 from tests.support import ROOT
+from tests.support.web import _listening, free_port, wait_for
 
 
 def serve(*args: str, code: str | None = None, timeout: float = 30) -> subprocess.Popen[str]:

@@ -14,7 +14,8 @@ import pytest
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt_keys import idempotency_key
 from passk_tui.store import DB_NAME, Store
-from tests.stack.test_resume import CASES, KEY, finish, passk, recorded, start_args
+from tests.support.cli import finish, start
+from tests.support.resume import CASES, KEY, recorded, start_args
 from tests.support.stack_server import StackScript, TurnScript
 
 
@@ -53,18 +54,18 @@ def test_extend_with_attempts_then_adaptively_runs_each_key_once(
     data = tmp_path / "data"
     first = [*start_args(stack, cases, "--concurrency", "1")]
     first[first.index("--attempts") + 1] = "3"
-    code, out, err = finish(passk(*first, data=data))
+    code, out, err = finish(start(*first, data=data, key=KEY))
     assert code == 0, err
     assert table_counts(out) == {"alpha": "3/3", "beta": "2/3", "gamma": "0/3"}
 
-    code, out, err = finish(passk("--resume", "last", "--attempts", "5", data=data))
+    code, out, err = finish(start("--resume", "last", "--attempts", "5", data=data, key=KEY))
     assert code == 0, err
     assert table_counts(out) == {"alpha": "5/5", "beta": "3/5", "gamma": "0/5"}
     stats = stack.stats()
     assert stats.runs_created == 15 and set(stats.runs_by_key.values()) == {1}
 
     code, out, err = finish(
-        passk("--resume", "last", "--max-attempts", "12", "--require", "0.8", data=data)
+        start("--resume", "last", "--max-attempts", "12", "--require", "0.8", data=data, key=KEY)
     )
     # gamma fails the gate (exit 1); beta (half its attempts pass) stays undecided at the cap.
     assert code == 1, err
@@ -82,7 +83,7 @@ def test_extend_with_attempts_then_adaptively_runs_each_key_once(
     }  # fmt: skip
     assert {r.key for r in evaluation.records} == set(stats.runs_by_key)
 
-    code, out, err = finish(passk("--resume", "last", "--max-attempts", "11", data=data))
+    code, out, err = finish(start("--resume", "last", "--max-attempts", "11", data=data, key=KEY))
     assert code == 2 and err.count("\n") == 1 and "fewer than the 12 stored" in err
 
 
@@ -93,7 +94,7 @@ def test_sigkill_mid_adaptive_run_then_resume_gives_one_run_per_key(
     data = tmp_path / "data"
     args = start_args(stack, cases, "--concurrency", "4", "--max-attempts", "12")
     args[args.index("--attempts") + 1] = "3"
-    process = passk(*args, "--require", "0.8", data=data)
+    process = start(*args, "--require", "0.8", data=data, key=KEY)
     deadline = time.monotonic() + 30
     # Kill past the first pass, with extra attempts in flight on the stack.
     while True:
@@ -106,7 +107,7 @@ def test_sigkill_mid_adaptive_run_then_resume_gives_one_run_per_key(
     process.wait(timeout=10)
     kept = recorded(data)
 
-    code, out, err = finish(passk("--resume", "last", data=data))
+    code, out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert code == 1, err
     stats = stack.stats()
     assert set(stats.runs_by_key.values()) == {1}, stats.runs_by_key
@@ -173,14 +174,14 @@ def test_a_kill_at_any_run_leaves_each_started_run_stored_or_replayed_once(
         data = tmp_path / f"kill{k}"
         args = start_args(stack, cases, "--concurrency", "4", "--max-attempts", "12")
         args[args.index("--attempts") + 1] = "3"
-        killed.append(passk(*args, "--require", "0.8", data=data))
+        killed.append(start(*args, "--require", "0.8", data=data, key=KEY))
         assert killed[0].wait(timeout=30) == -signal.SIGKILL, killed[0].communicate()
         started = set(stack.stats().runs_by_key)
         # (Requests sent just before the kill may reach the stack after it.)
         assert len(started) >= k and started <= on_disk(data), f"kill at Run {k}"
         unfinished = started - {r.key for r in stored(data).records}
 
-        code, out, err = finish(passk("--resume", "last", data=data))
+        code, out, err = finish(start("--resume", "last", data=data, key=KEY))
         assert code == 1, err
         stats = stack.stats()
         evaluation = stored(data)
@@ -244,12 +245,12 @@ def test_confidence_and_precision_are_kept_for_the_resume(
     stack = make_stack(keys={KEY: None}, script=flaky_script(0.01))
     data = tmp_path / "data"
     args = start_args(stack, cases, "--max-attempts", "6", "--precision", "0.9")
-    code, out, err = finish(passk(*args, "--confidence", "0.9", data=data))
+    code, out, err = finish(start(*args, "--confidence", "0.9", data=data, key=KEY))
     assert code == 0, err
     assert "pass@3 90% CI" in out.splitlines()[0]
     # 4 attempts give a pass@1 interval under 0.9 wide at 90% for every case: precise at 4.
     assert err.count("precise at 4") == 3, err
-    code, out, err = finish(passk("--resume", "last", data=data))
+    code, out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert code == 0, err
     assert "pass@3 90% CI" in out.splitlines()[0]
     assert err.count("precise at 4") == 3, err

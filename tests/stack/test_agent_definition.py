@@ -29,13 +29,9 @@ from passk_tui.evaluations.session import new_evaluation
 from passk_tui.reports.export import export
 from passk_tui.store import DB_NAME, Store
 from passk_tui.targets.openai import OpenAITarget
-from tests.cli.test_cli import run
-from tests.stack.test_cli_stack import KEY, passk
-from tests.support.app import app_env
+from tests.support.cli import KEY, run
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.stack_server import StackServer
-
-__all__ = ["app_env"]
 
 CASES = '[[cases]]\nname = "greet"\ninput = "hi"\ncheck = { equals = "hi" }\n'
 AGENT = "import sys\nprint(sys.stdin.read())\n"
@@ -280,14 +276,35 @@ def test_a_stack_definition_is_stored_and_a_moved_stack_still_resumes(
     (tmp_path / "cases.toml").write_text(CASES)
     out = tmp_path / "out.json"
     on = ["--agent", "demo", "--version", "2", "--cases", str(tmp_path / "cases.toml")]
-    result = passk(tmp_path, "--stack", stack.url, *on, "--attempts", "1", "--export", str(out))
+    result = run(
+        "--stack",
+        stack.url,
+        *on,
+        "--attempts",
+        "1",
+        "--export",
+        str(out),
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     definition = {"kind": "stack", "stack": stack.url.rstrip("/"), "agent": "demo", "version": 2}
     assert json.loads(out.read_text())["evaluation"]["agent_definition"] == definition
     assert KEY not in out.read_text()
 
     moved = stack.url.replace("127.0.0.1", "localhost")
-    resumed = passk(tmp_path, "--resume", "last", "--attempts", "2", "--stack", moved)
+    resumed = run(
+        "--resume",
+        "last",
+        "--attempts",
+        "2",
+        "--stack",
+        moved,
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
+    )
     assert resumed.returncode == 0, resumed.stderr
     with Store.open(tmp_path / "data" / "passk.db") as store:
         kept = store.load(store.resolve("last"))

@@ -18,8 +18,9 @@ import pytest
 
 from passk_tui.store import DB_NAME, Store
 from passk_tui.store.pairs import load_pair, pair_of
-from tests.stack.test_resume import CASES, KEY, finish, passk, recorded
 from tests.support import AGENTS
+from tests.support.cli import finish, start
+from tests.support.resume import CASES, KEY, recorded
 from tests.support.stack_server import StackScript, TurnScript
 
 ATTEMPTS = 6
@@ -85,7 +86,7 @@ def start_slow_pair(make_stack, cases: Path, tmp_path: Path):
     """A pair whose Turns take 0.6 s, four Runs at once: the stack, the data folder, the process."""
     stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.6))
     data = tmp_path / "data"
-    return stack, data, passk(*pair_args(stack, cases, "--concurrency", "4"), data=data)
+    return stack, data, start(*pair_args(stack, cases, "--concurrency", "4"), data=data, key=KEY)
 
 
 def wait_until(process, condition, what: str) -> None:
@@ -108,7 +109,7 @@ def test_a_pair_runs_both_versions_and_prints_the_comparison(make_stack, cases, 
     data = tmp_path / "data"
     report = tmp_path / "pair.html"
     args = pair_args(stack, cases, "--concurrency", "4", "--export", str(report))
-    status, out, err = finish(passk(*args, data=data))
+    status, out, err = finish(start(*args, data=data, key=KEY))
     assert status == 0, err
     assert out == expected(stack)
     assert f"passk-tui: wrote {report}" in err and "Traceback" not in err
@@ -123,7 +124,7 @@ def test_a_pair_runs_both_versions_and_prints_the_comparison(make_stack, cases, 
     assert stats.in_flight_peak <= 4  # one pool of --concurrency for both versions
 
     # The same comparison as `compare` gives on the two stored evaluations.
-    status, again, _ = finish(passk("--resume", baseline.id, data=data))
+    status, again, _ = finish(start("--resume", baseline.id, data=data, key=KEY))
     assert (status, again) == (0, expected(stack))
     with Store.open(data / DB_NAME) as store:
         compared = load_pair(store, "last")
@@ -153,7 +154,9 @@ def test_kill_9_then_resume_of_either_finishes_both_with_one_run_per_key(
     assert baseline.status == candidate.status == "interrupted"
 
     # Resuming the baseline's id resumes the pair; --fail-on-regression names beta.
-    status, out, err = finish(passk("--resume", baseline.id, "--fail-on-regression", data=data))
+    status, out, err = finish(
+        start("--resume", baseline.id, "--fail-on-regression", data=data, key=KEY)
+    )
     assert status == 1, err
     assert out == expected(stack)
     assert "passk-tui: regressed: beta: A 6/6 (pass@1 1.00), B 0/6 (pass@1 0.00)" in err
@@ -189,7 +192,7 @@ def test_ctrl_c_withdraws_both_and_resume_reruns_them_under_retake_keys(
     assert stack.stats().cancelled == 4
 
     stack.reset()
-    status, out, err = finish(passk("--resume", "last", data=data))
+    status, out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert (status, out) == (0, expected(stack)), err
     stats = stack.stats()
     assert stats.replays == 0 and stats.max_runs_per_key == 1
@@ -201,7 +204,7 @@ def test_a_version_missing_on_the_stack_is_exit_3_before_any_run(make_stack, cas
     data = tmp_path / "data"
     args = pair_args(stack, cases)
     args[args.index("--version") + 1] = "9"
-    status, out, err = finish(passk(*args, data=data))
+    status, out, err = finish(start(*args, data=data, key=KEY))
     assert (status, out) == (3, "")
     assert err.count("\n") == 1 and "9" in err and "Traceback" not in err
     assert stack.stats().runs_created == 0
@@ -214,16 +217,18 @@ def test_the_gate_reads_the_candidate_and_combines_with_the_regression_gate(
 ):
     stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.0))
     data = tmp_path / "data"
-    status, out, err = finish(passk(*pair_args(stack, cases, "--require", "0.5"), data=data))
+    status, out, err = finish(
+        start(*pair_args(stack, cases, "--require", "0.5"), data=data, key=KEY)
+    )
     assert (status, out) == (1, expected(stack)), err  # beta fails the point gate in version 2
     assert "passk-tui: B (version 2) gate: beta: pass@3 0.00 is below --require 0.5" in err
     # The confident gate: beta's 0/6 leaves pass@3 at 0.00-0.84, undecided against 0.5: 4 ...
     confident = pair_args(stack, cases, "--require", "0.5", "--confidence", "0.95")
-    status, out, err = finish(passk(*confident, data=data))
+    status, out, err = finish(start(*confident, data=data, key=KEY))
     assert (status, out) == (4, expected(stack)), err
     assert "passk-tui: B (version 2) gate: beta: undecided: pass@3 95% CI 0.00-0.84" in err
     # ... and with --fail-on-regression, beta's regression (1) outranks the undecided gate (4).
-    status, out, err = finish(passk(*confident, "--fail-on-regression", data=data))
+    status, out, err = finish(start(*confident, "--fail-on-regression", data=data, key=KEY))
     assert (status, out) == (1, expected(stack)), err
     assert "regressed: beta" in err and "undecided" in err
 
@@ -257,7 +262,7 @@ def test_local_agents_pair_and_a_mostly_errored_regression(local_pair, tmp_path)
     base = ["--agents", str(local_pair), "--agent", "echo", "--cases", str(cases)]
     run = [*base, "--version", "2", "--baseline", "1", "--attempts", "5", "--fail-on-regression"]
     export = tmp_path / "pair.md"
-    status, out, err = finish(passk(*run, "--export", str(export), data=tmp_path, key=None))
+    status, out, err = finish(start(*run, "--export", str(export), data=tmp_path, key=None))
     assert status == 1, err
     assert out == (
         "case   A passed  A errored  B passed  B errored  change  p     verdict\n"
@@ -273,7 +278,9 @@ def test_local_agents_pair_and_a_mostly_errored_regression(local_pair, tmp_path)
     assert "mostly errored" in err and f"wrote {export}" in err
     assert "| beta | 5/5 | 0 | 0/5 | 5 |" in export.read_text()
     # A baseline version missing from the agents file is bad input: exit 2, nothing stored.
-    status, out, err = finish(passk(*base, "--version", "2", "--baseline", "3", data=tmp_path))
+    status, out, err = finish(
+        start(*base, "--version", "2", "--baseline", "3", data=tmp_path, key=KEY)
+    )
     assert (status, out) == (2, "") and "has no version 3" in err
     with Store.open(tmp_path / DB_NAME) as store:
         assert len(store.list_evaluations()) == 2
@@ -289,7 +296,7 @@ def test_local_agents_pair_and_a_mostly_errored_regression(local_pair, tmp_path)
 )
 def test_bad_pair_flags_are_one_line_and_exit_2(cases, tmp_path, extra, message):
     args = ["--stack", "http://127.0.0.1:9", "--agent", "demo", "--version", "2"]
-    status, out, err = finish(passk(*args, "--cases", str(cases), *extra, data=tmp_path))
+    status, out, err = finish(start(*args, "--cases", str(cases), *extra, data=tmp_path, key=KEY))
     assert (status, out) == (2, "") and message in err and err.count("\n") == 1, err
 
 
@@ -297,11 +304,11 @@ def test_resume_with_a_baseline_refuses_an_unpaired_or_different_one(make_stack,
     stack = make_stack(keys={KEY: None})
     data = tmp_path / "data"
     single = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
-    assert finish(passk(*single, "--attempts", "1", data=data))[0] == 0
-    status, _, err = finish(passk("--resume", "last", "--baseline", "1", data=data))
+    assert finish(start(*single, "--attempts", "1", data=data, key=KEY))[0] == 0
+    status, _, err = finish(start("--resume", "last", "--baseline", "1", data=data, key=KEY))
     assert status == 2 and "ran without a baseline" in err, err
-    assert finish(passk(*pair_args(stack, cases), data=data))[0] == 0
-    status, _, err = finish(passk("--resume", "last", "--baseline", "3", data=data))
+    assert finish(start(*pair_args(stack, cases), data=data, key=KEY))[0] == 0
+    status, _, err = finish(start("--resume", "last", "--baseline", "3", data=data, key=KEY))
     assert status == 2 and "--baseline 3 would change what is measured (stored: 1)" in err, err
 
 

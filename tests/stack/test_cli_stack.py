@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import SEED_TABLE
+from tests.support.cli import KEY, SEED_TABLE, run
 from tests.support.stack_server import StackScript, StackServer, TurnScript
-
-KEY = "sk-PASSK-stack-5f0c2a91e4"
 
 SEED_CASES = """\
 [[cases]]
@@ -44,20 +39,6 @@ def seed_turn(case: str, attempt: int) -> TurnScript:
     return TurnScript(output="A REFUND was issued.", latency=0.02)
 
 
-def passk(tmp_path: Path, *args: str, key: str | None = KEY) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    env["PASSK_DATA_DIR"] = str(tmp_path / "data")
-    if key is not None:
-        env["PASSK_KEY"] = key
-    return subprocess.run(
-        [sys.executable, "-m", "passk_tui", "--headless", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-
-
 @pytest.fixture
 def seed_cases(tmp_path: Path) -> Path:
     path = tmp_path / "cases.toml"
@@ -71,7 +52,9 @@ def on(stack: StackServer, cases: Path, *more: str) -> list[str]:
 
 def test_seed_table_through_the_stack(make_stack, seed_cases: Path, tmp_path: Path) -> None:
     stack = make_stack(keys={KEY: None}, script=StackScript(turns=seed_turn))
-    result = passk(tmp_path, *on(stack, seed_cases, "--concurrency", "4"))
+    result = run(
+        *on(stack, seed_cases, "--concurrency", "4"), data=tmp_path / "data", key=KEY, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == SEED_TABLE
     assert stack.stats().runs_created == 15
@@ -89,7 +72,9 @@ def test_faults_change_nothing_and_each_attempt_runs_once(
         retry_after="0.02",
         seed=11,
     )
-    result = passk(tmp_path, *on(stack, seed_cases, "--concurrency", "5"))
+    result = run(
+        *on(stack, seed_cases, "--concurrency", "5"), data=tmp_path / "data", key=KEY, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == SEED_TABLE
     stats = stack.stats()
@@ -105,8 +90,11 @@ def test_never_more_runs_in_flight_than_the_concurrency(make_stack, tmp_path: Pa
     cases = tmp_path / "many.jsonl"
     cases.write_text("".join(f'{{"name": "c{i}", "input": "x"}}\n' for i in range(30)))
     stack = make_stack(keys={KEY: None}, script=StackScript(default=TurnScript(latency=0.05)))
-    result = passk(
-        tmp_path, *on(stack, cases, "--completion-only", "--concurrency", "6", "--attempts", "4")
+    result = run(
+        *on(stack, cases, "--completion-only", "--concurrency", "6", "--attempts", "4"),
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert stack.stats().in_flight_peak == 6
@@ -124,7 +112,12 @@ def test_a_hanging_turn_is_errored_and_cancelled_without_waiting(
     script = StackScript(turns={"hangs": TurnScript(latency=None)})
     stack = make_stack(keys={KEY: None}, script=script)
     started = time.monotonic()
-    result = passk(tmp_path, *on(stack, cases, "--attempts", "2", "--k", "1", "--timeout", "1"))
+    result = run(
+        *on(stack, cases, "--attempts", "2", "--k", "1", "--timeout", "1"),
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
+    )
     elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -150,7 +143,7 @@ def test_refusals_exit_3_in_one_line_before_any_run(
     stack = make_stack(keys={KEY: None, "forbidden": frozenset()})
     args = ["--stack", stack.url, "--agent", change.get("agent", "demo"), "--version",
             change.get("version", "1"), "--cases", str(seed_cases)]  # fmt: skip
-    result = passk(tmp_path, *args, key=change.get("key", KEY))
+    result = run(*args, data=tmp_path / "data", key=change.get("key", KEY), timeout=120)
     assert result.returncode == 3
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -168,8 +161,18 @@ def test_unreachable_stack_exits_3(seed_cases: Path, tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    result = passk(
-        tmp_path, "--stack", url, "--agent", "demo", "--version", "1", "--cases", str(seed_cases)
+    result = run(
+        "--stack",
+        url,
+        "--agent",
+        "demo",
+        "--version",
+        "1",
+        "--cases",
+        str(seed_cases),
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
     )
     assert result.returncode == 3
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

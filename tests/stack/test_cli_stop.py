@@ -12,10 +12,10 @@ import pytest
 
 from passk_tui.core.run.stop_signals import REPEAT_WINDOW
 from passk_tui.store import DB_NAME, Store
-from tests.stack.test_resume import EXPECTED, KEY, finish, passk, recorded, slow_script, start_args
+from tests.support.cli import finish, start
+from tests.support.processes import wait_until
+from tests.support.resume import EXPECTED, KEY, recorded, slow_script, start_args
 from tests.support.stack_server import StackScript, TurnScript
-
-pytest_plugins = ["tests.stack.test_resume"]  # the ``cases`` fixture
 
 
 def counted(data: Path) -> int:
@@ -23,14 +23,6 @@ def counted(data: Path) -> int:
         return db.execute("SELECT COUNT(*) FROM attempts WHERE outcome != 'withdrawn'").fetchone()[
             0
         ]
-
-
-def wait_until(process, condition, what: str, limit: float = 30) -> None:
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 @pytest.mark.parametrize(
@@ -42,7 +34,7 @@ def test_a_stop_signal_withdraws_the_attempts_in_flight(
     """Withdrawn: counted nowhere, kept as such, rerun on resume under a retake key."""
     stack = make_stack(keys={KEY: None}, script=slow_script(0.6))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases, "--concurrency", "3"), data=data)
+    process = start(*start_args(stack, cases, "--concurrency", "3"), data=data, key=KEY)
     wait_until(
         process,
         lambda: recorded(data) >= 3 and stack.stats().in_flight == 3,
@@ -64,7 +56,7 @@ def test_a_stop_signal_withdraws_the_attempts_in_flight(
     assert stack.stats().cancelled == len(withdrawn)  # their Runs were cancelled on the stack
 
     stack.reset()
-    status, out, err = finish(passk("--resume", "last", data=data))
+    status, out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert status == 0, err
     assert out == EXPECTED  # alpha always passes: 4/4, the withdrawn attempts not errored
     stats = stack.stats()
@@ -84,8 +76,8 @@ def test_one_stop_sent_to_the_process_and_its_group_is_one_stop(
     """
     stack = make_stack(keys={KEY: None}, script=StackScript(default=TurnScript(latency=None)))
     data = tmp_path / "data"
-    process = passk(
-        *start_args(stack, cases, "--concurrency", "3"), data=data, start_new_session=True
+    process = start(
+        *start_args(stack, cases, "--concurrency", "3"), data=data, start_new_session=True, key=KEY
     )
     wait_until(process, lambda: stack.stats().in_flight == 3, "no Runs in flight")
     os.kill(process.pid, signal.SIGTERM)
@@ -107,7 +99,7 @@ def test_a_second_signal_quits_at_once_and_the_store_stays_consistent(
 ) -> None:
     stack = make_stack(keys={KEY: None}, script=StackScript(default=TurnScript(latency=None)))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases, "--concurrency", "3"), data=data)
+    process = start(*start_args(stack, cases, "--concurrency", "3"), data=data, key=KEY)
     wait_until(process, lambda: stack.stats().in_flight == 3, "no Runs in flight")
     stack.config.dribble = 1.0  # the cancels would now take their whole budget
     process.send_signal(signal.SIGINT)
@@ -129,7 +121,9 @@ def test_a_stack_that_dies_mid_run_is_exit_3_and_resumable(
     """Not "done" with the outage stored as errored: exit 3, the rest left for --resume."""
     stack = make_stack(keys={KEY: None}, script=slow_script(0.2), die_after_runs=5)
     data = tmp_path / "data"
-    status, out, err = finish(passk(*start_args(stack, cases, "--concurrency", "2"), data=data))
+    status, out, err = finish(
+        start(*start_args(stack, cases, "--concurrency", "2"), data=data, key=KEY)
+    )
     assert status == 3, err
     assert f"passk-tui: stack at {stack.url} unreachable mid-run: connection refused" in err
     assert "--resume ev_" in err and out == ""
@@ -142,14 +136,14 @@ def test_a_stack_that_dies_mid_run_is_exit_3_and_resumable(
     )
 
     back = make_stack(keys={KEY: None}, script=slow_script(0.05))
-    status, out, err = finish(passk("--resume", "last", "--stack", back.url, data=data))
+    status, out, err = finish(start("--resume", "last", "--stack", back.url, data=data, key=KEY))
     assert status == 0, err
     assert out == EXPECTED
 
 
 def test_absurd_attempt_counts_are_refused_in_one_line(cases: Path, tmp_path: Path) -> None:
     args = ["--agent", "demo", "--version", "1", "--cases", str(cases), "--attempts", "5000000"]
-    status, out, err = finish(passk(*args, "--stack", "http://127.0.0.1:9", data=tmp_path))
+    status, out, err = finish(start(*args, "--stack", "http://127.0.0.1:9", data=tmp_path, key=KEY))
     assert (status, out) == (2, "")
     assert err == (
         "passk-tui: --attempts 5000000: 3 cases x 5000000 attempts is 15,000,000 attempts, "

@@ -14,13 +14,12 @@ from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
-from tests.stack.test_secrets import cli_env, endpoint, exported, openai_agents, passk
-from tests.support.app import app_env, run_to_end
+from tests.support.app import run_to_end
+from tests.support.cli import environment, run_async
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.old_stores import store_at_schema
-from tests.unit.test_store import record
-
-__all__ = ["app_env", "endpoint"]
+from tests.support.openai import exported, openai_agents
+from tests.support.records import record
 
 CASES = '[[cases]]\nname = "cut"\ninput = "6 * 7?"\ncheck = { contains = "4" }\n'
 #: Two answers cut off at max_tokens (one still holding a "4", one not), then a whole one.
@@ -52,7 +51,7 @@ async def test_an_answer_cut_off_by_max_tokens_is_judged_and_its_finish_reason_e
     suite(tmp_path, endpoint)
     args = ["--agent", "llm", "--version", "1", "--cases", "cases.toml", "--attempts", "3"]
     args += ["--concurrency", "1", "--export", "out.json"]
-    code, out, err = await passk(*args, env=cli_env(tmp_path / "data"), cwd=tmp_path)
+    code, out, err = await run_async(*args, env=environment(tmp_path / "data"), cwd=tmp_path)
     assert code == 0, err
     assert out.splitlines()[2].split()[:4] == ["cut", "2/3", "1", "0"]  # wrong, not errored
     attempts = exported(tmp_path / "out.json")["attempts"]

@@ -20,7 +20,7 @@ from passk_tui.core.text.values import OUTPUT_LIMIT
 from passk_tui.evaluations.session import new_evaluation, resume_evaluation
 from passk_tui.store import DB_NAME, Store
 from passk_tui.store import rows as layout
-from tests.stack.test_cli_stack import KEY, passk
+from tests.support.cli import KEY, run
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.stack_server import StackScript, StackServer, TurnScript
 
@@ -67,7 +67,9 @@ def test_lone_surrogates_from_the_stack_are_kept_escaped_not_lost(
     cases = tmp_path / "cases.toml"
     cases.write_text(CASES)
     flags = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
-    result = passk(tmp_path, *flags, "--attempts", "2", "--k", "1")
+    result = run(
+        *flags, "--attempts", "2", "--k", "1", data=tmp_path / "data", key=KEY, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     table = rows_of(result.stdout)
     assert table["greet"][:3] == ["2/2", "0", "0"]
@@ -157,7 +159,18 @@ def test_a_key_echoed_by_the_stack_reaches_neither_store_nor_export(
     )
     export = tmp_path / "out.json"
     flags = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
-    result = passk(tmp_path, *flags, "--attempts", "2", "--k", "1", "--export", str(export))
+    result = run(
+        *flags,
+        "--attempts",
+        "2",
+        "--k",
+        "1",
+        "--export",
+        str(export),
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert KEY not in result.stdout + result.stderr
     for path in [export, *(tmp_path / "data").rglob("*")]:
@@ -180,7 +193,7 @@ def test_an_answer_past_the_limit_is_judged_whole_but_kept_as_a_prefix(tmp_path:
     cases = tmp_path / "cases.toml"
     cases.write_text('[[cases]]\nname = "big"\ninput = "go"\ncheck = { contains = "END" }\n')
     flags = ["--agents", str(agents), "--agent", "big", "--version", "1", "--cases", str(cases)]
-    result = passk(tmp_path, *flags, "--attempts", "3", key=None)
+    result = run(*flags, "--attempts", "3", data=tmp_path / "data", key=None, timeout=120)
     assert result.returncode == 0, result.stderr
     assert rows_of(result.stdout)["big"][:3] == ["3/3", "0", "0"]
     records = stored(tmp_path).records
@@ -215,7 +228,7 @@ def test_a_failed_start_keeps_its_row_but_no_copy_of_the_cases(
     flags = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
     flags += ["--attempts", "1", "--k", "1", "--concurrency", "50"]
     for _ in range(2):
-        refused = passk(tmp_path, *flags, key="sk-WRONG-KEY-1234")
+        refused = run(*flags, data=tmp_path / "data", key="sk-WRONG-KEY-1234", timeout=120)
         assert refused.returncode == 3, refused.stderr
     with Store.open(tmp_path / "data" / DB_NAME) as store:
         summaries = store.list_evaluations()
@@ -223,14 +236,16 @@ def test_a_failed_start_keeps_its_row_but_no_copy_of_the_cases(
         assert [s.cases for s in summaries] == [1000, 1000]
     with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
         assert db.execute("SELECT COUNT(*) FROM cases").fetchone() == (0,)
-    resumed = passk(tmp_path, "--resume", "last", key="secret-key")  # the file is unchanged
+    resumed = run(
+        "--resume", "last", data=tmp_path / "data", key="secret-key", timeout=120
+    )  # the file is unchanged
     assert resumed.returncode == 0, resumed.stderr
     assert len(resumed.stdout.splitlines()) == 2 + 1000
     with Store.open(tmp_path / "data" / DB_NAME) as store:
         again = store.load(store.resolve("last"))
         assert len(again.cases) == len(again.records) == 1000
     cases.write_text(cases.read_text().replace("c999", "changed"))
-    refused = passk(tmp_path, "--resume", summaries[1].id)
+    refused = run("--resume", summaries[1].id, data=tmp_path / "data", key=KEY, timeout=120)
     assert refused.returncode == 2
     assert refused.stderr == (
         f"passk-tui: --resume {summaries[1].id}: it failed before any attempt ran, so its "
@@ -254,11 +269,16 @@ def test_resume_repairs_a_done_evaluation_with_attempts_missing(make_stack, tmp_
     cases = tmp_path / "cases.toml"
     cases.write_text(CASES)
     flags = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
-    assert passk(tmp_path, *flags, "--attempts", "2", "--k", "1").returncode == 0
+    assert (
+        run(
+            *flags, "--attempts", "2", "--k", "1", data=tmp_path / "data", key=KEY, timeout=120
+        ).returncode
+        == 0
+    )
     # What an older passk-tui left: the batches it could not store dropped, yet "done".
     with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
         db.execute("DELETE FROM attempts WHERE case_name != 'broken'")
-    resumed = passk(tmp_path, "--resume", "last")
+    resumed = run("--resume", "last", data=tmp_path / "data", key=KEY, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     table = rows_of(resumed.stdout)
     assert table["greet"][:3] == ["2/2", "0", "0"] and table["odd-id"][:3] == ["2/2", "0", "0"]

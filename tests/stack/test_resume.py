@@ -10,115 +10,17 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from passk_tui.store import DB_NAME, Store
-from tests.support.stack_server import StackScript, StackServer, TurnScript
-
-KEY = "sk-PASSK-resume-8d1e77c2"
-CASES = """\
-[[cases]]
-name = "alpha"
-input = "alpha"
-check = { equals = "alpha" }
-
-[[cases]]
-name = "beta"
-input = "beta"
-check = { equals = "beta" }
-
-[[cases]]
-name = "gamma"
-input = "gamma"
-check = { equals = "gamma" }
-"""
+from tests.support.cli import finish, start
+from tests.support.resume import CASES, EXPECTED, KEY, recorded, slow_script, start_args
 
 # alpha always passes; beta answers wrong on attempts 2 and 4; gamma's Turn fails on attempt 3.
-EXPECTED = """\
-case   passed  wrong  errored  pass@1  pass@3  all passed
------  ------  -----  -------  ------  ------  ----------
-alpha  4/4     0      0        1.00    1.00    yes
-beta   2/4     2      0        0.50    1.00    no
-gamma  3/4     0      1        0.75    1.00    no
-"""
-
-
-def slow_script(latency: float) -> StackScript:
-    def turn(case: str, attempt: int) -> TurnScript:
-        if case == "beta" and attempt in (2, 4):
-            return TurnScript(output="not beta", latency=latency)
-        if case == "gamma" and attempt == 3:
-            return TurnScript(status="failed", error="tool crashed", latency=latency)
-        return TurnScript(latency=latency)
-
-    return StackScript(turns=turn)
-
-
-def passk(
-    *args: str,
-    data: Path,
-    key: str | None = KEY,
-    launch: tuple[str, ...] = ("-m", "passk_tui"),
-    **popen,
-) -> subprocess.Popen[str]:
-    """passk-tui --headless ``args`` in its own process (``launch``: how python starts it)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    env["PASSK_DATA_DIR"] = str(data)
-    if key is not None:
-        env["PASSK_KEY"] = key
-    return subprocess.Popen(
-        [sys.executable, *launch, "--headless", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        **popen,
-    )
-
-
-def finish(process: subprocess.Popen[str], timeout: float = 60) -> tuple[int, str, str]:
-    out, err = process.communicate(timeout=timeout)
-    return process.returncode, out, err
-
-
-def recorded(data: Path) -> int:
-    path = data / DB_NAME
-    if not path.exists():
-        return 0
-    with sqlite3.connect(path, timeout=5) as db:
-        try:
-            return db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
-        except sqlite3.OperationalError:  # the schema is not there yet
-            return 0
-
-
-@pytest.fixture
-def cases(tmp_path: Path) -> Path:
-    path = tmp_path / "cases.toml"
-    path.write_text(CASES)
-    return path
-
-
-def start_args(stack: StackServer, cases: Path, *more: str) -> list[str]:
-    return [
-        "--stack",
-        stack.url,
-        "--agent",
-        "demo",
-        "--version",
-        "1",
-        "--cases",
-        str(cases),
-        "--attempts",
-        "4",
-        *more,
-    ]
 
 
 def test_sigkill_then_resume_runs_each_attempt_once(make_stack, cases: Path, tmp_path: Path):
     stack = make_stack(keys={KEY: None}, script=slow_script(0.8))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases, "--concurrency", "4"), data=data)
+    process = start(*start_args(stack, cases, "--concurrency", "4"), data=data, key=KEY)
     deadline = time.monotonic() + 30
     # Kill once some attempts are stored and a new wave of Runs is in flight on the stack.
     while True:
@@ -137,7 +39,7 @@ def test_sigkill_then_resume_runs_each_attempt_once(make_stack, cases: Path, tmp
         [summary] = store.list_evaluations()
     assert summary.status == "interrupted" and summary.recorded == kept
 
-    code, out, err = finish(passk("--resume", "last", data=data))
+    code, out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert code == 0, err
     assert out == EXPECTED
     stats = stack.stats()
@@ -159,7 +61,7 @@ def test_auth_error_mid_run_is_resumable_and_the_key_is_nowhere(
     data = tmp_path / "data"
     exports = tmp_path / "out"
     exports.mkdir()
-    process = passk(
+    process = start(
         *start_args(stack, cases, "--concurrency", "2", "--key", KEY),
         "--export",
         str(exports / "first.json"),
@@ -182,7 +84,9 @@ def test_auth_error_mid_run_is_resumable_and_the_key_is_nowhere(
     outputs = [out, err]
     for suffix in ("json", "csv", "md", "xml"):
         code, out, err = finish(
-            passk("--resume", "last", "--export", str(exports / f"all.{suffix}"), data=data)
+            start(
+                "--resume", "last", "--export", str(exports / f"all.{suffix}"), data=data, key=KEY
+            )
         )
         assert code == 0, err
         assert out == EXPECTED
@@ -212,10 +116,12 @@ def test_auth_error_mid_run_is_resumable_and_the_key_is_nowhere(
 def test_resume_refuses_a_changed_measured_flag(make_stack, cases: Path, tmp_path):
     stack = make_stack(script=slow_script(0.05))
     data = tmp_path / "data"
-    code, out, err = finish(passk(*start_args(stack, cases, "--key", "secret-key"), data=data))
+    code, out, err = finish(
+        start(*start_args(stack, cases, "--key", "secret-key"), data=data, key=KEY)
+    )
     assert code == 0, err
     before = stack.stats().runs_created
-    code, out, err = finish(passk("--resume", "last", "--attempts", "3", data=data))
+    code, out, err = finish(start("--resume", "last", "--attempts", "3", data=data, key=KEY))
     assert code == 2 and err.count("\n") == 1 and "--attempts 3 is fewer" in err
     for flag, value in (
         ("--k", "2"),
@@ -223,19 +129,19 @@ def test_resume_refuses_a_changed_measured_flag(make_stack, cases: Path, tmp_pat
         ("--version", "2"),
         ("--cases", str(tmp_path / "other.toml")),
     ):
-        code, out, err = finish(passk("--resume", "last", flag, value, data=data))
+        code, out, err = finish(start("--resume", "last", flag, value, data=data, key=KEY))
         assert code == 2, (flag, err)
         assert out == "" and err.count("\n") == 1 and flag in err and "measured" in err
-    code, out, err = finish(passk("--resume", "last", "--completion-only", data=data))
+    code, out, err = finish(start("--resume", "last", "--completion-only", data=data, key=KEY))
     assert code == 2 and "--completion-only" in err
     # Attempts may grow (an extension), never shrink.
     for flag, value in (("--attempts", "3"), ("--max-attempts", "3")):
-        code, out, err = finish(passk("--resume", "last", flag, value, data=data))
+        code, out, err = finish(start("--resume", "last", flag, value, data=data, key=KEY))
         assert code == 2, (flag, err)
         assert out == "" and err.count("\n") == 1 and flag in err, err
     # Giving the stored value again, or a running setting anew, is fine.
     code, out, err = finish(
-        passk("--resume", "last", "--attempts", "4", "--concurrency", "9", data=data)
+        start("--resume", "last", "--attempts", "4", "--concurrency", "9", data=data, key=KEY)
     )
     assert code == 0, err
     assert stack.stats().runs_created == before
@@ -246,14 +152,14 @@ def test_resume_of_a_finished_evaluation_prints_it_and_applies_a_new_gate(
 ):
     stack = make_stack(script=slow_script(0.05))
     data = tmp_path / "data"
-    code, first, err = finish(passk(*start_args(stack, cases), data=data, key="secret-key"))
+    code, first, err = finish(start(*start_args(stack, cases), data=data, key="secret-key"))
     assert code == 0, err
     runs = stack.stats().runs_created
     # No key needed: nothing runs.
-    code, out, err = finish(passk("--resume", "last", "--require", "0.8", data=data, key=None))
+    code, out, err = finish(start("--resume", "last", "--require", "0.8", data=data, key=None))
     assert out == first == EXPECTED
     assert code == 0 and stack.stats().runs_created == runs
-    code, out, err = finish(passk("--resume", "last", data=data, key=None))
+    code, out, err = finish(start("--resume", "last", data=data, key=None))
     assert code == 0
     with Store.open(data / DB_NAME) as store:
         [summary] = store.list_evaluations()
@@ -266,7 +172,7 @@ def test_changed_cases_file_warns_and_the_stored_cases_are_used(
 ):
     stack = make_stack(keys={"secret-key": None}, script=slow_script(0.05))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases, "--concurrency", "1"), data=data, key="secret-key")
+    process = start(*start_args(stack, cases, "--concurrency", "1"), data=data, key="secret-key")
     deadline = time.monotonic() + 30
     while recorded(data) < 3:
         assert process.poll() is None and time.monotonic() < deadline
@@ -275,7 +181,7 @@ def test_changed_cases_file_warns_and_the_stored_cases_are_used(
     code, out, err = finish(process)
     assert code == 130 and "--resume ev_" in err
     cases.write_text(CASES.replace('"gamma"', '"delta"'))
-    code, out, err = finish(passk("--resume", "last", data=data, key="secret-key"))
+    code, out, err = finish(start("--resume", "last", data=data, key="secret-key"))
     assert code == 0, err
     assert "changed since" in err and "stored cases" in err
     assert "gamma" in out and "delta" not in out
@@ -284,24 +190,24 @@ def test_changed_cases_file_warns_and_the_stored_cases_are_used(
 def test_resume_older_than_a_day_warns_about_expired_keys(make_stack, cases: Path, tmp_path: Path):
     stack = make_stack(script=slow_script(0.05))
     data = tmp_path / "data"
-    process = passk(*start_args(stack, cases), data=data, key="nope-wrong-key")  # 401: nothing runs
+    process = start(*start_args(stack, cases), data=data, key="nope-wrong-key")  # 401: nothing runs
     code, _, err = finish(process)
     assert code == 3 and "401" in err
     with sqlite3.connect(data / DB_NAME) as db:
         db.execute("UPDATE evaluations SET created = created - 25 * 3600")
-    code, out, err = finish(passk("--resume", "last", data=data, key="secret-key"))
+    code, out, err = finish(start("--resume", "last", data=data, key="secret-key"))
     assert code == 0, err
     assert "24 h" in err and "may run again" in err
     assert out == EXPECTED
 
 
 def test_resume_unknown_id_is_exit_2(tmp_path: Path):
-    code, out, err = finish(passk("--resume", "ev_nope", data=tmp_path / "data"))
+    code, out, err = finish(start("--resume", "ev_nope", data=tmp_path / "data", key=KEY))
     assert (
         code == 2
         and out == ""
         and err
         == f"passk-tui: no evaluation 'ev_nope' in the store ({tmp_path / 'data' / DB_NAME})\n"
     )
-    code, out, err = finish(passk("--resume", "last", data=tmp_path / "data"))
+    code, out, err = finish(start("--resume", "last", data=tmp_path / "data", key=KEY))
     assert code == 2 and "no evaluation in the store" in err

@@ -17,14 +17,11 @@ from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.errors import ErrorsScreen
 from passk_tui.tui.view import EvaluationView
-from tests.stack.test_cli_stack import KEY, passk
-from tests.support.app import app_env
+from tests.support.cli import KEY, run
 from tests.support.demo_store import EVALUATION_ID, demo_records, demo_view_settings
 from tests.support.demo_store import SCRIPT as DEMO_SCRIPT
 from tests.support.old_stores import store_at_schema
-from tests.unit.test_store import record
-
-__all__ = ["app_env"]
+from tests.support.records import record
 
 ECHO_CASES = """\
 [[cases]]
@@ -55,7 +52,18 @@ def test_an_attempt_that_met_n_429s_is_stored_with_n_retries_and_resume_keeps_th
     stack = make_stack(keys={KEY: None}, refuse_first=2, retry_after="0.01")
     export = tmp_path / "out.json"
     args = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
-    first = passk(tmp_path, *args, "--attempts", "2", "--k", "1", "--export", str(export))
+    first = run(
+        *args,
+        "--attempts",
+        "2",
+        "--k",
+        "1",
+        "--export",
+        str(export),
+        data=tmp_path / "data",
+        key=KEY,
+        timeout=120,
+    )
     assert first.returncode == 0, first.stderr
     assert stack.stats().count("POST /v1/runs", 429) == 2 * 4
     expected = [("echo", 1, 2), ("echo", 2, 2), ("wrong", 1, 2), ("wrong", 2, 2)]
@@ -65,7 +73,9 @@ def test_an_attempt_that_met_n_429s_is_stored_with_n_retries_and_resume_keeps_th
 
     # Extended on resume: the new attempts meet 3 refusals; the stored ones keep their 2.
     stack.config.refuse_first = 3
-    resumed = passk(tmp_path, "--resume", "last", "--attempts", "3")
+    resumed = run(
+        "--resume", "last", "--attempts", "3", data=tmp_path / "data", key=KEY, timeout=120
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert stored_records(tmp_path / "data") == [
         ("echo", 1, 2),

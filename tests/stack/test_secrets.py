@@ -8,11 +8,8 @@ without being said, and nothing is stored.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,12 +17,11 @@ from textual.widgets import Button
 
 from passk_tui.store import DB_NAME
 from passk_tui.tui.app import PasskApp
-from tests.app.test_app import fill, message
-from tests.support.app import app_env, wait_for
+from tests.support.app import fill, message, wait_for
+from tests.support.cli import environment, run_async
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.openai import exported, openai_agents
 from tests.support.stack_server import StackServer
-
-__all__ = ["app_env"]
 
 STACK_KEY = "sk-PASSK-stack-key-7c41e09b"
 OPENAI_KEY = "sk-openai-echoed-3f9a27d1c6"
@@ -40,23 +36,6 @@ AGENT_SAYS_ITS_ENV = SEEN + " print(json.dumps(seen))"
 CHECK_SAYS_ITS_ENV = SEEN + " sys.exit(json.dumps(seen))"
 
 
-def cli_env(data: Path, **more: str) -> dict[str, str]:
-    """This environment without any PASSK_ variable, the store in ``data``, plus ``more``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    return {**env, "PASSK_DATA_DIR": str(data), **more}
-
-
-async def passk(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    """Run the headless CLI as a real process, without blocking the loop a fake server runs in."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "passk_tui", "--headless", *args,
-        cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    out, err = await asyncio.wait_for(process.communicate(), 120)
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
-
-
 def one_line(err: str) -> str:
     lines = err.splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
@@ -69,10 +48,6 @@ def command_check_case(folder: Path, name: str = "cases.toml") -> Path:
     check = json.dumps([sys.executable, "-c", CHECK_SAYS_ITS_ENV])
     path.write_text(f'[[cases]]\nname = "env"\ninput = "hi"\ncheck = {{ command = {check} }}\n')
     return path
-
-
-def exported(path: Path) -> dict:
-    return json.loads(path.read_text())
 
 
 def stored_bytes(data: Path) -> list[tuple[Path, bytes]]:
@@ -91,9 +66,9 @@ async def test_a_command_agent_and_its_command_check_never_see_the_stack_key(
     agent = json.dumps([sys.executable, "-c", AGENT_SAYS_ITS_ENV])
     (tmp_path / "agents.toml").write_text(f"[agents.a.versions.1]\ncommand = {agent}\n")
     cases = command_check_case(tmp_path)
-    env = cli_env(tmp_path / "data", PASSK_KEY=STACK_KEY, OPENAI_API_KEY="sk-for-the-judge-01")
+    env = environment(tmp_path / "data", PASSK_KEY=STACK_KEY, OPENAI_API_KEY="sk-for-the-judge-01")
     args = ["--agent", "a", "--version", "1", "--cases", str(cases), "--attempts", "1"]
-    code, _, err = await passk(*args, "--export", "out.json", env=env, cwd=tmp_path)
+    code, _, err = await run_async(*args, "--export", "out.json", env=env, cwd=tmp_path)
     assert code == 0, err
     [attempt] = exported(tmp_path / "out.json")["attempts"]
     # Both programs got the environment (the store's folder, a judge's own key): not the key.
@@ -106,9 +81,9 @@ async def test_a_command_check_on_a_stack_run_never_sees_the_key_the_run_uses(
 ) -> None:
     stack: StackServer = make_stack(keys={STACK_KEY: None})
     cases = command_check_case(tmp_path)
-    env = cli_env(tmp_path / "data", PASSK_KEY=STACK_KEY)
+    env = environment(tmp_path / "data", PASSK_KEY=STACK_KEY)
     args = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
-    code, _, err = await passk(
+    code, _, err = await run_async(
         *args, "--attempts", "1", "--export", "out.json", env=env, cwd=tmp_path
     )
     assert code == 0, err
@@ -128,10 +103,10 @@ async def test_a_stack_key_too_short_to_mask_is_refused_in_one_line(
     source, key = given
     stack: StackServer = make_stack(keys={key: None})
     cases = command_check_case(tmp_path)
-    env = cli_env(tmp_path / "data", **({"PASSK_KEY": key} if source == "PASSK_KEY" else {}))
+    env = environment(tmp_path / "data", **{"PASSK_KEY": key} if source == "PASSK_KEY" else {})
     args = ["--stack", stack.url, "--agent", "demo", "--version", "1", "--cases", str(cases)]
     args += ["--key", key] if source == "--key" else []
-    code, out, err = await passk(*args, env=env, cwd=tmp_path)
+    code, out, err = await run_async(*args, env=env, cwd=tmp_path)
     assert code == 2 and out == ""
     assert one_line(err) == (
         f"passk-tui: {source}: the key is {len(key)} characters; at least 8 are needed, "
@@ -149,9 +124,9 @@ async def test_an_openai_key_too_short_to_mask_is_refused_naming_its_variable(
         'openai = { base_url = "http://127.0.0.1:9/v1", model = "m", api_key_env = "MY_KEY" }\n'
     )
     cases = command_check_case(tmp_path)
-    env = cli_env(tmp_path / "data", MY_KEY="ollama")
+    env = environment(tmp_path / "data", MY_KEY="ollama")
     args = ["--agent", "llm", "--version", "1", "--cases", str(cases)]
-    code, out, err = await passk(*args, env=env, cwd=tmp_path)
+    code, out, err = await run_async(*args, env=env, cwd=tmp_path)
     assert code == 2 and out == ""
     assert one_line(err) == (
         "passk-tui: agents.toml: agent 'llm' version 1: environment variable MY_KEY: "
@@ -162,21 +137,6 @@ async def test_an_openai_key_too_short_to_mask_is_refused_naming_its_variable(
 
 
 # -- an echoing openai endpoint ------------------------------------------------------------
-
-
-@pytest.fixture
-async def endpoint() -> AsyncIterator[FakeOpenAI]:
-    fake = FakeOpenAI(answer="42")
-    await fake.start()
-    yield fake
-    await fake.stop()
-
-
-def openai_agents(folder: Path, base_url: str, **more: str) -> None:
-    fields = "".join(f', {name} = "{value}"' for name, value in more.items())
-    (folder / "agents.toml").write_text(
-        f'[agents.llm.versions.1]\nopenai = {{ base_url = "{base_url}", model = "m"{fields} }}\n'
-    )
 
 
 async def test_an_endpoint_echoing_the_key_leaves_it_in_no_answer_error_store_or_export(
@@ -191,7 +151,7 @@ async def test_an_endpoint_echoing_the_key_leaves_it_in_no_answer_error_store_or
     data = tmp_path / "data"
     args = ["--agent", "llm", "--version", "1", "--cases", "cases.toml", "--attempts", "2"]
     args += ["--concurrency", "1", "--export", "out.json"]
-    code, out, err = await passk(*args, env=cli_env(data, MY_KEY=OPENAI_KEY), cwd=tmp_path)
+    code, out, err = await run_async(*args, env=environment(data, MY_KEY=OPENAI_KEY), cwd=tmp_path)
     assert code == 0, err
     assert all(s.headers["Authorization"] == f"Bearer {OPENAI_KEY}" for s in endpoint.seen)
     attempts = exported(tmp_path / "out.json")["attempts"]
@@ -233,7 +193,7 @@ async def test_a_password_in_a_base_url_is_refused_unsaid_and_nothing_is_stored(
     openai_agents(tmp_path, base_url)
     cases = command_check_case(tmp_path)
     args = ["--agent", "llm", "--version", "1", "--cases", str(cases)]
-    code, out, err = await passk(*args, env=cli_env(tmp_path / "data"), cwd=tmp_path)
+    code, out, err = await run_async(*args, env=environment(tmp_path / "data"), cwd=tmp_path)
     assert code == 2 and out == ""
     line = one_line(err)
     assert line.startswith(

@@ -9,8 +9,8 @@ import pytest
 from passk_tui.core.errors import RunError
 from passk_tui.core.run.target import LEAVE_RUNNING
 from passk_tui.targets import reachability
-from tests.stack.test_stack_target import planned, target_for, with_key
 from tests.support.stack_server import StackScript, TurnScript
+from tests.support.stack_target import planned, target_for, with_key
 
 
 async def test_a_slow_loris_stack_cannot_stretch_the_deadline(make_stack) -> None:

@@ -25,14 +25,12 @@ from passk_tui.targets import stack as stack_module
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.run_summary import LiveLine
-from tests.stack.test_cli_stop import wait_until
-from tests.stack.test_resume import KEY, finish, passk, recorded
 from tests.support import ROOT
-from tests.support.app import app_env, run_to_end, wait_for
+from tests.support.app import run_to_end, wait_for
+from tests.support.cli import finish, start
+from tests.support.processes import wait_until
+from tests.support.resume import KEY, recorded
 from tests.support.stack_server import StackScript, TurnScript
-
-pytest_plugins = ["tests.stack.test_resume"]  # the ``cases`` fixture
-__all__ = ["app_env"]
 
 ATTEMPTS = 6
 #: Every case passes (the stack echoes the input): the table once all 6 attempts are in.
@@ -93,7 +91,7 @@ def test_a_frozen_stack_stops_the_run_with_exit_3_and_a_resume_finishes(
     stack, url = stack_process
     data = tmp_path / "data"
     launch = short_polls(window, 0.6)
-    run = passk(*run_args(url, cases, "--timeout", timeout), data=data, launch=launch)
+    run = start(*run_args(url, cases, "--timeout", timeout), data=data, launch=launch, key=KEY)
     wait_until(run, lambda: recorded(data) >= 3, "no attempt was stored")
     os.kill(stack.pid, signal.SIGSTOP)
     frozen = time.monotonic()
@@ -115,7 +113,7 @@ def test_a_frozen_stack_stops_the_run_with_exit_3_and_a_resume_finishes(
     ]
 
     os.kill(stack.pid, signal.SIGCONT)
-    status, out, err = finish(passk("--resume", "last", data=data))
+    status, out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert (status, out) == (0, ALL_PASSED), err
     stats = stack_stats(url)
     assert (stats["runs_created"], stats["max_runs_per_key"]) == (3 * ATTEMPTS, 1)
@@ -129,7 +127,7 @@ def test_a_slow_turn_whose_polls_are_answered_is_not_an_outage(
     stack = make_stack(keys={KEY: None}, script=StackScript(default=TurnScript(latency=1.2)))
     launch = short_polls(0.2, 0.3)
     args = run_args(stack.url, cases, "--timeout", "30", "--concurrency", "18")
-    status, out, err = finish(passk(*args, data=tmp_path / "data", launch=launch))
+    status, out, err = finish(start(*args, data=tmp_path / "data", launch=launch, key=KEY))
     assert (status, out) == (0, ALL_PASSED), err
     assert stack.stats().count("GET /v1/runs/{id}", 200) >= 3 * ATTEMPTS * 4  # polled throughout
 
@@ -142,7 +140,7 @@ def test_past_its_deadline_with_the_stack_answering_an_attempt_is_timed_out(
     stack = make_stack(keys={KEY: None}, script=script)
     args = run_args(stack.url, cases, "--timeout", "1", "--concurrency", "1", "--attempts", "2")
     started = time.monotonic()
-    status, out, err = finish(passk(*args, data=tmp_path / "data"))
+    status, out, err = finish(start(*args, data=tmp_path / "data", key=KEY))
     assert status == 0, err
     assert time.monotonic() - started < 10  # not a 10 s margin per attempt
     assert "gamma  0/2     0      2" in out

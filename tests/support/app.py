@@ -6,28 +6,18 @@ import asyncio
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input, Static
 
+from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.store.models import StoredEvaluation
+from passk_tui.tui.app import PasskApp
 from tests.support import APP_AGENTS
 
 AGENTS_DIR = APP_AGENTS
-
-
-@pytest.fixture
-def app_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """User folders in tmp, the scripted agent's call counters in tmp, cwd at the test agents."""
-    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "PASSK_DATA_DIR", "PASSK_TEST_STATE"):
-        folder = tmp_path / name.lower()
-        folder.mkdir()
-        monkeypatch.setenv(name, str(folder))
-    for name in ("PASSK_STACK", "PASSK_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    # Relative paths keep the screens (and so the snapshots) free of this machine's folders.
-    monkeypatch.chdir(AGENTS_DIR)
-    return tmp_path
 
 
 def scripted(
@@ -123,3 +113,45 @@ def column_labels(table) -> list[str]:
     """A table's headings as text, without their padding."""
     columns = table.columns.values() if isinstance(table.columns, dict) else table.columns
     return [str(c.label).strip() for c in columns]
+
+
+async def fill(pilot, **fields: str) -> None:
+    for name, value in fields.items():
+        pilot.app.screen.query_one(f"#input-{name}", Input).value = value
+    await pilot.pause()
+
+
+def message(app: PasskApp, field: str) -> Static:
+    return app.screen.query_one(f"#message-{field}", Static)
+
+
+def stored_pair() -> tuple[StoredEvaluation, StoredEvaluation]:
+    """A baseline and a candidate: steady breaks (mostly errored), flaky is fixed."""
+    a = stored("ev_a", ("P", "PWW", "E", "PEWPE"), 1.0)
+    b = stored("ev_b", ("PEE", "P", "E", "PEWPE"), 2.0)
+    return a, b
+
+
+def stored(evaluation_id: str, patterns: tuple[str, ...], created: float) -> StoredEvaluation:
+    """A finished evaluation of tests/support/app_agents/cases.toml made in memory, 10 attempts a case."""
+    cases = load_cases(Path("cases.toml"))
+    records = []
+    for c, (case, pattern) in enumerate(zip(cases, patterns, strict=True)):
+        for a in range(1, 11):
+            outcome = OUTCOME[pattern[(a - 1) % len(pattern)]]
+            answer = (
+                None
+                if outcome is Outcome.ERRORED
+                else ("391" if outcome is Outcome.PASSED else "390")
+            )
+            status = "failed" if outcome is Outcome.ERRORED else "completed"
+            records.append(
+                AttemptRecord(c, case.name, a, f"{evaluation_id}-{c}-{a}", outcome, status,
+                              answer, None, None, None, None, 0.0, 1.0)
+            )  # fmt: skip
+    return StoredEvaluation(
+        evaluation_id, created, created + 1, "done", None, scripted(attempts=10), cases, "", records
+    )
+
+
+OUTCOME = {"P": Outcome.PASSED, "W": Outcome.WRONG, "E": Outcome.ERRORED}

@@ -28,7 +28,7 @@ from passk_tui.core.text.answers import distinct_answers
 from passk_tui.core.text.error_groups import error_groups, normalised_error
 from passk_tui.core.text.reproduce import headless_argv, headless_command, require_text
 from passk_tui.evaluations.settings_text import settings_from_args
-from tests.support import APP_AGENTS
+from tests.support import APP_AGENTS, records
 
 P, W, E = Outcome.PASSED, Outcome.WRONG, Outcome.ERRORED
 
@@ -45,7 +45,7 @@ def record(
     seconds: float = 1.0,
     usage: dict | None = None,
 ) -> AttemptRecord:
-    return AttemptRecord(
+    return records.record(
         case_index=case_index,
         case=case,
         attempt=attempt,

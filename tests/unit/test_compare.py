@@ -21,6 +21,7 @@ from passk_tui.core.stats.compare import (
 )
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines, signed
+from tests.support.compare import PRODUCT_TABLE
 
 
 def scipy_p(a: int, b: int, c: int, d: int) -> float:
@@ -134,16 +135,6 @@ def test_holm_by_hand() -> None:
 
 def case(name: str, n: int, passed: int, errored: int = 0, k: int = 3) -> CaseFigures:
     return CaseFigures(name, n, passed, n - passed - errored, errored, k)
-
-
-PRODUCT_TABLE = """\
-case        A passed  A errored  B passed  B errored  change  p     verdict
-----------  --------  ---------  --------  ---------  ------  ----  ---------
-arithmetic  2/10      0          9/10      0          +0.70   0.01  improved
-json-shape  8/10      1          7/10      0          -0.10   1.00  unclear
-summary     10/10     0          3/10      6          -0.70   0.01  regressed
-1 improved, 1 regressed, 1 unclear
-"""
 
 
 def product_example() -> tuple[Side, Side]:

@@ -15,8 +15,8 @@ from passk_tui.core.text.compare_text import signed
 from passk_tui.reports.compare_export import RENDERERS, export_comparison
 from passk_tui.store import Store
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
-from tests.cli.test_compare_cli import BASELINE, CANDIDATE, store_evaluation
-from tests.unit.test_report_html import ATTEMPT_LINE, CONTROLS, HOSTILE, assert_controls_shown
+from tests.support.compare import BASELINE, CANDIDATE, store_evaluation
+from tests.support.reports import ATTEMPT_LINE, CONTROLS, HOSTILE, assert_controls_shown
 
 ONLY_A = "retired"
 

@@ -16,7 +16,7 @@ from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.events import EvaluationFinished, Event
 from passk_tui.core.run.policy import AdaptivePolicy
-from tests.unit.test_engine import ListSink, ScriptedTarget, case, settings
+from tests.support.engine import ListSink, ScriptedTarget, case, settings
 
 
 class Clocked:

@@ -6,20 +6,15 @@ import tracemalloc
 from pathlib import Path
 
 from passk_tui.core.checks.kinds import compile_check
-from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn
+from passk_tui.core.run.attempt import Outcome, Turn
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.stopping import StopReason
+from tests.support.records import record
 
-
-def record(case_index: int, attempt: int, passed: bool = True) -> AttemptRecord:
-    outcome = Outcome.PASSED if passed else Outcome.WRONG
-    return AttemptRecord(
-        case_index, f"c{case_index}", attempt, "k", outcome, "completed", "x", None, None,
-        None, None, 0.0, 0.0,
-    )  # fmt: skip
+P, W = Outcome.PASSED, Outcome.WRONG
 
 
 def drain(policy) -> list[Slot]:
@@ -63,7 +58,7 @@ def undecided_below(limit: float):
 
 
 def land(policy: AdaptivePolicy, slot: Slot, passed: bool) -> None:
-    policy.landed(record(slot.case_index, slot.attempt, passed))
+    policy.landed(record(slot.case_index, slot.attempt, P if passed else W))
 
 
 def test_adaptive_samples_only_undecided_cases_up_to_the_cap() -> None:
@@ -119,7 +114,7 @@ def test_in_flight_attempts_of_a_decided_case_finish_and_count() -> None:
 
 
 def test_adaptive_resume_fills_gaps_and_continues() -> None:
-    stored = [record(0, 1, False), record(0, 2, True), record(0, 4, False)]  # 3 was in flight
+    stored = [record(0, 1, W), record(0, 2, P), record(0, 4, W)]  # 3 was in flight
     policy = AdaptivePolicy(
         1, 2, 6, stop_rule=undecided_below(99), records=stored, retakes={(0, 3): 1}
     )
@@ -150,7 +145,7 @@ def test_a_case_is_judged_on_its_finished_prefix_not_on_whichever_finished_first
 def test_the_same_outcomes_reach_the_same_reason_whatever_the_order() -> None:
     """A resume rebuilt from the records decides where the uninterrupted run did."""
     rule = undecided_below(4)
-    outcomes = {1: False, 2: True, 3: True, 4: True, 5: False}
+    outcomes = {1: W, 2: P, 3: P, 4: P, 5: W}
     stored = [record(0, a, outcomes[a]) for a in (5, 3, 1, 4, 2)]
     policy = AdaptivePolicy(1, 2, 9, rule, records=stored)
     assert policy.stop_reasons == {0: StopReason("decided pass", 4)}
@@ -159,7 +154,7 @@ def test_the_same_outcomes_reach_the_same_reason_whatever_the_order() -> None:
 
 def test_an_extra_attempt_withdrawn_before_runs_again_as_its_next_retake() -> None:
     """Attempt 3 was withdrawn above every recorded one: its old key would replay a cancel."""
-    stored = [record(0, 1, False), record(0, 2, True)]
+    stored = [record(0, 1, W), record(0, 2, P)]
     policy = AdaptivePolicy(1, 2, 4, undecided_below(99), records=stored, retakes={(0, 3): 1})
     assert [(s.attempt, s.retake) for s in drain_landing(policy)] == [(3, 1), (4, 0)]
 
@@ -167,7 +162,7 @@ def test_an_extra_attempt_withdrawn_before_runs_again_as_its_next_retake() -> No
 def test_attempts_in_flight_before_are_finished_even_for_a_decided_case() -> None:
     """Their Runs may have started on the stack: what it ran counts, as had nothing stopped."""
     rule = lambda order: StopReason("decided fail", len(order)) if order.count(0) >= 2 else None  # noqa: E731
-    stored = [record(0, 1, False), record(0, 2, False)]  # decided at 2; 3 and 4 were in flight
+    stored = [record(0, 1, W), record(0, 2, W)]  # decided at 2; 3 and 4 were in flight
     in_flight = [Slot(0, 3), Slot(0, 4, 1)]
     policy = AdaptivePolicy(
         1, 1, 20, rule, records=stored, retakes={(0, 4): 1}, in_flight=in_flight

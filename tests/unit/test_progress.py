@@ -11,7 +11,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
-from tests.unit.test_policy import record
+from tests.support.records import record
 
 
 def test_rows_grow_to_hold_later_attempts() -> None:

@@ -23,76 +23,21 @@ from passk_tui.reports.report import build_report
 from passk_tui.reports.report_attempts import ANSWER_CHARS
 from passk_tui.reports.report_html import render_report
 from passk_tui.store import Store, StoredEvaluation
-
-HOSTILE = '<img src=x onerror="alert(1)"> & </details>'
-#: One of each character a report must show as an escape: NUL, ESC (a colour), BEL, DEL, a C1
-#: control, a right-to-left override, a bidi isolate, a line separator and a carriage return.
-CONTROLS = "n\x00e\x1b[31mb\x07d\x7fc\x85r\u202eevil.exe i\u2066l\u2028c\rr"
-CONTROL_ESCAPES = (
-    "\\x00",
-    "\\x1b[31m",
-    "\\x07",
-    "\\x7f",
-    "\\x85",
-    "\\u202e",
-    "\\u2066",
-    "\\u2028",
-    "\\r",
+from tests.support.reports import (
+    ATTEMPT_LINE,
+    CONTROLS,
+    HOSTILE,
+    LONG_ANSWER,
+    _fields,
+    assert_controls_shown,
+    attempt_numbers,
+    awkward_evaluation,
 )
-LONG_ANSWER = "y" * (CLIP_CHARS * 5)
 
 
 def _html(stored, confidence: float | None = None) -> str:
     """The report as ``--export x.html`` writes it, at ``confidence`` (None: the point gate)."""
     return render_report(build_report(stored, confidence))
-
-
-def awkward_evaluation(
-    settings: Settings | None = None, *, scripts: dict[str, str] | None = None
-) -> StoredEvaluation:
-    """Cases with hostile names, a long answer, a cut-short case (fewer than k attempts), stored."""
-    scripts = scripts or {
-        "arithmetic": "PPWEP",
-        HOSTILE: "WWWWE",
-        "always": "PPPPP",
-        "cut short": "PW",
-    }
-    names = list(scripts)
-    cases = [Case(n, {"q": n}, None, {"equals": "391"}) for n in names]
-    letter = {"P": Outcome.PASSED, "W": Outcome.WRONG, "E": Outcome.ERRORED}
-    records = [
-        AttemptRecord(
-            case_index=i,
-            case=name,
-            attempt=a + 1,
-            key=f"ev_r/{i}/{a + 1}",
-            outcome=letter[ch],
-            status="completed" if ch != "E" else "failed",
-            output=None if ch == "E" else (LONG_ANSWER if name == "always" else f"<b>{a}</b>"),
-            reason="expected '391', got '<b>'" if ch == "W" else None,
-            error="tool <crashed> & burned" if ch == "E" else None,
-            run_id=f"run_{i}_{a}",
-            turn_id=f"turn_{i}_{a}",
-            started=10.0,
-            ended=11.5 + a,
-        )
-        for i, name in enumerate(names)
-        for a, ch in enumerate(scripts[name])
-    ]
-    settings = settings or Settings(
-        "bot<x>", 2, "/tmp/c.toml", attempts=5, k=3, require=Fraction(1, 2)
-    )
-    with Store.open() as store:
-        store.create_evaluation("ev_r", settings, cases, "h", created=0.0)
-        store.write("ev_r", records)
-        store.finish("ev_r", "cancelled")
-        loaded = store.load("ev_r")
-    # The store keeps the settings it knows; a --confidence stored beside them reads back here.
-    return StoredEvaluation(**{**_fields(loaded), "settings": settings})
-
-
-def _fields(stored: StoredEvaluation) -> dict:
-    return {name: getattr(stored, name) for name in StoredEvaluation.__dataclass_fields__}
 
 
 class _Tags(HTMLParser):
@@ -148,16 +93,6 @@ def test_long_answers_are_cut_with_their_size_said_and_repeats_point_back() -> N
     always = re.search(r'<details class="case" id="case-2">.*?</details>', text, re.S).group(0)
     assert always.count("y" * ANSWER_CHARS) == 1
     assert always.count("same answer as #1") == 4
-
-
-#: An attempt's line in a case's attempts block: ``#3 ✗   1.20 s  ...`` (its number first).
-ATTEMPT_LINE = re.compile(r"^ *#(\d+) (\S) +\d+\.\d\d s", re.M)
-
-
-def attempt_numbers(html: str) -> list[int]:
-    """The attempt numbers the lines of ``html``'s attempts blocks start with, in order."""
-    blocks = re.findall(r'<pre class="attempts \w+">(.*?)</pre>', html, re.S)
-    return [int(n) for block in blocks for n, _ in ATTEMPT_LINE.findall(block)]
 
 
 def test_each_attempt_line_says_its_own_number_so_a_gap_shows() -> None:
@@ -267,15 +202,6 @@ def test_the_state_colours_are_the_apps(theme: str) -> None:
     t = BUILTIN_THEMES[theme]
     for name, colour in (("passed", t.success), ("wrong", t.warning), ("errored", t.error)):
         assert f"--{name}: {colour.lower()};" in css
-
-
-def assert_controls_shown(text: str) -> None:
-    """No control or bidi character of CONTROLS is in ``text`` raw; each is there as its escape."""
-    unsafe = {ch for ch in CONTROLS if ch < " " or "\x7f" <= ch <= "\x9f" or ch > "\u2000"}
-    raw = sorted(ch for ch in unsafe if ch in text)
-    assert not raw, raw
-    for shown in CONTROL_ESCAPES:
-        assert shown in text, shown
 
 
 def test_control_and_bidi_characters_are_shown_as_escapes_as_the_md_does(tmp_path: Path) -> None:

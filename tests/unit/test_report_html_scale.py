@@ -8,56 +8,14 @@ not grow with the attempts (docs/benchmarks.md, "HTML report at scale").
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from html.parser import HTMLParser
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.run.attempt import Outcome
 from passk_tui.reports.html_page import BLOCK
 from passk_tui.reports.report import build_report
 from passk_tui.reports.report_attempts import ANSWER_CHARS, attempts_list
 from passk_tui.reports.report_html import render_report
-from passk_tui.store.models import StoredEvaluation
-from tests.unit.test_report_html import attempt_numbers
-
-
-def record(case: int, attempt: int, outcome: Outcome, **fields: object) -> AttemptRecord:
-    """One finished attempt of case ``case`` (answer "391" unless given)."""
-    values: dict = {
-        "status": "failed" if outcome is Outcome.ERRORED else "completed",
-        "output": None if outcome is Outcome.ERRORED else "391",
-        "reason": "expected '391'" if outcome is Outcome.WRONG else None,
-        "error": "HTTP 503" if outcome is Outcome.ERRORED else None,
-        "run_id": None,
-        "turn_id": None,
-        **fields,
-    }
-    return AttemptRecord(
-        case_index=case,
-        case=f"case-{case}",
-        attempt=attempt,
-        key=f"ev/{case}/{attempt}",
-        outcome=outcome,
-        started=10.0,
-        ended=11.25,
-        **values,
-    )
-
-
-def evaluation(cases: int, attempts: int, outcome=lambda c, a: Outcome.PASSED) -> StoredEvaluation:
-    """A finished evaluation of ``cases`` x ``attempts``, each attempt's outcome from ``outcome``."""
-    return StoredEvaluation(
-        id="ev_scale",
-        created=0.0,
-        finished=1.0,
-        status="done",
-        error=None,
-        settings=Settings("bot", 1, "c.toml", attempts=attempts, k=3, require=Fraction(1, 2)),
-        cases=[Case(f"case-{i}", f"q{i}", None, {"equals": "391"}) for i in range(cases)],
-        cases_sha256="0" * 64,
-        records=[record(c, a, outcome(c, a)) for c in range(cases) for a in range(1, attempts + 1)],
-    )
+from tests.support.reports import attempt_numbers, evaluation, record
 
 
 class _Count(HTMLParser):

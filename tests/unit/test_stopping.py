@@ -22,8 +22,8 @@ from passk_tui.core.stats.stopping import (
     capped_reason,
     stop_rule,
 )
-from tests.unit.test_sequences import scipy_running
-from tests.unit.test_store import record
+from tests.support.judging import scipy_running
+from tests.support.records import record
 
 REQUIRE = Fraction(4, 5)
 K = 3

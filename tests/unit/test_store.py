@@ -6,11 +6,8 @@ import asyncio
 import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -18,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
-from passk_tui.core.run.settings import Settings
 from passk_tui.evaluations.session import new_evaluation
 from passk_tui.store import (
     DB_NAME,
@@ -32,21 +28,10 @@ from passk_tui.store import (
     UnknownEvaluation,
 )
 from passk_tui.store.schema import SCHEMA_VERSION
+from tests.support.cli import run
 from tests.support.judging import verdict_of
+from tests.support.records import CASES, record, settings_for
 from tests.support.stack_server import StackScript, StackServer, TurnScript
-
-CASES = """\
-[[cases]]
-name = "one"
-input = { q = "one", n = [1, 2] }
-check = { all = [{ contains = "ONE", ignore_case = true }, { not_contains = "two" }] }
-
-[[cases]]
-name = "two"
-input = "two"
-check = { equals = "two" }
-timeout = 2.5
-"""
 
 
 @pytest.fixture
@@ -54,33 +39,6 @@ def cases_file(tmp_path: Path) -> Path:
     path = tmp_path / "cases.toml"
     path.write_text(CASES)
     return path
-
-
-def settings_for(cases_file: Path, **kw) -> Settings:
-    options = {"agent": "demo", "version": 1, "cases_path": str(cases_file), "attempts": 3, "k": 2}
-    options.update(kw)
-    return Settings(**options)
-
-
-def record(case_index: int, attempt: int, outcome: Outcome = Outcome.PASSED, **kw) -> AttemptRecord:
-    fields = {
-        "case_index": case_index,
-        "case": ["one", "two"][case_index % 2],
-        "attempt": attempt,
-        "key": f"ev_x/c/{case_index}/{attempt}",
-        "outcome": outcome,
-        "status": "completed" if outcome is not Outcome.ERRORED else "failed",
-        "output": {"answer": "ONE", "list": [1, None]},
-        "reason": None if outcome is Outcome.PASSED else "expected 'two'",
-        "error": "tool crashed" if outcome is Outcome.ERRORED else None,
-        "run_id": "run_1",
-        "turn_id": "turn_1",
-        "started": 1000.0 + attempt,
-        "ended": 1001.5 + attempt,
-        "usage": {"input_tokens": 3, "output_tokens": 1},
-    }
-    fields.update(kw)
-    return AttemptRecord(**fields)
 
 
 def test_round_trip_of_settings_cases_and_records(tmp_path: Path, cases_file: Path) -> None:
@@ -200,25 +158,13 @@ def test_a_refused_key_is_stored_as_failed_with_no_key(stack: StackServer, cases
 # -- errors ------------------------------------------------------------------------------
 
 
-def cli(*args: str, data: Path, prefix: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
-    env["PASSK_DATA_DIR"] = str(data)
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "passk_tui", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-
-
 def test_corrupt_store_is_exit_2_in_one_line_and_left_alone(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
     garbage = b"this is not a database, it is an old shopping list " * 100
     (data / DB_NAME).write_bytes(garbage)
     for args in (("history",), ("--headless", "--demo"), ("--headless", "--resume", "last")):
-        result = cli(*args, data=data)
+        result = run(*args, data=data, headless=False)
         assert result.returncode == 2, result
         assert result.stdout == ""
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
@@ -229,7 +175,7 @@ def test_corrupt_store_is_exit_2_in_one_line_and_left_alone(tmp_path: Path) -> N
 def test_data_folder_that_cannot_be_made_is_exit_2(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    result = cli("--headless", "--demo", data=blocker / "data")
+    result = run("--headless", "--demo", data=blocker / "data", headless=False)
     assert result.returncode == 2
     assert result.stderr == (
         f"passk-tui: {blocker / 'data'}: cannot create the data folder: Not a directory "
@@ -242,7 +188,10 @@ def test_read_only_store_is_exit_2(tmp_path: Path) -> None:
     root = Path(tempfile.mkdtemp(prefix="passk-ro-"))
     try:
         data = root / "data"
-        assert cli("--headless", "--demo", "--attempts", "1", data=data).returncode == 0
+        assert (
+            run("--headless", "--demo", "--attempts", "1", data=data, headless=False).returncode
+            == 0
+        )
         for path in (root, data):
             path.chmod(0o755)
         data.chmod(0o555)
@@ -251,13 +200,13 @@ def test_read_only_store_is_exit_2(tmp_path: Path) -> None:
             as_user = []
         elif not shutil.which("setpriv"):
             pytest.skip("root writes through file modes and setpriv is missing")
-        result = cli("--headless", "--demo", data=data, prefix=as_user)
+        result = run("--headless", "--demo", data=data, prefix=as_user, headless=False)
         assert result.returncode == 2, result
         assert result.stderr == (
             f"passk-tui: {data / DB_NAME}: the store cannot be written "
             "(set PASSK_DATA_DIR to a writable folder)\n"
         )
-        history = cli("history", data=data, prefix=as_user)
+        history = run("history", data=data, prefix=as_user, headless=False)
         assert history.returncode == 2 and "cannot be written" in history.stderr
     finally:
         (root / "data").chmod(0o755)

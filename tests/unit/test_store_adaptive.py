@@ -22,9 +22,9 @@ from passk_tui.reports.report import build_report
 from passk_tui.reports.report_html import render_report
 from passk_tui.store import Store
 from passk_tui.store.schema import SCHEMA_VERSION
+from tests.support.judging import scipy_running
 from tests.support.old_stores import store_at_schema
-from tests.unit.test_sequences import scipy_running
-from tests.unit.test_store import CASES, record, settings_for
+from tests.support.records import CASES, record, settings_for
 
 
 @pytest.fixture

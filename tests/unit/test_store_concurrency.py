@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from tests.support.records import record
 
 CASES = """\
 [[cases]]
@@ -34,28 +34,10 @@ def _open_and_write(path: str, cases_path: str, barrier: Barrier, number: int) -
     try:
         with Store.open(path) as store:
             store.create_evaluation(evaluation_id, settings, load_cases(Path(cases_path)), "h")
-            store.write(evaluation_id, [_record(evaluation_id)])
+            store.write(evaluation_id, [record(0, 1, key=f"{evaluation_id}/one/1", output="one")])
     except (InputError, RunError, sqlite3.Error) as exc:
         return f"{type(exc).__name__}: {exc}"
     return "ok"
-
-
-def _record(evaluation_id: str) -> AttemptRecord:
-    return AttemptRecord(
-        case_index=0,
-        case="one",
-        attempt=1,
-        key=f"{evaluation_id}/one/1",
-        outcome=Outcome.PASSED,
-        status="completed",
-        output="one",
-        reason=None,
-        error=None,
-        run_id=None,
-        turn_id=None,
-        started=1.0,
-        ended=2.0,
-    )
 
 
 @pytest.mark.parametrize("processes", [8, 16])

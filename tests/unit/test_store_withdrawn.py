@@ -14,7 +14,7 @@ from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.policy import Slot
 from passk_tui.store import Store, StoreWriteError
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION
-from tests.unit.test_store import CASES, record, settings_for
+from tests.support.records import CASES, record, settings_for
 
 
 @pytest.fixture

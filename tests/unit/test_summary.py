@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from tests.support.records import record
 
 
 def test_totals_are_counts_never_a_mean() -> None:
@@ -30,12 +30,14 @@ def test_a_case_that_passed_every_attempt_so_far_is_not_all_passed_until_finishe
     assert totals.cases_all_passed == 0 and totals.cases_unfinished == 1
 
 
-def record(started: float, ended: float) -> AttemptRecord:
-    return AttemptRecord(
-        0, "a", 1, "k", Outcome.PASSED, "completed", "x", None, None, None, None, started, ended
-    )
-
-
 def test_the_span_runs_from_the_first_start_to_the_last_end() -> None:
-    assert attempts_span([[record(10.0, 12.0), record(11.0, 19.5)], [record(9.0, 9.5)]]) == 10.5
+    assert (
+        attempts_span(
+            [
+                [record(started=10.0, ended=12.0), record(started=11.0, ended=19.5)],
+                [record(started=9.0, ended=9.5)],
+            ]
+        )
+        == 10.5
+    )
     assert attempts_span([[], []]) is None
