@@ -16,6 +16,7 @@ from passk_tui.core.run.settings import Settings
 from passk_tui.store.models import StoredEvaluation
 from passk_tui.tui.app import PasskApp
 from tests.support import APP_AGENTS
+from tests.support.records import record
 
 AGENTS_DIR = APP_AGENTS
 
@@ -76,7 +77,6 @@ def synthetic_view(
 ):
     """A finished evaluation made in memory (no agent runs): case c's attempt a passes,
     is wrong or errors by a fixed pattern, so a 100-attempt grid is quick and stable."""
-    from passk_tui.core.run.attempt import AttemptRecord, Outcome
     from passk_tui.tui.view import EvaluationView
 
     patterns = ("P", "PW", "E", "PEWPE")
@@ -87,12 +87,12 @@ def synthetic_view(
         pattern = patterns[c % len(patterns)]
         for a in range(1, attempts + 1):
             result = outcome[pattern[(a - 1) % len(pattern)]]
-            status = "failed" if result is Outcome.ERRORED else "completed"
             records.append(
-                AttemptRecord(
-                    c, name, a, f"k{c}-{a}", result, status, "391", None, None, None, None, 0.0, 1.0
+                record(
+                    c, a, result, case=name, key=f"k{c}-{a}", output="391", reason=None,
+                    error=None, run_id=None, turn_id=None, started=0.0, ended=1.0, usage=None,
                 )
-            )
+            )  # fmt: skip
     progress.add(records)
     settings = scripted(attempts=attempts, require=Fraction(9, 10))
     return EvaluationView(
