@@ -50,7 +50,7 @@ async def drive(argv: list[str]) -> int:
 START = time.monotonic()
 
 if __name__ == "__main__":
-    from passk_tui.__main__ import leave
+    from passk_tui.cli.main import leave
     from passk_tui.core.run.heap import relaxed_gc
 
     with relaxed_gc():  # as run_app runs the app (tui/launch.py)

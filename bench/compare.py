@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.stats.compare import Side, Verdict, compare
+from passk_tui.core.stats.compare import ChangeVerdict, Side, compare
 from passk_tui.core.stats.figures import CaseFigures
 
 
@@ -73,11 +73,13 @@ def simulate(
         went_down = [cb < ca for ca, cb in zip(a, b, strict=True)]
         tally.suites += 1
         tally.dropped_cases += dropped
-        tally.found += sum(v is Verdict.REGRESSED for v in verdicts[:dropped])
+        tally.found += sum(v is ChangeVerdict.REGRESSED for v in verdicts[:dropped])
         tally.naive_found += sum(went_down[:dropped])
         tally.unchanged_cases += cases - dropped
         tally.naive_false_alarms += sum(went_down[dropped:])
-        tally.suites_with_false_alarm += any(v is Verdict.REGRESSED for v in verdicts[dropped:])
+        tally.suites_with_false_alarm += any(
+            v is ChangeVerdict.REGRESSED for v in verdicts[dropped:]
+        )
         tally.suites_with_naive_false_alarm += any(went_down[dropped:])
         tally.unadjusted_found += sum(unadjusted[:dropped])
         tally.suites_with_unadjusted_false_alarm += any(unadjusted[dropped:])

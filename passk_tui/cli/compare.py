@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from passk_tui.cli.flags import _Parser
-from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_confidence
+from passk_tui.cli.flags import FlagParser
+from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines
 from passk_tui.core.text.terminal_text import message_line, terminal_safe
 from passk_tui.evaluations.settings_text import flag
@@ -19,7 +19,7 @@ from passk_tui.store.comparison import ComparedEvaluations, load_compared
 
 def build_compare_parser() -> argparse.ArgumentParser:
     """The flags of `passk-tui compare` (its own parser: the run flags do not apply here)."""
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui compare",
         description=(
             "Did the change help? Compare two stored evaluations per case: A is the baseline, "
@@ -60,7 +60,7 @@ def run_compare(argv: list[str]) -> int:
     """Parse, load both evaluations, print the comparison; the return value is the exit status."""
     args = build_compare_parser().parse_args(argv)
     try:
-        confidence = flag("confidence", args.confidence, parse_confidence, DEFAULT_CONFIDENCE)
+        confidence = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
         export_path = check_comparison_export(args.export) if args.export else None
         with Store.open() as store:
             compared = load_compared(store, args.baseline, args.candidate, confidence)
@@ -83,7 +83,7 @@ def report_comparison(
     if export_path is not None:
         export_comparison(compared, export_path)
     if not fail_on_regression:
-        return 0
+        return ExitCode.OK
     for line in regression_lines(compared.comparison):
         sys.stderr.write(f"passk-tui: {message_line(line)}\n")
-    return 1 if compared.comparison.regressed else 0
+    return ExitCode.GATE_FAILED if compared.comparison.regressed else ExitCode.OK

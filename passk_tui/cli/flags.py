@@ -12,7 +12,7 @@ from passk_tui.core.stats.gate import CONFIDENT_GATE_MEANING
 from passk_tui.core.text.terminal_text import message_line
 
 
-class _Parser(argparse.ArgumentParser):
+class FlagParser(argparse.ArgumentParser):
     """argparse that answers a bad flag with one line and exit 2, not a usage block."""
 
     def error(self, message: str) -> NoReturn:
@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui",
         description=(
             "Run every case several times on one exact agent version and report, per case, "
@@ -130,7 +130,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def parse_history(argv: list[str]) -> argparse.Namespace:
     """`passk-tui history`: no flags but --help (the store is found as for a run)."""
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui history",
         description=(
             "List the evaluations in the store ($PASSK_DATA_DIR or the user data folder), "

@@ -17,20 +17,19 @@ from fractions import Fraction
 from pathlib import Path
 
 from passk_tui.cli.compare import report_comparison
-from passk_tui.cli.run import _fail, _resume_hint, _run, interrupted, say, stopped_exit
-from passk_tui.core.errors import InputError, RunError
+from passk_tui.cli.live import run_live
+from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_exit
+from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.run.settings import parse_version
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
-from passk_tui.core.stats.compare import parse_confidence as parse_compare_confidence
+from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.gate import gate_lines, read
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.stats.sampling import gate_confidence, interval_method
-from passk_tui.core.text.clock import clock
+from passk_tui.core.text.words import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison
-from passk_tui.reports.export import EXIT_EXPORT_FAILED
 from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.pairs import Pair
 
@@ -54,7 +53,7 @@ def run_if_paired(args: argparse.Namespace, env: Mapping[str, str]) -> int | Non
                     )
                 return None
     except (InputError, RunError) as exc:
-        return _fail(exc)
+        return fail(exc)
     return _run_pair(args, env, pair, baseline)
 
 
@@ -75,7 +74,7 @@ def _run_pair(
     try:
         export_path = check_comparison_export(args.export) if args.export else None
         gate_level = flag("confidence", args.confidence, parse_confidence, None)
-        level = flag("confidence", args.confidence, parse_compare_confidence, DEFAULT_CONFIDENCE)
+        level = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
         key = stack_key(args, env)
         if pair is not None:
             paired = resume_pair(pair, key, resume_changes(args), baseline_version=baseline)
@@ -88,10 +87,10 @@ def _run_pair(
         if not paired.shown_only:
             line = lambda: pair_progress_line(paired)  # noqa: E731
             with relaxed_gc():
-                statuses = asyncio.run(_run(paired.running, sys.stderr, stopped_by, line))
+                statuses = asyncio.run(run_live(paired.running, sys.stderr, stopped_by, line))
             status = pair_status(statuses)
     except (InputError, RunError) as exc:
-        return _fail(exc)
+        return fail(exc)
     except KeyboardInterrupt:
         return interrupted(paired.evaluation_id if paired is not None else None)
     cancelled = stopped_exit(stopped_by)
@@ -112,13 +111,13 @@ def _report_pair_end(
         if evaluation.store_error:
             say(f"warning: {evaluation.store_error}")
     if status == "failed":
-        code = _fail(RunError(paired.error or "the evaluation failed"))
-        _resume_hint(paired.evaluation_id)
+        code = fail(RunError(paired.error or "the evaluation failed"))
+        resume_hint(paired.evaluation_id)
         return code
     try:
         compared = paired.compared(level)
     except (InputError, RunError) as exc:
-        return _fail(exc)
+        return fail(exc)
     stopped = status == "cancelled"
     code = report_comparison(
         compared, None, fail_on_regression=args.fail_on_regression and not stopped
@@ -126,7 +125,7 @@ def _report_pair_end(
     if stopped:
         not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
         say(f"cancelled: {not_run} attempts not run")
-        _resume_hint(paired.evaluation_id)
+        resume_hint(paired.evaluation_id)
         code = cancelled
     else:
         gate = _candidate_gate(compared, gate_level, args.require)
@@ -154,7 +153,7 @@ def _export(compared: ComparedEvaluations, path: Path, code: int) -> int:
         written = export_comparison(compared, path)
     except (InputError, RunError) as exc:
         say(f"export failed: {exc}")
-        return code or EXIT_EXPORT_FAILED
+        return code or ExitCode.EXPORT_FAILED
     say(f"wrote {written}")
     return code
 

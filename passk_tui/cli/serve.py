@@ -25,25 +25,27 @@ import socket
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from passk_tui.cli.flags import _Parser, build_parser
-from passk_tui.core.errors import InputError
+from passk_tui.cli.flags import FlagParser, build_parser
+from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args
 from passk_tui.reports.export import check_export_path
+
+if TYPE_CHECKING:
+    from aiohttp.typedefs import Handler
+    from textual_serve.server import Server
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: Our page for the served app: textual-serve's own one loads a web font from elsewhere.
 TEMPLATES = Path(__file__).parents[1] / "web"
 INSTALL_HINT = "pip install 'passk-tui[web]'"
-EXIT_BAD_FLAGS = 2
-EXIT_CANNOT_RUN = 3
 
 
 def build_serve_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = FlagParser(
         prog="passk-tui serve",
         usage="passk-tui serve [--host HOST] [--port PORT] [APP FLAGS ...]",
         description=(
@@ -201,10 +203,10 @@ def run_serve(argv: list[str]) -> int:
     """Check the flags, then serve until Ctrl-C; the return value is the exit status."""
     serve, app_argv, key = split_flags(argv)
     try:
-        from textual_serve.server import Server
+        served_app_server = _served_app_server()
     except ImportError:
         sys.stderr.write(f"passk-tui: serve needs textual-serve: {INSTALL_HINT}\n")
-        return EXIT_CANNOT_RUN
+        return ExitCode.CANNOT_RUN
     if key is not None:
         os.environ["PASSK_KEY"] = key  # inherited by every app process, never on its command line
     if not is_loopback(serve.host):
@@ -212,18 +214,18 @@ def run_serve(argv: list[str]) -> int:
             f"passk-tui: warning: serving on {serve.host}:{serve.port} with no authentication: "
             "anyone who can reach it can run evaluations as you\n"
         )
-    server = _served_app_server(Server)(app_command(app_argv), host=serve.host, port=serve.port)
+    server = served_app_server(app_command(app_argv), host=serve.host, port=serve.port)
     try:
         server.serve()
     except OSError as exc:  # the port is taken, the address is not this machine's
         sys.stderr.write(
             f"passk-tui: cannot serve on {serve.host}:{serve.port}: {exc.strerror or exc}\n"
         )
-        return EXIT_CANNOT_RUN
+        return ExitCode.CANNOT_RUN
     return 0
 
 
-def _served_app_server(base: type) -> type:
+def _served_app_server() -> type[Server]:
     """textual-serve's Server with our page, our start line, and URLs from the request's Host.
 
     Built lazily because textual-serve is an optional extra. The page's websocket
@@ -232,8 +234,9 @@ def _served_app_server(base: type) -> type:
     """
     import aiohttp_jinja2
     from aiohttp import web
+    from textual_serve.server import Server
 
-    class ServedApp(base):  # type: ignore[misc, valid-type]
+    class ServedApp(Server):
         def __init__(self, command: str, *, host: str, port: int) -> None:
             super().__init__(command, host=host, port=port, title="passk-tui")
             self.templates_path = TEMPLATES
@@ -249,7 +252,7 @@ def _served_app_server(base: type) -> type:
             return app
 
         @web.middleware
-        async def _guarded(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
             upgrade = request.headers.get("Upgrade", "").lower()
             websocket = request.path == "/ws" or upgrade == "websocket"
             why = self.guard.refusal(

@@ -286,7 +286,7 @@ def resume_evaluation(
     claim = store.claim(stored.id)
     try:
         if finished:
-            target: Target = _NothingToRun()
+            target: Target = _NothingToRun(stored.definition or {})
         else:
             target = make_target(settings, key, stored.id)
             _check_same_definition(stored, target.definition, changes or {})
@@ -383,7 +383,8 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
     running = {name: value for name, value in changes.items() if name in RUNNING}
     if current.stack is None or not running.get("stack"):
         running.pop("stack", None)
-    resumed = replace(current, **running, **grown)
+    given: dict[str, Any] = {**running, **grown}  # RUNNING and GROWING share no name
+    resumed = replace(current, **given)
     if resumed.precision is not None and (resumed.require is not None or not resumed.adaptive):
         raise InputError(
             f"--resume {stored.id}: --precision is for an adaptive evaluation without --require"
@@ -462,8 +463,11 @@ def _stored_settings(settings: Settings) -> Settings:
 
 
 class _NothingToRun:
-    """The target of an evaluation with every attempt recorded: asks for no key, runs nothing
-    (and has no definition: the stored one says what was measured)."""
+    """The target of an evaluation with every attempt recorded: asks for no key, runs nothing;
+    its definition is the stored one (empty when stored before definitions were), never read."""
+
+    def __init__(self, definition: Definition) -> None:
+        self.definition = definition
 
     async def prepare(self) -> None:
         return None

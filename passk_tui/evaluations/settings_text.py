@@ -9,7 +9,6 @@ from typing import TypeVar
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.addresses import address_problem
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
@@ -30,6 +29,7 @@ from passk_tui.core.run.settings import (
 from passk_tui.core.run.target import Target
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.text.terminal_text import escape, first_unsafe
+from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
 
 T = TypeVar("T")

@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.stats.compare import CaseComparison, Comparison, Verdict
+from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparison
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.text.compare_text import comparison_rows, count_line, notes
 from passk_tui.reports.compare_html import render_html
@@ -90,7 +90,7 @@ def render_json(compared: ComparedEvaluations) -> str:
 
 
 def _verdict_counts(comparison: Comparison) -> dict[str, int]:
-    return {str(v): len(comparison.with_verdict(v)) for v in Verdict}
+    return {str(v): len(comparison.with_verdict(v)) for v in ChangeVerdict}
 
 
 CSV_HEADER = [

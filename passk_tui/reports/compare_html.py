@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from passk_tui.core.run.agent_definition import describe
-from passk_tui.core.stats.compare import CaseComparison, Verdict
+from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict
 from passk_tui.core.stats.figures import CaseFigures, two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
 from passk_tui.core.text.compare_text import count_line, notes, signed
@@ -34,7 +34,7 @@ from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.models import StoredEvaluation
 
 #: The table's order: what got worse first, then what got better, then the rest.
-ORDER = {Verdict.REGRESSED: 0, Verdict.IMPROVED: 1, Verdict.UNCLEAR: 2}
+ORDER = {ChangeVerdict.REGRESSED: 0, ChangeVerdict.IMPROVED: 1, ChangeVerdict.UNCLEAR: 2}
 #: A settings row whose values differ between the two (other than the rows each has its own).
 DIFFERS = ' class="differs"'
 OWN = frozenset({"evaluation", "status", "started", "finished"})

@@ -23,11 +23,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.errors import InputError
+from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
+from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, interval_text, level_text
-from passk_tui.core.text.table import gate_text, table_rows
+from passk_tui.core.text.table import table_rows
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time
 from passk_tui.store.models import StoredEvaluation
@@ -43,7 +44,6 @@ RENDERERS: dict[str, str] = {
 }
 SUFFIXES = tuple(RENDERERS)
 #: The exit status when the evaluation ran (and its gate held) but its export could not be written.
-EXIT_EXPORT_FAILED = 5
 
 
 class ExportError(InputError):
@@ -53,7 +53,7 @@ class ExportError(InputError):
     that reports those reports this too, with its own exit status.
     """
 
-    exit_code = EXIT_EXPORT_FAILED
+    exit_code = ExitCode.EXPORT_FAILED
 
 
 def check_export_path(text: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
@@ -102,7 +102,8 @@ def export(
 def renderer(suffix: str) -> Callable[[Report], str]:
     """The function that lays a report out in the format ``suffix`` names (one of SUFFIXES)."""
     module, _, name = RENDERERS[suffix].partition(":")
-    return getattr(import_module(module), name)
+    render: Callable[[Report], str] = getattr(import_module(module), name)
+    return render
 
 
 def write_file(path: Path, text: str) -> None:

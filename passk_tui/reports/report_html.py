@@ -18,11 +18,10 @@ from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals
-from passk_tui.core.stats.gate import CaseReading, Reading
+from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
 from passk_tui.core.stats.intervals import GateVerdict, Interval, interval_text, level_text
 from passk_tui.core.stats.sampling import stop_rule_text
 from passk_tui.core.stats.stopping import StopReason
-from passk_tui.core.text.table import gate_text
 from passk_tui.reports.html_page import (
     attempts_grid,
     blocks,

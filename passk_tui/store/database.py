@@ -314,13 +314,14 @@ class Store:
                     if held
                     else f"{shown}: no evaluation in the store ({self.path})"
                 )
-            return rows[0]["id"]
+            newest: str = rows[0]["id"]
+            return newest
         escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = self._query(
             "SELECT id FROM evaluations WHERE id LIKE ? ESCAPE '\\' ORDER BY created LIMIT 3",
             (escaped + "%",),
         )
-        exact = [r["id"] for r in rows if r["id"] == ref]
+        exact: list[str] = [r["id"] for r in rows if r["id"] == ref]
         if exact:
             return exact[0]
         if not rows:
@@ -329,7 +330,8 @@ class Store:
             raise UnknownEvaluation(
                 f"{shown!r} names more than one evaluation; give more of the id"
             )
-        return rows[0]["id"]
+        found: str = rows[0]["id"]
+        return found
 
     def last_definition(
         self, agent: str, version: int, *, on_stack: bool
@@ -427,7 +429,8 @@ class Store:
             )
             for c in case_rows
         ]
-        records, withdrawn = [], []
+        records: list[AttemptRecord] = []
+        withdrawn: list[AttemptRecord] = []
         for r in self._query(
             "SELECT * FROM attempts WHERE evaluation_id = ? ORDER BY case_index, attempt, retake",
             (evaluation_id,),

@@ -35,7 +35,7 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
     pass@k is under the stored --require, ``-`` when no gate was set or while
     some case's pass@k is undefined.
     """
-    rows = [HEADERS]
+    rows: list[tuple[str, ...]] = [HEADERS]
     for s in summaries:
         rows.append(
             (

@@ -195,7 +195,7 @@ def migrate(connection: sqlite3.Connection) -> None:
 
 def _version(connection: sqlite3.Connection) -> int:
     """The migrations applied; NewerSchema when a newer passk-tui wrote the database."""
-    current = connection.execute("PRAGMA user_version").fetchone()[0]
+    current: int = connection.execute("PRAGMA user_version").fetchone()[0]
     if current > SCHEMA_VERSION:
         raise NewerSchema(current)
     return current

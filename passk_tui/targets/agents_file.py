@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.addresses import address_problem
 from passk_tui.core.run.program import argv_problem
 from passk_tui.core.run.settings import parse_whole_number
 from passk_tui.core.run.toml_text import parse_toml
 from passk_tui.core.text.values import positive_seconds, shorten
+from passk_tui.targets.addresses import address_problem
 
 if TYPE_CHECKING:
     from passk_tui.core.run.target import Target

@@ -177,7 +177,7 @@ class StackTarget:
             status = response.status_code
             if status == 200:
                 try:
-                    answer = json.loads(response.content)
+                    answer: dict[str, Any] = json.loads(response.content)  # answer["id"] checks
                     self._agent_id = str(answer["id"])
                     self._versions = [int(v) for v in answer["versions"]]
                 except (ValueError, KeyError, TypeError):
@@ -255,7 +255,7 @@ class StackTarget:
                 try:
                     if run_id is None:
                         in_post = True
-                        url = self._post_url(wait)
+                        url: httpx.URL | str = self._post_url(wait)
                         response = await self._send("POST", url, headers, until, body)
                         in_post = False
                     else:
@@ -399,7 +399,7 @@ class StackTarget:
         while loop.time() < give_up:
             try:
                 if run_id is None:
-                    url = self._post_url("0")
+                    url: httpx.URL | str = self._post_url("0")
                     response = await self._send("POST", url, headers, give_up, body)
                     if response.status_code in (200, 201):
                         turn = ended_turn(response)

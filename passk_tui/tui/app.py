@@ -9,7 +9,7 @@ import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -158,6 +158,8 @@ class PasskApp(App[None]):
         loop = asyncio.get_running_loop()
         for name in ("SIGTERM", "SIGHUP"):  # Ctrl-C is a key to Textual, not a signal
             signum = getattr(signal, name, None)
+            if signum is None:  # no such signal here (Windows has no SIGHUP)
+                continue
             # Not where the loop cannot take them (another thread, Windows): the default stays.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
                 loop.add_signal_handler(signum, self._stop_for_signal, signum)
@@ -512,7 +514,7 @@ class PasskApp(App[None]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen())
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette lists the app's own commands and every action bound on this screen."""
         yield from super().get_system_commands(screen)
         yield from screen_commands(screen, self.run_action)

@@ -6,7 +6,7 @@ this only picks which of the app's states applies.
 
 from __future__ import annotations
 
-from passk_tui.core.errors import EXIT_CANCELLED, EXIT_SIGNALLED, InputError, RunError
+from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.tui.view import EvaluationView
 
@@ -17,15 +17,15 @@ def exit_status(
     """0 done (gate held), 1 gate failed, 4 the confident gate undecided, 2/3 could not run,
     130 cancelled, 128+N signal N."""
     if signalled is not None:
-        return EXIT_SIGNALLED + signalled
+        return signalled_exit(signalled)
     if failure is not None:
         return failure.exit_code
     if view is None:
-        return 0
+        return ExitCode.OK
     if view.status in ("running", "cancelled"):
-        return EXIT_CANCELLED
+        return ExitCode.CANCELLED
     if view.status == "failed":
-        return 3
+        return ExitCode.CANNOT_RUN
     return view.reading().exit_code
 
 

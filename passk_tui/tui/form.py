@@ -7,13 +7,12 @@ functions of ``core.settings`` name no field; their messages go beside the field
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.addresses import address_problem
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
@@ -31,6 +30,7 @@ from passk_tui.core.run.settings import (
 from passk_tui.core.stats.gate import CONFIDENT_GATE_SHORT
 from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, parse_confidence
 from passk_tui.evaluations.settings_text import STACK_CREDENTIALS
+from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
 
 #: The text fields, in the order the screen shows them (completion_only is a switch).
@@ -140,10 +140,8 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
 
     if check.errors:
         return check
-    # Settings takes the level once the adaptive work adds the field; until then the form keeps it.
-    level = {"confidence": check.confidence} if "confidence" in SETTINGS_FIELDS else {}
+    assert version is not None  # no error: the version was given and parsed
     check.settings = Settings(
-        **level,
         agent=text["agent"],
         version=version,
         cases_path=str(Path(text["cases"]).expanduser()),
@@ -157,12 +155,9 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
         agents_path=str(Path(text["agents"]).expanduser())
         if text["agents"] and not stack
         else None,
+        confidence=check.confidence,
     )
     return check
-
-
-#: The fields Settings has (so the form fills only those it takes).
-SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
 
 
 def _check_baseline(text: str, version: int | None, check: FormCheck) -> None:
@@ -226,10 +221,10 @@ def _check_local_agent(path_text: str, agent: str, version: int | None, check: F
         check.hints["version"] = f"versions: {listed}"
 
 
-_CACHE: dict[tuple, Any] = {}
+_CACHE: dict[tuple[Hashable, ...], Any] = {}
 
 
-def _stamp(path: Path) -> tuple:
+def _stamp(path: Path) -> tuple[Hashable, ...]:
     """What identifies a file's content cheaply, so typing does not re-read unchanged files."""
     try:
         info = os.stat(path)
@@ -238,7 +233,7 @@ def _stamp(path: Path) -> tuple:
     return (str(path.resolve()), info.st_mtime_ns, info.st_size)
 
 
-def _cached(kind: tuple, path: Path, load: Callable[[Path], Any]) -> Any:
+def _cached(kind: tuple[Hashable, ...], path: Path, load: Callable[[Path], Any]) -> Any:
     """``load(path)``, reused while the file is unchanged; errors are not cached."""
     key = (*kind, *_stamp(path))
     if key not in _CACHE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import tomli_w
@@ -75,14 +76,14 @@ def save_theme(theme: str, path: Path | None = None) -> None:
     _write(path, data)
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}
 
 
-def _write(path: Path, data: dict) -> None:
+def _write(path: Path, data: Mapping[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(tomli_w.dumps(data), encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import Any
 
 from textual.app import SystemCommand
 from textual.screen import Screen
@@ -12,7 +13,9 @@ from textual.screen import Screen
 _ALREADY_LISTED = frozenset({"Quit", "Commands"})
 
 
-def screen_commands(screen: Screen, run_action: Callable[..., object]) -> Iterator[SystemCommand]:
+def screen_commands(
+    screen: Screen[Any], run_action: Callable[..., object]
+) -> Iterator[SystemCommand]:
     """Each enabled binding the footer shows or that has a tooltip, once per description."""
     seen = set(_ALREADY_LISTED)
     for key, active in screen.active_bindings.items():

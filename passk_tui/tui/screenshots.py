@@ -63,6 +63,7 @@ async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
         save("configure")
         await pilot.press("ctrl+r")
         await pilot.pause(0.1)
+        assert app.view is not None  # Ctrl+R started the run
         progress = app.view.progress
         while progress.finished < progress.total // 2:
             await pilot.pause(0.05)

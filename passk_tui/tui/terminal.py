@@ -93,11 +93,15 @@ class TerminalDriver(LinuxDriver):
         #: The write end of the pipe the input reads once the terminal is gone, kept open.
         self._silent_writer: int | None = None
         self._watching = False
-        self._file = _Output(self._file, self.terminal_closed)
+        stream = self._file  # sys.__stderr__, None only in a process with no stderr at all
+        assert stream is not None
+        self._output = _Output(stream, self.terminal_closed)
+        # Textual types _file as sys.__stderr__ is typed; its writer only writes and flushes.
+        self._file = self._output  # type: ignore[assignment]
 
     def start_application_mode(self) -> None:
         """Take the terminal, and look every ``WATCH_PERIOD`` seconds whether it is still there."""
-        super().start_application_mode()
+        super().start_application_mode()  # type: ignore[no-untyped-call]  # Textual's: unannotated
         if not self._watching:
             self._watching = True
             self._watch()
@@ -106,7 +110,7 @@ class TerminalDriver(LinuxDriver):
         """On the app's loop: the terminal hung up is the terminal closed; else look again."""
         if self._closed_once.locked():
             return
-        if hung_up(self._file.fileno()):
+        if hung_up(self._output.fileno()):
             self.terminal_closed()
             return
         self._loop.call_later(WATCH_PERIOD, self._watch)
@@ -120,7 +124,7 @@ class TerminalDriver(LinuxDriver):
 
     def resume_application_mode(self) -> None:
         """SIGCONT: after Ctrl-Z, take the terminal back; with the SIGHUP of a closed one, stop."""
-        if self._closed_once.locked() or hung_up(self._file.fileno()):
+        if self._closed_once.locked() or hung_up(self._output.fileno()):
             self.terminal_closed()
             return
         super().resume_application_mode()

@@ -8,9 +8,9 @@ from pathlib import Path
 from textual.widgets import Button, Input, Static
 
 from passk_tui.cli.flags import parse
+from passk_tui.core.errors import ExitCode
 from passk_tui.core.run.progress import Cell
 from passk_tui.tui.app import PasskApp
-from passk_tui.tui.app_exit import EXIT_CANCELLED
 from passk_tui.tui.last_used import load_last_used, settings_file
 from passk_tui.tui.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen
@@ -276,7 +276,7 @@ async def test_cancel_asks_then_cancels_the_runs_in_flight(app_env: Path) -> Non
         assert "Cancelled, 2 of 6 attempts finished: u resumes it" in str(
             app.screen.query_one("#results-status", Static).render()
         )
-    assert app.exit_status == EXIT_CANCELLED
+    assert app.exit_status == ExitCode.CANCELLED
 
 
 async def test_quit_mid_run_cancels_first(app_env: Path) -> None:
@@ -290,7 +290,7 @@ async def test_quit_mid_run_cancels_first(app_env: Path) -> None:
         await pilot.press("y")
         await wait_for(pilot, lambda: app.worker.is_finished)
     assert progress.in_flight == 0
-    assert app.exit_status == EXIT_CANCELLED
+    assert app.exit_status == ExitCode.CANCELLED
 
 
 async def test_an_unreachable_stack_is_reported_with_exit_3(app_env: Path) -> None:

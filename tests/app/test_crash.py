@@ -17,7 +17,7 @@ BROKEN_APP = (
     "import sys\n"
     "from passk_tui.tui.screens.configure import ConfigureScreen\n"
     "ConfigureScreen.CSS_PATH = 'no-such-file.tcss'\n"
-    "from passk_tui.__main__ import main\n"
+    "from passk_tui.cli.main import main\n"
     "sys.exit(main([]))\n"
 )
 

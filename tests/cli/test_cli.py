@@ -172,7 +172,7 @@ def test_bad_cases_files(agents: Path, tmp_path: Path, name: str) -> None:
 def test_help_does_not_import_textual() -> None:
     code = (
         "import sys, contextlib, io\n"
-        "from passk_tui.__main__ import main\n"
+        "from passk_tui.cli.main import main\n"
         "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['--help'])\n"
         "assert 'textual' not in sys.modules, 'textual imported'\n"
@@ -183,7 +183,7 @@ def test_help_does_not_import_textual() -> None:
 def test_headless_path_does_not_import_textual(agents: Path) -> None:
     code = (
         "import sys\n"
-        "from passk_tui.__main__ import main\n"
+        "from passk_tui.cli.main import main\n"
         f"rc = main(['--headless', '--agents', {str(agents / 'agents.toml')!r}, '--agent', 'scripted',"
         f" '--version', '1', '--cases', {str(agents / 'seed.toml')!r}])\n"
         "assert rc == 0 and 'textual' not in sys.modules\n"
@@ -194,7 +194,7 @@ def test_headless_path_does_not_import_textual(agents: Path) -> None:
 def test_leaving_after_the_app_flushes_what_was_printed_and_keeps_the_status() -> None:
     code = (
         "import sys\n"
-        "from passk_tui.__main__ import leave\n"
+        "from passk_tui.cli.main import leave\n"
         "print('results line', end='')\n"
         "sys.stderr.write('exit message')\n"
         "leave(4)\n"

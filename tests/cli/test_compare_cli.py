@@ -232,7 +232,7 @@ def _demo_cases() -> list[Case]:
 @pytest.mark.usefixtures("pair")
 def test_compare_needs_neither_textual_nor_scipy() -> None:
     code = (
-        "import sys\nfrom passk_tui.__main__ import main\n"
+        "import sys\nfrom passk_tui.cli.main import main\n"
         "assert main(['compare', 'last~1', 'last']) == 0\n"
         "assert 'textual' not in sys.modules and 'scipy' not in sys.modules\n"
     )

@@ -28,8 +28,8 @@ import tomli_w
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
-from passk_tui.__main__ import main
 from passk_tui.cli.flags import build_parser
+from passk_tui.cli.main import main
 from passk_tui.core.text.terminal_text import first_unsafe
 
 #: Seconds one example may take before it counts as a hang.
@@ -125,7 +125,7 @@ def run_cli(argv: list[str]) -> tuple[int, str, list[str]]:
     with watchdog(LIMIT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
-        except SystemExit as exc:  # argparse's own exit (our _Parser: exit 2, one line)
+        except SystemExit as exc:  # argparse's own exit (our FlagParser: exit 2, one line)
             code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     lines = [line for line in err.getvalue().splitlines() if not _PROGRESS.match(line)]
     if currently_in_test_context():

@@ -83,7 +83,7 @@ def test_history_help_and_bad_flag() -> None:
 
 def test_history_needs_no_textual(tmp_path: Path) -> None:
     code = (
-        "import sys\nfrom passk_tui.__main__ import main\n"
+        "import sys\nfrom passk_tui.cli.main import main\n"
         "assert main(['history']) == 0 and 'textual' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=30, capture_output=True)

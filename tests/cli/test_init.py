@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.__main__ import main
+from passk_tui.cli.main import main
 from passk_tui.targets.agents_file import load_agents
 from tests.support.cli import run
 

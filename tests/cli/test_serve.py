@@ -77,7 +77,7 @@ def test_bad_flags_are_one_line_and_exit_2(args: list[str], says: str) -> None:
 def test_without_textual_serve_it_says_how_to_install_it() -> None:
     code = (
         "import sys; sys.modules['textual_serve'] = None; "
-        "from passk_tui.__main__ import main; sys.exit(main(['serve']))"
+        "from passk_tui.cli.main import main; sys.exit(main(['serve']))"
     )
     process = serve(code=code)
     _, err = process.communicate(timeout=30)

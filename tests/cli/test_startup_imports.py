@@ -29,7 +29,7 @@ def loaded_after(argv: list[str], tmp_path: Path) -> tuple[int, list[str]]:
     """Run ``main(argv)`` in a fresh interpreter; its exit status and every module then loaded."""
     code = (
         "import json, sys, contextlib, io\n"
-        "from passk_tui.__main__ import main\n"
+        "from passk_tui.cli.main import main\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
         f"    rc = main({argv!r})\n"
         "print(json.dumps([rc, sorted(sys.modules)]))\n"

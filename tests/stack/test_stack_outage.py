@@ -49,7 +49,7 @@ def short_polls(window: float, margin: float) -> tuple[str, ...]:
     code = (
         "import sys; from passk_tui.targets import stack; "
         f"stack._MAX_WAIT = {window}; stack.ANSWER_MARGIN = {margin}; "
-        "from passk_tui.__main__ import main; sys.exit(main())"
+        "from passk_tui.cli.main import main; sys.exit(main())"
     )
     return ("-c", code)
 

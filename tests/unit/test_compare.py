@@ -11,13 +11,13 @@ from scipy.stats import fisher_exact
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.stats.compare import (
+    ChangeVerdict,
     NothingToCompare,
     Side,
-    Verdict,
     compare,
     fisher_exact_p,
     holm,
-    parse_confidence,
+    parse_exact_confidence,
 )
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.text.compare_text import plain_comparison, regression_lines, signed
@@ -171,7 +171,7 @@ def test_a_regression_of_wrong_answers_is_not_marked_errored() -> None:
     a = Side("A", 3, [case("x", 10, 10)])
     b = Side("B", 3, [case("x", 10, 2, errored=3)])  # 8 more non-passes, 3 of them errored
     (only,) = compare(a, b).cases
-    assert only.verdict is Verdict.REGRESSED and not only.mostly_errored
+    assert only.verdict is ChangeVerdict.REGRESSED and not only.mostly_errored
     b = Side("B", 3, [case("x", 10, 2, errored=5)])  # 5 of 8: more than half
     assert compare(a, b).cases[0].mostly_errored
 
@@ -181,9 +181,9 @@ def test_verdicts_follow_the_confidence() -> None:
     b = Side("B", 2, [case("x", 10, 5), case("y", 10, 5)])
     # 10/10 -> 5/10 alone: p = 0.0325; Holm across the two cases: 0.065.
     assert float(compare(a, b).cases[0].p) == pytest.approx(2 * scipy_p(10, 0, 5, 5))
-    assert compare(a, b).cases[0].verdict is Verdict.UNCLEAR
-    assert compare(a, b, Fraction(9, 10)).cases[0].verdict is Verdict.REGRESSED
-    assert compare(b, a, Fraction(9, 10)).cases[0].verdict is Verdict.IMPROVED
+    assert compare(a, b).cases[0].verdict is ChangeVerdict.UNCLEAR
+    assert compare(a, b, Fraction(9, 10)).cases[0].verdict is ChangeVerdict.REGRESSED
+    assert compare(b, a, Fraction(9, 10)).cases[0].verdict is ChangeVerdict.IMPROVED
 
 
 def test_cases_in_only_one_are_listed_apart_and_not_adjusted_for() -> None:
@@ -211,7 +211,7 @@ def test_a_case_with_no_attempts_is_unclear() -> None:
     a = Side("A", 1, [case("x", 0, 0, k=1)])
     b = Side("B", 1, [case("x", 10, 0, k=1)])
     (only,) = compare(a, b).cases
-    assert only.p == 1 and only.verdict is Verdict.UNCLEAR and only.change is None
+    assert only.p == 1 and only.verdict is ChangeVerdict.UNCLEAR and only.change is None
 
 
 def test_change_is_signed() -> None:
@@ -226,12 +226,12 @@ def test_change_is_signed() -> None:
 @pytest.mark.parametrize("text", ["0", "1", "1.5", "-0.1", "x", "1/0"])
 def test_confidence_must_lie_strictly_between_0_and_1(text: str) -> None:
     with pytest.raises(InputError):
-        parse_confidence(text)
+        parse_exact_confidence(text)
 
 
 def test_confidence_is_exact() -> None:
-    assert parse_confidence("0.95") == Fraction(19, 20)
-    assert parse_confidence(" 0.9 ") == Fraction(9, 10)
+    assert parse_exact_confidence("0.95") == Fraction(19, 20)
+    assert parse_exact_confidence(" 0.9 ") == Fraction(9, 10)
 
 
 def test_unchanged_suites_are_seldom_called_regressed() -> None:

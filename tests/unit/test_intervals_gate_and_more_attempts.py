@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.extend import extension_runs, parse_more_attempts, worth_more
+from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE

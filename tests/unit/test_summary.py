@@ -41,3 +41,10 @@ def test_the_span_runs_from_the_first_start_to_the_last_end() -> None:
         == 10.5
     )
     assert attempts_span([[], []]) is None
+
+
+def test_counts_in_words_are_singular_for_one() -> None:
+    from passk_tui.core.text.words import counted, retries_text
+
+    assert [counted(n, "case") for n in (0, 1, 2)] == ["0 cases", "1 case", "2 cases"]
+    assert [retries_text(n) for n in (1, 3)] == ["1 retry", "3 retries"]

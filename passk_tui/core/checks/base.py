@@ -13,7 +13,7 @@ from passk_tui.core.text.values import SHOWN_CHARS, finite_number, shorten, show
 PASS = Verdict(True)
 
 
-def answer_text(output: Any) -> str:
+def checked_answer(output: Any) -> str:
     """The answer as the text checks see it: trimmed; JSON text for a non-string; '' for None."""
     if output is None:
         return ""
@@ -60,9 +60,9 @@ def string_field(spec: dict[str, Any], key: str, where: str) -> str:
 def finite_field(spec: dict[str, Any], key: str, where: str) -> float:
     """``spec[key]`` when it is a finite number; InputError naming the key otherwise."""
     value = spec[key]
-    if finite_number(value) is None:
+    if not isinstance(value, int | float) or finite_number(value) is None:
         raise InputError(f"{where}: {key} must be a finite number, got {shown_number(value)}")
-    return value
+    return value  # as written: an integer stays exact
 
 
 class Check(ABC):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, replace
 from typing import Any
 
-from passk_tui.core.checks.nesting import Nesting
 from passk_tui.core.errors import InputError
 from passk_tui.core.text.values import shorten, strings, type_name
 
@@ -103,3 +103,18 @@ def _json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, int | float) and isinstance(b, int | float):
         return a == b
     return type(a) is type(b) and a == b
+
+
+@dataclass(frozen=True, slots=True)
+class Nesting:
+    """The place of the outermost table (for the message), the deepest level allowed, this level."""
+
+    root: str
+    limit: int
+    depth: int = 1
+
+    def inner(self, what: str) -> Nesting:
+        """One level down; InputError '<root>: <what> nested more than <limit> deep' past the limit."""
+        if self.depth >= self.limit:
+            raise InputError(f"{self.root}: {what} nested more than {self.limit} deep")
+        return replace(self, depth=self.depth + 1)

@@ -3,27 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import math
+import threading
 from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from passk_tui.core.checks.base import (
     PASS,
     Check,
     PureCheck,
-    answer_text,
+    checked_answer,
     finite_field,
     quote,
     strict_json_loads,
     string_field,
 )
 from passk_tui.core.checks.command import CommandCheck
-from passk_tui.core.checks.json_schema import Schema
-from passk_tui.core.checks.nesting import Nesting
-from passk_tui.core.checks.worker_thread import in_daemon_thread
+from passk_tui.core.checks.json_schema import Nesting, Schema
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import Verdict
 from passk_tui.core.text.values import shorten, strings, type_name
@@ -49,7 +49,7 @@ class _TextCheck(PureCheck):
         return text.casefold() if self.ignore_case else text
 
     def evaluate(self, output: Any) -> Verdict:
-        text = answer_text(output)
+        text = checked_answer(output)
         return self.compare(text, self.fold(text))
 
     @abstractmethod
@@ -120,7 +120,7 @@ class _Regex(Check):
             raise InputError(f"{where}: bad regex {quote(source)}: {error}") from None
 
     async def verdict(self, output: Any, deadline: float) -> Verdict:
-        text = answer_text(output)
+        text = checked_answer(output)
         loop = asyncio.get_running_loop()
         try:
             found = self.pattern.search(text, timeout=REGEX_ON_LOOP)
@@ -149,7 +149,7 @@ class _Number(PureCheck):
             raise InputError(f"{where}: tolerance must not be negative, got {self.tolerance!r}")
 
     def evaluate(self, output: Any) -> Verdict:
-        text = answer_text(output)
+        text = checked_answer(output)
         try:
             value = float(text)
         except ValueError:
@@ -175,7 +175,7 @@ class _Json(PureCheck):
     def evaluate(self, output: Any) -> Verdict:
         value = output
         if output is None or isinstance(output, str):
-            text = answer_text(output)
+            text = checked_answer(output)
             if not text:
                 return Verdict(False, "not valid JSON: empty answer")
             try:
@@ -273,3 +273,38 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         return CommandCheck(spec, where, base_dir)
     group = _All if kind == "all" else _Any
     return group(spec, where, base_dir, nesting)
+
+
+T = TypeVar("T")
+
+
+async def in_daemon_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a daemon thread of its own, awaited; a cancelled wait leaves it to end alone.
+
+    Unlike ``asyncio.to_thread``, whose pool threads ``asyncio.run`` and interpreter
+    exit both join, nothing waits for this thread: ``work`` must bound itself (a
+    regex search with a timeout), and its result is dropped if no one is waiting.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def deliver(setter: Callable[[Any], None], value: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: no one waits
+            loop.call_soon_threadsafe(_settle, future, setter, value)
+
+    def run() -> None:
+        try:
+            result = work()
+        except BaseException as exc:
+            deliver(future.set_exception, exc)
+        else:
+            deliver(future.set_result, result)
+
+    threading.Thread(target=run, name="passk-check", daemon=True).start()
+    return await future
+
+
+def _settle(future: asyncio.Future[Any], setter: Callable[[Any], None], value: Any) -> None:
+    """Set the result unless the waiter was cancelled (the future is done then)."""
+    if not future.done():
+        setter(value)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.checks.kinds import Check, compile_check, strict_json_loads
+from passk_tui.core.checks.base import Check, strict_json_loads
+from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.toml_text import parse_toml
 from passk_tui.core.text.terminal_text import escape, first_unsafe
@@ -158,9 +159,10 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
         raise InputError(
             f"{where}: a case must be an object with name, input and check, got {type_name(row)}"
         )
-    name = row.get("name")
-    named = isinstance(name, str) and bool(name.strip())
-    in_case = f"{where}: case {name!r}" if named else where
+    written = row.get("name")
+    # The name when it is usable, None otherwise: from here on `name` is a str or the case fails.
+    name = written if isinstance(written, str) and written.strip() else None
+    in_case = f"{where}: case {name!r}" if name is not None else where
     for key in row:
         if key not in CASE_KEYS:
             near = difflib.get_close_matches(str(key), CASE_KEYS, n=1)
@@ -168,8 +170,8 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
             raise InputError(f"{in_case}: unknown key {key!r}{hint}")
     if "name" not in row:
         raise InputError(f"{where}: case has no name")
-    if not named:
-        raise InputError(f"{where}: name must be a non-empty string, got {name!r}")
+    if name is None:
+        raise InputError(f"{where}: name must be a non-empty string, got {written!r}")
     unsafe = first_unsafe(name)
     if unsafe is not None:
         raise InputError(

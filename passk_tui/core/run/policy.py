@@ -9,12 +9,16 @@ stored records, so it hands out exactly the attempts that have no record.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.run.settings import parse_whole_number
+from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.gate import Reading
 from passk_tui.core.stats.stopping import StopReason
 
 #: A stop rule: from a case's outcomes by attempt number (1 a pass, 0 not), why it may stop
@@ -240,3 +244,28 @@ class AdaptivePolicy:
             self.max_attempts - top for i, top in enumerate(self._top) if i not in self.stop_reasons
         )
         return gaps + extra
+
+
+def worth_more(reading: Reading) -> list[int]:
+    """The cases (indices) more attempts would tell most about: undecided by the gate, or flaky."""
+    return [
+        index
+        for index, case in enumerate(reading.cases)
+        if case.verdict == "undecided" or 0 < case.figures.passed < case.figures.n
+    ]
+
+
+def extension_runs(
+    figures: Sequence[CaseFigures], attempts: int, cases: Iterable[int] | None = None
+) -> int:
+    """The Runs that bring ``cases`` (default: every case) to ``attempts`` recorded attempts each."""
+    chosen = range(len(figures)) if cases is None else cases
+    return sum(max(0, attempts - figures[i].n) for i in chosen)
+
+
+def parse_more_attempts(text: str, stored: int) -> int:
+    """The new attempts per case: a whole number above the ``stored`` attempts (fewer: refused)."""
+    value = parse_whole_number(text)
+    if value <= stored:
+        raise InputError(f"must be more than the {stored} attempts per case it has, got {value}")
+    return value

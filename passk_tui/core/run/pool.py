@@ -55,7 +55,7 @@ class Pool:
                     self._changed.clear()
                     await self._changed.wait()
                     continue
-                await work(item)  # type: ignore[arg-type]
+                await work(item)
 
         async with asyncio.TaskGroup() as group:
             for _ in range(self.limit):

@@ -38,7 +38,7 @@ class NothingToCompare(InputError):
     """Two evaluations that cannot be compared: no case name in common, or different k (exit 2)."""
 
 
-class Verdict(StrEnum):
+class ChangeVerdict(StrEnum):
     """What the adjusted p-value says about one case's change."""
 
     IMPROVED = "improved"
@@ -89,7 +89,7 @@ def holm(p_values: Sequence[Fraction]) -> list[Fraction]:
     return adjusted
 
 
-def parse_confidence(text: str) -> Fraction:
+def parse_exact_confidence(text: str) -> Fraction:
     """The level C as an exact fraction of its decimal text (0.95 is exactly 19/20); 0 < C < 1."""
     value = parse_require(text)
     if value in (0, 1):
@@ -117,7 +117,7 @@ class CaseComparison:
     """Fisher's exact test on this case alone."""
     p: Fraction
     """``p_fisher`` adjusted by Holm across every compared case: what the verdict reads."""
-    verdict: Verdict
+    verdict: ChangeVerdict
 
     @property
     def change(self) -> Fraction | None:
@@ -135,7 +135,7 @@ class CaseComparison:
         """A regression of which more than half the drop in pass@1 is extra errored attempts."""
         change = self.change
         return (
-            self.verdict is Verdict.REGRESSED
+            self.verdict is ChangeVerdict.REGRESSED
             and change is not None
             and 2 * self.errored_change > -change
         )
@@ -158,12 +158,12 @@ class Comparison:
         """1 - C: an adjusted p below it is a verdict."""
         return 1 - self.confidence
 
-    def with_verdict(self, verdict: Verdict) -> list[CaseComparison]:
+    def with_verdict(self, verdict: ChangeVerdict) -> list[CaseComparison]:
         return [c for c in self.cases if c.verdict is verdict]
 
     @property
     def regressed(self) -> list[CaseComparison]:
-        return self.with_verdict(Verdict.REGRESSED)
+        return self.with_verdict(ChangeVerdict.REGRESSED)
 
 
 def compare(a: Side, b: Side, confidence: Fraction = DEFAULT_CONFIDENCE) -> Comparison:
@@ -202,11 +202,11 @@ def _table(a: CaseFigures, b: CaseFigures) -> tuple[int, int, int, int]:
     return a.passed, a.n - a.passed, b.passed, b.n - b.passed
 
 
-def _verdict(a: CaseFigures, b: CaseFigures, p: Fraction, alpha: Fraction) -> Verdict:
+def _verdict(a: CaseFigures, b: CaseFigures, p: Fraction, alpha: Fraction) -> ChangeVerdict:
     if p >= alpha:
-        return Verdict.UNCLEAR
+        return ChangeVerdict.UNCLEAR
     # p below 1 means both sides have attempts, so both pass@1 are defined.
-    return Verdict.IMPROVED if b.passed * a.n > a.passed * b.n else Verdict.REGRESSED
+    return ChangeVerdict.IMPROVED if b.passed * a.n > a.passed * b.n else ChangeVerdict.REGRESSED
 
 
 def _share(count: int, n: int) -> Fraction:

@@ -55,8 +55,11 @@ def forest_rows(
             estimate, interval = f.pass_hat_k, intervals.pass_hat_k
         else:
             estimate, interval = f.pass_at_k, intervals.pass_at_k
+        # The gate reads pass@k only; past the `n < k` test above its interval is never None.
         verdict = (
-            gate_verdict(interval, require) if require is not None and figure == "pass@k" else None
+            gate_verdict(interval, require)
+            if figure == "pass@k" and require is not None and interval is not None
+            else None
         )
         rows.append(ForestRow(f.name, f.n, estimate, interval, verdict))
     return rows

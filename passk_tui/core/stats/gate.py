@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from passk_tui.core.errors import ExitCode
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals
 from passk_tui.core.stats.intervals import (
     CLOPPER_PEARSON,
@@ -24,7 +25,6 @@ from passk_tui.core.stats.intervals import (
     interval_text,
     level_text,
 )
-from passk_tui.core.text.table import gate_text
 
 #: The confident gate in one line, for --help and the Configure screen's confidence field.
 CONFIDENT_GATE_MEANING = (
@@ -36,7 +36,11 @@ CONFIDENT_GATE_MEANING = (
 CONFIDENT_GATE_SHORT = "the gate reads intervals: pass, fail, undecided"
 
 #: The exit status of a gate that held, failed, or (confident gate only) could not decide.
-EXIT_HELD, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 4
+
+
+def gate_text(require: Fraction) -> str:
+    """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
+    return f"{float(require):g}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +85,10 @@ class Reading:
     def exit_code(self) -> int:
         """1 when any case fails; with the confident gate, else 4 when any is undecided; else 0."""
         if self.failing:
-            return EXIT_FAILED
+            return ExitCode.GATE_FAILED
         if self.confident and self.undecided:
-            return EXIT_UNDECIDED
-        return EXIT_HELD
+            return ExitCode.UNDECIDED
+        return ExitCode.OK
 
     @property
     def gate_kind(self) -> str:

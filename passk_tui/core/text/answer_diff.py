@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.text.answers import answer_text
+from passk_tui.core.text.answers import shown_answer
 
 LineKind = Literal["same", "removed", "added"]
 
@@ -38,7 +38,7 @@ def default_pair(records: Sequence[AttemptRecord]) -> tuple[int, int] | None:
     answered = [r for r in ordered if r.output is not None]
     for first in answered:
         for other in answered:
-            if answer_text(other.output) != answer_text(first.output):
+            if shown_answer(other.output) != shown_answer(first.output):
                 return first.attempt, other.attempt
     return None
 

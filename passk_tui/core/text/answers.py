@@ -10,7 +10,7 @@ from typing import Any
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 
 
-def answer_text(output: Any) -> str:
+def shown_answer(output: Any) -> str:
     """An answer as text: a string as is, anything else as indented JSON (keys sorted, so equal
     objects group together)."""
     if output is None:
@@ -61,7 +61,7 @@ def distinct_answers(records: Iterable[AttemptRecord]) -> DistinctAnswers:
         if record.output is None:
             no_answer.append(record.attempt)
             continue
-        by_text.setdefault(answer_text(record.output), []).append(record)
+        by_text.setdefault(shown_answer(record.output), []).append(record)
     groups = [
         AnswerGroup(
             text,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from passk_tui.core.stats.compare import CaseComparison, Comparison, Verdict
+from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparison
 from passk_tui.core.stats.figures import CaseFigures, two_decimals
 from passk_tui.core.text.table import plain_columns
 
@@ -24,7 +24,7 @@ def passed_cell(f: CaseFigures) -> str:
 
 def comparison_rows(comparison: Comparison) -> list[tuple[str, ...]]:
     """Header then one row per compared case, in A's order, every cell as text."""
-    rows = [HEADERS]
+    rows: list[tuple[str, ...]] = [HEADERS]
     for c in comparison.cases:
         rows.append(
             (
@@ -43,7 +43,7 @@ def comparison_rows(comparison: Comparison) -> list[tuple[str, ...]]:
 
 def count_line(comparison: Comparison) -> str:
     """``1 improved, 1 regressed, 1 unclear``: counts, never a mean."""
-    return ", ".join(f"{len(comparison.with_verdict(v))} {v}" for v in Verdict)
+    return ", ".join(f"{len(comparison.with_verdict(v))} {v}" for v in ChangeVerdict)
 
 
 def only_lines(comparison: Comparison) -> list[str]:

@@ -85,8 +85,3 @@ def plain_columns(rows: Sequence[Sequence[str]]) -> str:
 def below_gate(figures: Sequence[CaseFigures], require: Fraction) -> list[CaseFigures]:
     """The cases whose exact pass@k is under the point gate (0.899 fails 0.9); undefined ones are not."""
     return [f for f in figures if f.pass_at_k is not None and f.pass_at_k < require]
-
-
-def gate_text(require: Fraction) -> str:
-    """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
-    return f"{float(require):g}"

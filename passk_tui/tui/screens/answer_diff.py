@@ -15,7 +15,7 @@ from textual.widgets import Header, Select, Static
 
 from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.text.answer_diff import DiffLine, answer_diff, default_pair
-from passk_tui.core.text.answers import answer_text
+from passk_tui.core.text.answers import shown_answer
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
@@ -29,7 +29,7 @@ def shown_diff(old: AttemptRecord, new: AttemptRecord) -> list[DiffLine]:
     """Two attempts' answers diffed as they are shown (escapes visible), so that the changed
     characters' positions are positions in the text on screen."""
     return answer_diff(
-        terminal_safe_lines(answer_text(old.output)), terminal_safe_lines(answer_text(new.output))
+        terminal_safe_lines(shown_answer(old.output)), terminal_safe_lines(shown_answer(new.output))
     )
 
 

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.text.answers import DistinctAnswers, distinct_answers
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.text.words import counted
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -60,7 +61,7 @@ class AnswersScreen(ViewScreen):
         summary = Text()
         summary.append(terminal_safe(name), style="bold")
         distinct = len(self.answers.groups)
-        summary.append(f"   {distinct} distinct answer{'s' if distinct != 1 else ''}: ")
+        summary.append(f"   {counted(distinct, 'distinct answer')}: ")
         summary.append(terminal_safe(self.answers.summary()) or "none yet")
         summary.append(self.live_note(), style="dim")
         self.query_one("#answers-summary", Static).update(summary)

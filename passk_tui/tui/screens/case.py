@@ -17,6 +17,7 @@ from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.text.words import retries_text
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
@@ -44,11 +45,6 @@ def finish_text(finish_reason: str | None) -> str:
     return f" · finish: {terminal_safe(finish_reason)}"
 
 
-def retries_text(retries: int) -> str:
-    """``1 retry``, ``3 retries``: what a flaky target cost an attempt, in words."""
-    return f"{retries} retr{'y' if retries == 1 else 'ies'}"
-
-
 def _answer_text(output: Any) -> str:
     if output is None:
         return ""
@@ -71,7 +67,7 @@ class CaseScreen(CaseViews):
         super().__init__()
         self.view = view
         self.case_index = case_index
-        self._seen: tuple | None = None
+        self._seen: tuple[bytes, str] | None = None
         self._shown_attempt: int | None = None
         self._columns: tuple[str, ...] = ()
         self._input_expanded = False
@@ -172,7 +168,7 @@ class CaseScreen(CaseViews):
             )
             number = right_aligned(str(attempt), len("attempt"))
             if record is None:
-                row: tuple = (number, outcome, "", "")
+                row: tuple[Text | str, ...] = (number, outcome, "", "")
             else:
                 duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
                 status = left_aligned(terminal_safe(record.status))

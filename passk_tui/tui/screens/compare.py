@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.run.agent_definition import describe
 from passk_tui.core.run.progress import Cell
 from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.compare import CaseComparison, Verdict
+from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.text.compare_text import count_line, notes, passed_cell, signed
 from passk_tui.core.text.glyphs import SYMBOLS
@@ -31,11 +31,11 @@ if TYPE_CHECKING:
 #: Attempts drawn per version before the grid ends in "…" (the Case view has them all).
 GRID_SHOWN = 10
 #: Regressions first, then improvements, then the unclear.
-VERDICT_RANK = {Verdict.REGRESSED: 0, Verdict.IMPROVED: 1, Verdict.UNCLEAR: 2}
+VERDICT_RANK = {ChangeVerdict.REGRESSED: 0, ChangeVerdict.IMPROVED: 1, ChangeVerdict.UNCLEAR: 2}
 VERDICT_COLOUR = {
-    Verdict.REGRESSED: "gate-fail",
-    Verdict.IMPROVED: "outcome-passed",
-    Verdict.UNCLEAR: "muted-text",
+    ChangeVerdict.REGRESSED: "gate-fail",
+    ChangeVerdict.IMPROVED: "outcome-passed",
+    ChangeVerdict.UNCLEAR: "muted-text",
 }
 #: After an errored count when the regression is mostly errored attempts: the platform's.
 MOSTLY_ERRORED = " !"
@@ -153,7 +153,7 @@ class CompareScreen(Screen[None]):
         errored = colours.get("outcome-errored", "")
         b_errored = str(c.b.errored) + (MOSTLY_ERRORED if c.mostly_errored else "")
         verdict_style = colours.get(VERDICT_COLOUR[c.verdict], "")
-        if c.verdict is Verdict.REGRESSED:
+        if c.verdict is ChangeVerdict.REGRESSED:
             verdict_style = f"bold {verdict_style}"
         return [
             (terminal_safe(c.name), ""),

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
+from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
 from passk_tui.core.errors import InputError, RunError
@@ -58,11 +59,12 @@ class ConfigureScreen(Screen[None]):
         self.offer_demo = offer_demo
         #: Where focus lands (again after the terminal lost and regained it): the demo
         #: when offered, else the first field.
-        self.AUTO_FOCUS = "#demo" if offer_demo else "#input-agent"
+        # Textual types AUTO_FOCUS as a ClassVar, yet reads it from the instance: one per screen.
+        self.AUTO_FOCUS = "#demo" if offer_demo else "#input-agent"  # type: ignore[misc]
         self.check = FormCheck()
         #: The stack's answer per (address, key, agent): versions, or the error.
-        self._stack_answers: dict[tuple, list[int] | str] = {}
-        self._stack_timer = None
+        self._stack_answers: dict[tuple[str, str | None, str], list[int] | str] = {}
+        self._stack_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.text.error_groups import ErrorGroup, error_groups
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
-from passk_tui.tui.screens.case import retries_text
+from passk_tui.core.text.words import counted, retries_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -64,8 +64,7 @@ class ErrorsScreen(ViewScreen):
         if errored:
             summary.append(f"{errored} errored attempts", style=self.role("errored"))
             summary.append(
-                f" in {cases} case{'s' if cases != 1 else ''}, {len(self.groups)} kind"
-                f"{'s' if len(self.groups) != 1 else ''} of error"
+                f" in {counted(cases, 'case')}, {counted(len(self.groups), 'kind')} of error"
             )
             if retries:
                 summary.append(f", {retries_text(retries)} before they ended")
@@ -81,10 +80,10 @@ class ErrorsScreen(ViewScreen):
             table.add_columns(*columns)
             self._columns = columns
         table.clear()
-        cases = [cases_text(group) for group in self.groups]
+        places = [cases_text(group) for group in self.groups]
         chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
-        room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, cases), default=0))
-        for group, where in zip(self.groups, cases, strict=True):
+        room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, places), default=0))
+        for group, where in zip(self.groups, places, strict=True):
             label = terminal_safe(group.label)
             label = label if len(label) <= room else label[: room - 1] + "…"
             count = Text(f"{group.count}x", justify="right", style=self.role("errored"))

@@ -13,8 +13,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.extend import extension_runs, parse_more_attempts, worth_more
+from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import counted
 from passk_tui.tui.view import EvaluationView
 
 
@@ -25,7 +26,7 @@ def extension_question(view: EvaluationView, attempts: int) -> str:
     wanted = len(worth_more(view.reading()))
     return (
         f"Extend evaluation {view.evaluation_id} to {attempts} attempts per case?\n\n"
-        f"That is {runs} more Run{'s' if runs != 1 else ''} for its {len(figures)} cases "
+        f"That is {counted(runs, 'more Run')} for its {counted(len(figures), 'case')} "
         f"({wanted} of them undecided or flaky; as `--resume ID --attempts {attempts}`, every "
         "case gets the attempts). The attempts made stay; the grid grows."
     )
@@ -51,7 +52,7 @@ class MoreAttemptsScreen(ModalScreen[int | None]):
         with Vertical():
             yield Static(
                 Text(
-                    f"More attempts: {len(worth)} case{'s' if len(worth) != 1 else ''} undecided "
+                    f"More attempts: {counted(len(worth), 'case')} undecided "
                     f"or flaky{': ' + terminal_safe(shown) if names else ''}"
                 ),
                 classes="view-line",

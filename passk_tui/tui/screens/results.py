@@ -11,14 +11,14 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
-from passk_tui.core.run.extend import worth_more
+from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.gate import CaseReading
+from passk_tui.core.stats.gate import CaseReading, gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
-from passk_tui.core.text.clock import clock
-from passk_tui.core.text.table import gate_text, table_rows
+from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import clock, counted
 from passk_tui.tui.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
@@ -92,7 +92,8 @@ class ResultsScreen(ResultsViews):
     def __init__(self, view: EvaluationView) -> None:
         super().__init__()
         self.view = view
-        self._seen: tuple | None = None
+        #: What the table was last filled from: (progress version, status, order, filter, search).
+        self._seen: tuple[int, str, Order, bool, str] | None = None
         self._order: list[int] = []
         self._columns: list[Column] = []
         self._header: dict[str, Text] = {}
@@ -244,7 +245,7 @@ class ResultsScreen(ResultsViews):
         ):
             gate.append("  ·  ")
             gate.append(
-                f"m: more attempts for {wanted} unsettled case{'s' if wanted != 1 else ''}",
+                f"m: more attempts for {counted(wanted, 'unsettled case')}",
                 style=colours.get("muted-text", ""),
             )
         self._show("#results-gate", gate)
@@ -270,8 +271,10 @@ class ResultsScreen(ResultsViews):
             self._header[selector] = text
             self.query_one(selector, Static).update(text)
 
-    def _gate_text(self, under_gate: int, cases: int) -> Text:
-        """No gate; the point gate held or failed; the confident gate's fails and undecided."""
+    def _gate_text(self, under_gate: int | None, cases: int) -> Text:
+        """No gate; the point gate held or failed; the confident gate's fails and undecided.
+
+        ``under_gate`` is None without a gate, and read only with one."""
         colours = palette(self.app)
         reading = self.view.reading()
         k = reading.k

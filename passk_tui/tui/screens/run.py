@@ -12,11 +12,11 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from passk_tui.core.run.progress import Cell
+from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.sampling import interval_level
-from passk_tui.core.text.clock import clock
-from passk_tui.core.text.table import gate_text
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import clock
 from passk_tui.tui.messages import (
     CancelRequested,
     CaseOpened,
@@ -50,7 +50,8 @@ class RunScreen(Screen[None]):
         super().__init__()
         self.view = view
         self._took: float | None = None
-        self._shown: tuple | None = None
+        #: What the summary last showed: (progress version, status, half-seconds elapsed).
+        self._shown: tuple[int, str, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()

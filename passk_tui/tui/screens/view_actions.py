@@ -18,8 +18,9 @@ from textual.widgets import DataTable
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.answers import answer_text
+from passk_tui.core.text.answers import shown_answer
 from passk_tui.core.text.reproduce import headless_command
+from passk_tui.core.text.words import counted
 
 if TYPE_CHECKING:
     from passk_tui.core.run.cases import Case
@@ -76,7 +77,7 @@ class CaseViews(Screen[None]):
         choices = [
             (what, text)
             for what, text in (
-                ("answer", answer_text(record.output) if record.output is not None else None),
+                ("answer", shown_answer(record.output) if record.output is not None else None),
                 ("error", record.error),
                 ("check's reason", record.reason),
                 ("run id", record.run_id),
@@ -150,7 +151,7 @@ class ResultsViews(Screen[None]):
             return
         names = ", ".join(c.name for c in chosen[:5]) + (" …" if len(chosen) > 5 else "")
         question = (
-            f"Rerun the {len(chosen)} case{'s' if len(chosen) != 1 else ''} with a wrong or "
+            f"Rerun the {counted(len(chosen), 'case')} with a wrong or "
             f"errored attempt ({names}) as a new evaluation, same settings?"
         )
 

@@ -21,7 +21,7 @@ where three cells changed renders three lines. The screen calls
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -109,11 +109,11 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         if interval is not None:
             self._figure_headers += (interval_header,)
         self._figures_width = sum(len(h) + 2 for h in self._figure_headers) + 1
-        self._lines: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(1024)
         self._seen_version = -1
         #: What the last repaint showed: the frame (layout, window, scroll, cursor) and lines.
-        self._painted_frame: tuple | None = None
-        self._painted: dict[int, tuple] = {}
+        self._painted_frame: tuple[Hashable, ...] | None = None
+        self._painted: dict[int, tuple[int, bytes, bool]] = {}
         self._palettes: dict[bool, dict[str, Style]] = {}
         self._longest = (-1, 0)
         self._line_layout: tuple[tuple[int, int], tuple[int, int, int]] = ((-1, -1), (0, 0, 0))
@@ -193,7 +193,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         self._painted_frame, self._painted = frame, shown
         return True
 
-    def _shown_rows(self, top: int) -> dict[int, tuple]:
+    def _shown_rows(self, top: int) -> dict[int, tuple[int, bytes, bool]]:
         """What each line on screen draws from: its case, its cells, whether it is sampled."""
         cells, rows = self.progress.cells, self.rows
         return {
@@ -324,13 +324,13 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
             interval = self._interval(case_index)
             texts.append(interval_text(interval) if interval is not None else "-")
         figure_style = palette["figure"]
-        for header, text, cell in zip(
+        for header, text, counted in zip(
             self._figure_headers,
             texts,
             (Cell.PASSED, Cell.WRONG, Cell.ERRORED, None, None, None),
             strict=False,
         ):
-            style = styles[cell] if cell is not None and text != "0" else figure_style
+            style = styles[counted] if counted is not None and text != "0" else figure_style
             segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), pad)]
             segments.append(Segment(text, style))
         segments.append(Segment(" ", base))

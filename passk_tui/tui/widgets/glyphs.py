@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 from textual.color import Color
 
@@ -17,7 +19,7 @@ THEME_COLOUR: dict[Cell, str] = {cell: f"outcome-{name}" for cell, name in NAMES
 PALETTE_NAMES = (*DERIVED, "primary", "accent", "foreground")
 
 
-def palette(app: App) -> dict[str, str]:
+def palette(app: App[Any]) -> dict[str, str]:
     """The theme's colours as opaque hex for Rich text (muted ones come with alpha: blended here)."""
     variables = app.theme_variables
     background = Color.parse(variables.get("background", "#000000"))

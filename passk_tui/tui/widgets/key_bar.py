@@ -53,7 +53,8 @@ class KeyBar(Widget):
         super().__init__()
         #: Each drawn key's cells on the line: (start, end, key, enabled).
         self._spans: list[tuple[int, int, str, bool]] = []
-        self._drawn: tuple | None = None
+        #: What the strip was drawn from: (keys, palette's key, width, theme).
+        self._drawn: tuple[object, ...] | None = None
         self._strip = Strip([])
 
     def on_mount(self) -> None:

@@ -126,7 +126,7 @@ class LineTable(RowCursor, ScrollView, can_focus=True):
         self.row_count = 0
         self._cells: CellSource = lambda position: ()
         self._row_key: Callable[[int], Hashable] = lambda position: position
-        self._lines: LRUCache[tuple, Strip] = LRUCache(512)
+        self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(512)
         self._styles: dict[tuple[str, bool], Style] = {}
 
     # -- contents ----------------------------------------------------------------------
@@ -193,8 +193,9 @@ class LineTable(RowCursor, ScrollView, can_focus=True):
         width = self.scrollable_content_region.width or self.size.width
         scroll_x, scroll_y = self.scroll_offset
         if y == 0:
-            key: tuple = ("header", self.has_focus, width, scroll_x)
-            part, texts = "header", [c.label for c in self.columns]
+            key: tuple[Hashable, ...] = ("header", self.has_focus, width, scroll_x)
+            part = "header"
+            texts: Sequence[Text] | None = [c.label for c in self.columns]
         else:
             position = scroll_y + y - 1
             if position >= self.row_count:

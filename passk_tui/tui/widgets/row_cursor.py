@@ -7,7 +7,7 @@ the cursor's row stays on screen.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 
@@ -31,6 +31,12 @@ class RowCursor:
     cursor_row: int
     scroll_offset: Offset
     scrollable_content_region: Region
+
+    if TYPE_CHECKING:  # the ScrollView's, after this in the widget's bases: declared, not defined
+
+        def scroll_to(
+            self, x: float | None = None, y: float | None = None, **options: Any
+        ) -> None: ...
 
     def row_total(self) -> int:
         """How many rows the cursor moves over."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.console import RenderableType
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
 
-class RowTable(DataTable):
+class RowTable(DataTable[RenderableType]):
     """Home and End go to the first and last row, as on the Run grid (not sideways)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -8,7 +8,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from passk_tui.core.run.progress import Progress
-from passk_tui.core.text.clock import clock
+from passk_tui.core.text.words import clock
 from passk_tui.tui.widgets.line_text import parts_line
 
 BAR_WIDTH = 16

@@ -1,0 +1,145 @@
+"""An evaluation run in the foreground: one progress line on stderr, stop signals handled.
+
+Shared by a plain run and a ``--baseline`` pair, so both stop alike (see ``run_live``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from passk_tui.cli.output import resume_hint, to_devnull
+from passk_tui.core.errors import signalled_exit
+from passk_tui.core.run.engine import Interleaved, Status
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.stop_signals import Stop, StopSignals
+from passk_tui.core.text.words import clock
+
+#: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+async def run_live(
+    evaluation: Interleaved,
+    err: TextIO,
+    stopped_by: list[int],
+    line: Callable[[], str] | None = None,
+) -> list[Status]:
+    """Run with a progress reporter beside it; a stop signal cancels, a second one quits at once.
+
+    ``evaluation`` is one evaluation, or a baseline beside a candidate (``line`` then says
+    the progress of both); how each ended is returned in order.
+
+    Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop the same way: start nothing new,
+    withdraw and cancel the attempts in flight, keep what finished; the first
+    signal's number goes into ``stopped_by`` for the exit status (128 + it). A
+    second stop ends the process within the moment it takes to store what is
+    in: the Runs in flight are left to end on the stack (a resume replays them).
+    The same signal again within half a second is the first stop delivered twice
+    (to the process and to its group, as timeout(1) does), not a second stop.
+    """
+    loop = asyncio.get_running_loop()
+    resume_id = evaluation.evaluations[-1].evaluation_id
+    if line is None:
+        line = lambda: progress_line(evaluation.evaluations[0].progress)  # noqa: E731
+    try:
+        await evaluation.prepare()
+    except BaseException:
+        await evaluation.aclose()
+        raise
+
+    stops = StopSignals()
+    on_terminal = [file for file in (sys.stdout, err) if file.isatty()]
+
+    def on_signal(signum: int) -> None:
+        # What to do first, what to say after: a write to a closed terminal fails.
+        stop = stops.receive(signum, time.monotonic())
+        if stop is Stop.REPEAT:
+            return
+        if stop is Stop.NOW:
+            evaluation.abandon()
+            with contextlib.suppress(OSError):
+                err.write(
+                    "\npassk-tui: quitting now; the Runs in flight are left to end on the stack\n"
+                )
+                resume_hint(resume_id)
+                err.flush()
+            os._exit(signalled_exit(stopped_by[0]))
+        stopped_by.append(signum)
+        evaluation.cancel()
+        name = signal.Signals(signum).name
+        try:
+            err.write(f"\npassk-tui: {name}: cancelling the Runs in flight (again to quit now)\n")
+        except OSError:
+            if err not in on_terminal:
+                raise
+            terminal_closed()
+
+    def terminal_closed() -> None:
+        """The terminal went away (ssh drop, closed tab), often with no SIGHUP: stop as SIGHUP
+        does; what it would have shown (the table, how to resume) goes nowhere, not failing."""
+        to_devnull(*on_terminal)
+        if stops.first is None:
+            on_signal(signal.SIGHUP)
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, on_signal, signum)
+    reporter = loop.create_task(_report(line, err, terminal_closed))
+    try:
+        return await evaluation.run()
+    finally:
+        reporter.cancel()
+        await asyncio.wait((reporter,))
+        await evaluation.aclose()  # the cancels still under way: a second signal cuts them
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        if stops.first is not None:
+            # The run has ended; until the process is gone (Python puts the default action
+            # back as it exits), the first stop's late copy must not kill it (-15, no table).
+            signal.signal(stops.first, signal.SIG_IGN)
+        if err.isatty():
+            err.write("\r\x1b[K")
+        else:
+            err.write(line() + "\n")
+        err.flush()
+
+
+async def _report(line: Callable[[], str], err: TextIO, closed: Callable[[], None]) -> None:
+    """One self-updating line on a terminal; a plain line every few seconds otherwise.
+
+    A terminal that refuses the line is gone: ``closed`` is called and reporting ends.
+    """
+    tty = err.isatty()
+    period = 0.1 if tty else 5.0
+    while True:
+        await asyncio.sleep(period)
+        text = line()
+        try:
+            err.write(f"\r\x1b[K{text}" if tty else f"{text}\n")
+            err.flush()
+        except OSError:
+            if not tty:
+                raise
+            closed()
+            return
+
+
+def progress_line(progress: Progress) -> str:
+    """The live line: attempts done of planned, in flight, rate, outcomes so far, time, time left."""
+    elapsed = progress.elapsed()
+    rate = progress.rate()
+    left = progress.seconds_left()
+    eta = f"~{clock(left)} left" if left else ""
+    return (
+        f"{progress.finished}/{progress.total} attempts  {progress.in_flight} in flight  "
+        f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
+        f"errored {sum(progress.errored)}  {clock(elapsed)}  {eta}"
+    ).rstrip()
