@@ -9,7 +9,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "passk_tui"
+from tests.support import ROOT
+
+PACKAGE = ROOT / "passk_tui"
 
 #: What each layer may import from the package, besides itself (STYLE.md, "The layout").
 #: cli, tui and api are the faces; evaluations the service under them; then store, reports
