@@ -16,6 +16,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.demo import demo_agent
 from passk_tui.store import Store
 from passk_tui.store.errors import UnknownEvaluation
+from tests.support.cli import run
 from tests.support.compare import BASELINE, CANDIDATE, PRODUCT_TABLE, store_evaluation
 
 TABLE = PRODUCT_TABLE + (
@@ -25,13 +26,8 @@ TABLE = PRODUCT_TABLE + (
 
 
 def compare(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "passk_tui", "compare", *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=os.environ.copy(),
-    )
+    """`passk-tui compare args` in its own process, in this test's environment as it is."""
+    return run("compare", *args, headless=False, timeout=30, env=os.environ.copy())
 
 
 @pytest.fixture

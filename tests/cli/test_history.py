@@ -13,34 +13,21 @@ from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
+from tests.support.cli import run
+from tests.support.records import record
 
 
 def history(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "passk_tui", "history", *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=os.environ.copy(),
-    )
+    """`passk-tui history args` in its own process, in this test's environment as it is."""
+    return run("history", *args, headless=False, timeout=30, env=os.environ.copy())
 
 
 def passed(case_index: int, attempt: int, outcome: Outcome = Outcome.PASSED) -> AttemptRecord:
-    return AttemptRecord(
-        case_index,
-        f"c{case_index}",
-        attempt,
-        "k",
-        outcome,
-        "completed",
-        "x",
-        None,
-        None,
-        None,
-        None,
-        0.0,
-        1.0,
-    )
+    return record(
+        case_index, attempt, outcome, case=f"c{case_index}", key="k", status="completed",
+        output="x", reason=None, error=None, run_id=None, turn_id=None, started=0.0, ended=1.0,
+        usage=None,
+    )  # fmt: skip
 
 
 def test_history_lists_every_evaluation_newest_first() -> None:
