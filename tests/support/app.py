@@ -73,7 +73,9 @@ async def run_to_end(pilot: Pilot, timeout: float = 30.0) -> None:
 
 
 def synthetic_view(
-    attempts: int, names: tuple[str, ...] = ("steady", "flaky", "broken-tool", "mixed")
+    attempts: int,
+    names: tuple[str, ...] = ("steady", "flaky", "broken-tool", "mixed"),
+    require: Fraction = Fraction(9, 10),
 ):
     """A finished evaluation made in memory (no agent runs): case c's attempt a passes,
     is wrong or errors by a fixed pattern, so a 100-attempt grid is quick and stable."""
@@ -94,7 +96,7 @@ def synthetic_view(
                 )
             )  # fmt: skip
     progress.add(records)
-    settings = scripted(attempts=attempts, require=Fraction(9, 10))
+    settings = scripted(attempts=attempts, require=require)
     return EvaluationView(
         "ev_synthetic", settings, progress, None, stored_status="done", show_timing=False
     )
