@@ -10,7 +10,7 @@ case, attempt number)); what changes is the driver: every attempt goes through
 decided finish and count, as they do for a user.
 
 Part 1, in process: an in-process Target answers at once. Part 2, over HTTP:
-the same suite (once) against the test stack (``tests/stack_server.py``, in a
+the same suite (once) against the test stack (``tests/support/stack_server.py``, in a
 thread, Turns after ``--latency`` s) at concurrency 20, sampling
 ``Progress.in_flight`` every 10 ms together with whether some undecided case
 was still below the cap: the policy must keep every worker busy while it is.
@@ -55,7 +55,7 @@ from passk_tui.core.stats.intervals import CLOPPER_PEARSON  # noqa: E402
 from passk_tui.core.stats.sampling import sampling_policy  # noqa: E402
 from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE  # noqa: E402
 from passk_tui.evaluations.settings_text import make_target  # noqa: E402
-from tests.stack_server import StackScript, StackServer, TurnScript  # noqa: E402
+from tests.support.stack_server import StackScript, StackServer, TurnScript  # noqa: E402
 
 CHECK = {"equals": "yes"}
 

@@ -189,8 +189,8 @@ class Server:
 
 
 def stack(latency: float, *extra: str) -> Server:
-    """The test stack (tests/stack_server.py) in its own process, Turns of ``latency`` s."""
-    argv = [PYTHON, "-m", "tests.stack_server", "--port", "0", "--latency", str(latency)]
+    """The test stack (tests/support/stack_server.py) in its own process, Turns of ``latency`` s."""
+    argv = [PYTHON, "-m", "tests.support.stack_server", "--port", "0", "--latency", str(latency)]
     return Server([*argv, *extra])
 
 

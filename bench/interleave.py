@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.stack_server import StackScript, StackServer, TurnScript
+from tests.support.stack_server import StackScript, StackServer, TurnScript
 
 CASES = 5
 ATTEMPTS = 40

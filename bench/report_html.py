@@ -34,7 +34,7 @@ from passk_tui.core.run.settings import Settings
 from passk_tui.reports.report import build_report
 from passk_tui.reports.report_html import render_report
 from passk_tui.store.models import StoredEvaluation
-from tests.chromium import start_chromium
+from tests.support.chromium import start_chromium
 
 TIMINGS = """
 const nav = performance.getEntriesByType('navigation')[0];

@@ -1,0 +1,235 @@
+"""`passk-tui compare A B` end to end: stored evaluations, a real process, exact output and exits."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from passk_tui.core.run.cases import Case
+from passk_tui.demo import demo_agent
+from passk_tui.store import Store
+from passk_tui.store.errors import UnknownEvaluation
+from tests.support.cli import run
+from tests.support.compare import BASELINE, CANDIDATE, PRODUCT_TABLE, store_evaluation
+
+TABLE = PRODUCT_TABLE + (
+    "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, "
+    "a provider or a tool before the agent\n"
+)
+
+
+def compare(*args: str) -> subprocess.CompletedProcess[str]:
+    """`passk-tui compare args` in its own process, in this test's environment as it is."""
+    return run("compare", *args, headless=False, timeout=30, env=os.environ.copy())
+
+
+@pytest.fixture
+def pair() -> None:
+    store_evaluation("ev_base01", BASELINE, created=1000.0, version=1)
+    store_evaluation("ev_cand02", CANDIDATE, created=2000.0, version=2)
+
+
+@pytest.mark.usefixtures("pair")
+def test_the_table_count_line_and_errored_note_by_id_prefix_and_last() -> None:
+    for refs in (("ev_base01", "ev_cand02"), ("ev_b", "ev_c"), ("last~1", "last")):
+        result = compare(*refs)
+        assert (result.returncode, result.stdout, result.stderr) == (0, TABLE, ""), refs
+
+
+@pytest.mark.usefixtures("pair")
+def test_fail_on_regression_names_each_regressed_case_with_both_figures_and_p() -> None:
+    result = compare("last~1", "last", "--fail-on-regression")
+    assert result.returncode == 1 and result.stdout == TABLE
+    assert result.stderr == (
+        "passk-tui: regressed: summary: A 10/10 (pass@1 1.00), B 3/10 (pass@1 0.30), "
+        "p 0.0093 < 0.05; mostly errored (B 6 errored, A 0)\n"
+    )
+    # Swapped, summary improved and arithmetic (of wrong answers, not errored ones) regressed.
+    swapped = compare("last", "last~1", "--fail-on-regression")
+    assert swapped.returncode == 1
+    assert "summary     3/10      6          10/10     0          +0.70   0.01  improved" in (
+        swapped.stdout
+    )
+    assert swapped.stderr == (
+        "passk-tui: regressed: arithmetic: A 9/10 (pass@1 0.90), B 2/10 (pass@1 0.20), "
+        "p 0.011 < 0.05\n"
+    )
+    assert compare("last~1", "last").returncode == 0  # without the flag, no gate
+
+
+@pytest.mark.usefixtures("pair")
+def test_confidence_sets_the_level_of_the_verdicts() -> None:
+    # json-shape never moves; at C = 0.99 the two p of 0.01 (0.0093, 0.011) part ways.
+    result = compare("last~1", "last", "--confidence", "0.99")
+    assert result.returncode == 0
+    assert "0 improved, 1 regressed, 2 unclear\n" in result.stdout
+    for bad in ("1", "0", "high"):
+        refused = compare("last~1", "last", "--confidence", bad)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert (
+            refused.stderr.startswith("passk-tui: --confidence: ")
+            and "\n" not in (refused.stderr[:-1])
+        )
+
+
+@pytest.mark.usefixtures("pair")
+def test_unknown_ambiguous_and_out_of_range_references_are_exit_2_naming_them() -> None:
+    for refs, message in (
+        (("ev_", "last"), "'ev_' names more than one evaluation"),
+        (("last", "ev_nope"), "no evaluation 'ev_nope' in the store"),
+        (("last~2", "last"), "last~2: the store holds only 2 evaluations"),
+    ):
+        result = compare(*refs)
+        assert result.returncode == 2 and result.stdout == "", refs
+        assert result.stderr.startswith("passk-tui: ") and message in result.stderr
+        assert result.stderr.count("\n") == 1
+
+
+def test_no_shared_case_or_a_different_k_is_exit_2() -> None:
+    store_evaluation("ev_a", {"x": (5, 0, 0)}, created=1.0)
+    store_evaluation("ev_b", {"y": (5, 0, 0)}, created=2.0)
+    store_evaluation("ev_c", {"x": (5, 0, 0)}, created=3.0, k=2)
+    result = compare("ev_a", "ev_b")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        "passk-tui: A (ev_a) and B (ev_b) share no case name: nothing to compare\n"
+    )
+    result = compare("ev_a", "ev_c")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        "passk-tui: A (ev_a) has k = 3 and B (ev_c) has k = 2: "
+        "compare evaluations made with the same k\n"
+    )
+
+
+def test_cases_in_only_one_are_listed_after_the_table_and_warnings_go_to_stderr() -> None:
+    store_evaluation("ev_a", {"x": (5, 0, 0), "gone": (0, 5, 0)}, created=1.0)
+    store_evaluation(
+        "ev_b",
+        {"new": (5, 0, 0), "x": (3, 1, 0)},
+        created=2.0,
+        inputs={"x": "changed"},
+        status=None,
+    )
+    result = compare("ev_a", "ev_b")
+    assert result.returncode == 0
+    assert result.stdout.endswith(
+        "x     5/5       0          3/4       0          -0.25   0.44  unclear\n"
+        "0 improved, 0 regressed, 1 unclear\nonly in A: gone\nonly in B: new\n"
+    )
+    assert result.stderr == (
+        "passk-tui: warning: B (ev_b) is interrupted: 1 attempts missing; "
+        "comparing the attempts stored\n"
+        "passk-tui: warning: the input or check differs between A and B for x: "
+        "their change mixes the agent's with the case's\n"
+    )
+
+
+@pytest.mark.usefixtures("pair")
+def test_exports(tmp_path: Path) -> None:
+    paths = [tmp_path / f"compare{suffix}" for suffix in (".json", ".csv", ".md")]
+    for path in paths:
+        result = compare("last~1", "last", "--export", str(path))
+        assert result.returncode == 0 and result.stdout == TABLE, result.stderr
+    document = json.loads(paths[0].read_text())
+    assert (document["a"]["id"], document["b"]["id"]) == ("ev_base01", "ev_cand02")
+    assert document["counts"] == {"improved": 1, "regressed": 1, "unclear": 1}
+    assert document["confidence"] == 0.95 and document["alpha"] == 0.05
+    summary = document["cases"][2]
+    assert summary["name"] == "summary" and summary["verdict"] == "regressed"
+    assert {
+        k: summary["b"][k] for k in ("attempts", "passed", "wrong", "errored", "pass_at_1")
+    } == {
+        "attempts": 10,
+        "passed": 3,
+        "wrong": 1,
+        "errored": 6,
+        "pass_at_1": 0.3,
+    }
+    assert summary["mostly_errored"] is True and summary["change"] == -0.7
+    assert summary["p"] == pytest.approx(3 * summary["p_fisher"])
+    rows = list(csv.DictReader(paths[1].open()))
+    assert [r["verdict"] for r in rows] == ["improved", "unclear", "regressed"]
+    assert rows[2]["mostly_errored"] == "yes" and float(rows[2]["p"]) == summary["p"]
+    md = paths[2].read_text()
+    assert "| summary | 10/10 | 0 | 3/10 | 6 | -0.70 | 0.01 | regressed |" in md
+    assert "**1 improved, 1 regressed, 1 unclear**" in md
+    assert "- summary: the drop is mostly errored attempts" in md
+
+
+@pytest.mark.usefixtures("pair")
+def test_a_bad_export_path_is_refused_before_anything_is_printed(tmp_path: Path) -> None:
+    for path, message in (
+        (
+            tmp_path / "x.xml",
+            "the format follows the suffix: .json, .csv, .md or .html, not '.xml'",
+        ),
+        (tmp_path / "no" / "x.json", "no such folder"),
+    ):
+        result = compare("last~1", "last", "--export", str(path))
+        assert result.returncode == 2 and result.stdout == ""
+        assert message in result.stderr
+
+
+def test_resolve_counts_back_from_the_newest() -> None:
+    for n in range(3):
+        store_evaluation(f"ev_{n}", {"x": (1, 0, 0)}, created=float(n))
+    with Store.open() as store:
+        assert [store.resolve(r) for r in ("last", "last~0", "last~1", "last~2")] == [
+            "ev_2",
+            "ev_2",
+            "ev_1",
+            "ev_0",
+        ]
+        with pytest.raises(UnknownEvaluation, match="last~3: the store holds only 3 evaluations"):
+            store.resolve("last~3")
+        with pytest.raises(UnknownEvaluation, match="no evaluation 'last~x'"):
+            store.resolve("last~x")
+
+
+def test_compare_is_in_the_help() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "passk_tui", "--help"], capture_output=True, text=True, timeout=30
+    )
+    assert "passk-tui compare A B" in " ".join(result.stdout.split())
+    help_text = compare("--help")
+    assert help_text.returncode == 0 and "--fail-on-regression" in help_text.stdout
+
+
+def test_demo_version_2_differs_from_version_1_on_the_arithmetic_case_alone() -> None:
+    questions = [
+        case.input if isinstance(case.input, str) else json.dumps(case.input)
+        for case in _demo_cases()
+    ]
+    for seed in range(50):
+        v1 = [demo_agent.answer(q, random.Random(seed), 1) for q in questions]
+        v2 = [demo_agent.answer(q, random.Random(seed), 2) for q in questions]
+        assert v1[1:] == v2[1:]
+    answers = {demo_agent.answer(questions[0], random.Random(s), 2)[0] for s in range(50)}
+    assert answers == {"391", "17 * 23 = 391"}
+
+
+def _demo_cases() -> list[Case]:
+    from passk_tui.core.run.cases import load_cases
+    from passk_tui.demo import CASES
+
+    cases = load_cases(CASES)
+    assert cases[0].name == "arithmetic"
+    return cases
+
+
+@pytest.mark.usefixtures("pair")
+def test_compare_needs_neither_textual_nor_scipy() -> None:
+    code = (
+        "import sys\nfrom passk_tui.cli.main import main\n"
+        "assert main(['compare', 'last~1', 'last']) == 0\n"
+        "assert 'textual' not in sys.modules and 'scipy' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=30, capture_output=True)

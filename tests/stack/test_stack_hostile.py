@@ -1,0 +1,99 @@
+"""StackTarget against a hostile test stack: slow-loris answers, malformed 2xx, a stack that dies."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from passk_tui.core.errors import RunError
+from passk_tui.core.run.target import LEAVE_RUNNING
+from passk_tui.targets import reachability
+from tests.support.stack_server import StackScript, TurnScript
+from tests.support.stack_target import planned, target_for, with_key
+
+
+async def test_a_slow_loris_stack_cannot_stretch_the_deadline(make_stack) -> None:
+    """Every request, the cancel too, is over by its bound however slowly the stack trickles.
+
+    Each answer here is ~300 bytes at 0.5 s a byte: read whole, one answer takes
+    minutes. Bounded, the attempt's 1 s and the cancel's 2 s let only a few bytes out.
+    """
+    server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=0.05))))
+    target = target_for(server)
+    await target.prepare()
+    server.config.dribble = 0.5
+    loop = asyncio.get_running_loop()
+    attempt = planned(["a"], 1)[0]
+    task = asyncio.ensure_future(target.execute(attempt, loop.time() + 1.0, lambda r, d: None))
+    done, _ = await asyncio.wait({task}, timeout=1.0)
+    if not done:
+        task.cancel()
+    await asyncio.wait({task})
+    await target.aclose()
+    assert server.stats().dribbled < 20  # a whole answer is ~300
+
+
+async def test_malformed_2xx_backs_off_instead_of_spinning(make_stack) -> None:
+    """A Run whose Turn status runs-api.md does not know is malformed, resent with backoff."""
+    server = make_stack(**with_key(malformed=True))
+    target = target_for(server)
+    await target.prepare()
+    loop = asyncio.get_running_loop()
+    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 2.0, lambda r, d: None)
+    await target.aclose()
+    stats = server.stats()
+    assert (turn.status, turn.error) == ("timed_out", "deadline passed (malformed response)")
+    runs_requests = stats.count("POST /v1/runs") + stats.count("GET /v1/runs/{id}")
+    assert runs_requests < 25  # polled at once, it was ~30 a second
+
+
+async def test_a_stack_that_dies_mid_run_stops_the_attempts(make_stack, monkeypatch) -> None:
+    """Connections refused over the grace: RunError (exit 3), not an errored attempt."""
+    monkeypatch.setattr(reachability, "GONE_AFTER_S", 0.3)
+    server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=30))))
+    target = target_for(server)
+    await target.prepare()
+    server.config.die_after_runs = 1
+    loop = asyncio.get_running_loop()
+    with pytest.raises(RunError) as caught:
+        await target.execute(planned(["a"], 1)[0], loop.time() + 60, lambda r, d: None)
+    await target.aclose()
+    assert str(caught.value).startswith(f"stack at {server.url} unreachable mid-run: ")
+    assert "connection refused" in str(caught.value)
+
+
+async def test_an_answer_between_refusals_breaks_the_streak(make_stack) -> None:
+    server = make_stack(**with_key())
+    target = target_for(server)
+    watch = target.reachability
+    for _ in range(5):
+        watch.no_answer("connection refused", 0.0)
+    assert watch.gone(10.0, "x") is not None
+    await target.prepare()  # an answer
+    assert watch.gone(10.0, "x") is None
+    for _ in range(5):
+        watch.no_answer("connection lost", 0.0)  # the stack was reached: not a refusal
+    assert watch.gone(10.0, "x") is None
+    await target.aclose()
+
+
+async def test_leave_running_sends_the_stack_no_cancel(make_stack) -> None:
+    """The evaluation failed: the Run is left to end, so a resume replays its real Turn."""
+    server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=None))))
+    target = target_for(server)
+    await target.prepare()
+    loop = asyncio.get_running_loop()
+    tasks = [
+        asyncio.ensure_future(target.execute(a, loop.time() + 30, lambda r, d: None))
+        for a in planned(["kept", "cancelled"], 1)
+    ]
+    while server.stats().in_flight < 2:
+        await asyncio.sleep(0.01)
+    tasks[0].cancel(LEAVE_RUNNING)
+    tasks[1].cancel()
+    await asyncio.wait(tasks)
+    await target.aclose()
+    stats = server.stats()
+    assert (stats.cancels, stats.in_flight) == (1, 1)
+    assert server.run_for("kept", 1)["turn"]["status"] == "running"

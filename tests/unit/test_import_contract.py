@@ -1,0 +1,145 @@
+"""The layers hold: arrows go down only and no module reaches itself again through others.
+
+Read from the source with ``ast``, so every import counts: those inside functions (lazy imports
+for a fast start) and those under ``TYPE_CHECKING`` as much as those at the top of a file.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.support import ROOT
+
+PACKAGE = ROOT / "passk_tui"
+
+#: What each layer may import from the package, besides itself (STYLE.md, "The layout").
+#: cli, tui and api are the faces; evaluations the service under them; then store, reports
+#: and targets; core at the bottom.
+MAY_IMPORT = {
+    "core": set(),
+    "targets": {"core"},
+    "store": {"core"},
+    "reports": {"core", "store"},
+    "evaluations": {"core", "targets", "store", "reports"},
+    "tui": {"core", "targets", "store", "reports", "evaluations"},
+    "cli": {"core", "targets", "store", "reports", "evaluations", "tui"},
+}
+#: Third-party and standard modules the pure core must never load: no UI, no network, no SQL.
+NOT_IN_CORE = {"textual", "rich", "httpx", "httpx_aiohttp", "aiohttp", "sqlite3", "textual_serve"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def imports_of(name: str) -> set[str]:
+    """Every module ``name`` imports anywhere in its file (ours by full name, others by top name)."""
+    found: set[str] = set()
+    package = name if MODULES[name].name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(
+                    [*package.split(".")[: len(package.split(".")) - node.level + 1], base]
+                ).strip(".")
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in MODULES else base)
+    return {item if item.startswith("passk_tui") else item.split(".")[0] for item in found}
+
+
+GRAPH = {name: {i for i in imports_of(name) if i in MODULES and i != name} for name in MODULES}
+
+
+def layer(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in MAY_IMPORT else None
+
+
+def arrows_up(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a layer into one it may not import."""
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        for target in targets
+        if (own := layer(name)) is not None
+        and (other := layer(target)) not in (own, None)
+        and other not in MAY_IMPORT[own]
+    )
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components: each with more than one module is a circle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while (member := stack.pop()) != node:
+                on_stack.discard(member)
+                component.append(member)
+            on_stack.discard(node)
+            if component:
+                found.append(sorted([node, *component]))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return found
+
+
+def test_every_arrow_goes_down() -> None:
+    assert arrows_up(GRAPH) == []
+
+
+def test_no_circle_anywhere() -> None:
+    assert circles(GRAPH) == []
+
+
+def test_core_loads_no_ui_network_or_sql() -> None:
+    wrong = sorted(
+        f"{name} -> {third}"
+        for name in MODULES
+        if layer(name) == "core"
+        for third in imports_of(name) & NOT_IN_CORE
+    )
+    assert wrong == []
+
+
+def test_the_graph_is_read_whole() -> None:
+    """Lazy imports inside functions count: the app is imported by the CLI only that way."""
+    assert "passk_tui.tui.launch" in GRAPH["passk_tui.cli.main"]
+    assert len(GRAPH) > 100
+
+
+def test_the_checks_find_an_arrow_up_and_a_circle() -> None:
+    """Not vacuous: an arrow up and a circle, added to a copy of the real graph, are found."""
+    graph = {name: set(targets) for name, targets in GRAPH.items()}
+    graph["passk_tui.core.stats.figures"].add("passk_tui.store.database")
+    graph["passk_tui.store.database"].add("passk_tui.core.stats.figures")
+    assert arrows_up(graph) == ["passk_tui.core.stats.figures -> passk_tui.store.database"]
+    pair = {"passk_tui.core.stats.figures", "passk_tui.store.database"}
+    assert any(pair <= set(circle) for circle in circles(graph))
