@@ -79,6 +79,15 @@ def on_a_pty(
     return process, controller
 
 
+def hang_up(process: subprocess.Popen[bytes], controller: int, drain: float) -> None:
+    """Read the terminal for ``drain`` seconds, close it: the process exits 129 within 5 s."""
+    read_until(controller, b"\x00", drain)
+    closed = time.monotonic()
+    os.close(controller)
+    assert process.wait(timeout=10) == 129
+    assert time.monotonic() - closed < 5
+
+
 @pytest.mark.parametrize("face", [[], ["--headless"]], ids=["app", "headless"])
 @pytest.mark.parametrize("controlling", [True, False], ids=["hung-up", "master-closed"])
 def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
@@ -98,12 +107,8 @@ def test_closing_the_terminal_withdraws_kills_the_agents_and_exits_129(
             read_until(controller, b"\x00", 0.1)  # keep the terminal drained
             assert process.poll() is None and time.monotonic() < give_up
             pids = [int(p.name) for p in (state / "pids").iterdir()]
-        read_until(controller, b"\x00", 0.3)
-        closed = time.monotonic()
-        os.close(controller)
+        hang_up(process, controller, drain=0.3)
         controller = -1
-        assert process.wait(timeout=10) == 129
-        assert time.monotonic() - closed < 5
     finally:
         if process.poll() is None:
             process.kill()
@@ -132,12 +137,8 @@ def test_closing_the_terminal_of_an_idle_app_ends_it(tmp_path: Path) -> None:
     process, controller = on_a_pty([], tmp_path, controlling=False)
     try:
         assert b"configure an evaluation" in read_until(controller, b"configure an evaluation", 30)
-        read_until(controller, b"\x00", 0.5)
-        closed = time.monotonic()
-        os.close(controller)
+        hang_up(process, controller, drain=0.5)
         controller = -1
-        assert process.wait(timeout=10) == 129
-        assert time.monotonic() - closed < 5
     finally:
         if process.poll() is None:
             process.kill()
