@@ -69,7 +69,7 @@ def simulate(
         compared = compare(side("A", a, n), side("B", b, n), confidence).cases
         verdicts = [c.verdict for c in compared]
         # Fisher alone, each case at 1-C with no adjustment: what Holm's promise costs in power.
-        unadjusted = [c.p_fisher < 1 - confidence and c.b.passed < c.a.passed for c in compared]
+        unadjusted = [c.p_raw < 1 - confidence and c.b.passed < c.a.passed for c in compared]
         went_down = [cb < ca for ca, cb in zip(a, b, strict=True)]
         tally.suites += 1
         tally.dropped_cases += dropped

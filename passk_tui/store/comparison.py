@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from passk_tui.core.run.agent_definition import changed_warning, labelled, same_measure
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
+from passk_tui.core.stats.looking import n_chosen_by_looking
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
 
@@ -74,8 +75,14 @@ class ComparedEvaluations:
 
 
 def side(stored: StoredEvaluation, label: str) -> Side:
-    """An evaluation as the comparison sees it: its k and its cases' counts."""
-    return Side(f"{label} ({stored.id})", stored.settings.k, stored.figures())
+    """An evaluation as the comparison sees it: its k, its cases' counts, whether its n was
+    chosen by looking."""
+    return Side(
+        f"{label} ({stored.id})",
+        stored.settings.k,
+        stored.figures(),
+        looked=n_chosen_by_looking(stored.settings),
+    )
 
 
 def compare_stored(
