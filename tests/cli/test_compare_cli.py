@@ -319,15 +319,17 @@ def test_an_adaptive_side_is_compared_by_the_anytime_test_named_in_output_and_js
         "x     2/20      0          18/20     0          +0.80   <0.001  improved\n"
         "y     10/20     0          11/20     0          +0.05   1.00    unclear\n"
         "1 improved, 0 regressed, 1 unclear\n"
-        "suite: B better on 2 cases, worse on 0, same on 0; odds ratio 4.62, p -, unclear\n"
+        "suite: B better on 2 cases, worse on 0, same on 0; odds ratio 4.62, p 0.14, unclear\n"
         "B: n chosen by looking (adaptive or extended), so each case is tested by the "
         "anytime-valid e-value test (Jeffreys beta-binomial mixture over the pooled rate), "
         "Holm-adjusted across the compared cases\n"
-        "suite: not tested: with n chosen by looking the Cochran-Mantel-Haenszel test and its "
-        "interval are not valid; the Mantel-Haenszel common odds ratio as an estimate only\n"
+        "the suite line: anytime-valid e-value over the cases' attempts paired by number "
+        "(directional, "
+        "a common log-odds shift), Mantel-Haenszel common odds ratio as an estimate\n"
     )
     document = json.loads(path.read_text())
     assert document["method"].startswith("anytime-valid e-value test")
     x = document["cases"][0]
     assert x["p_fisher"] is None and x["p"] == pytest.approx(2 * x["p_raw"])
-    assert document["suite"]["p"] is None and document["suite"]["low"] is None
+    assert document["suite"]["p"] == pytest.approx(0.14, abs=0.005)
+    assert document["suite"]["low"] is None and document["suite"]["high"] is None

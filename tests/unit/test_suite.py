@@ -14,7 +14,12 @@ from statsmodels.stats.contingency_tables import StratifiedTable
 from passk_tui.core.stats.compare import ChangeVerdict, Side, compare
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.suite import SuiteComparison, compare_suite
-from passk_tui.core.text.compare_text import regression_lines, suite_line
+from passk_tui.core.stats.suite_anytime import (
+    ANYTIME_SUITE_METHOD,
+    suite_anytime_p,
+    suite_log_e_values,
+)
+from passk_tui.core.text.compare_text import p_text, regression_lines, suite_line
 from tests.support.compare import SUITE_LINE, SUITE_PASSES_A, SUITE_PASSES_B
 
 Counts = list[tuple[int, int, int, int]]
@@ -122,12 +127,27 @@ def test_no_case_varies_then_nothing_is_tested() -> None:
     assert suite.verdict is ChangeVerdict.UNCLEAR
 
 
+def interleaved(passed: int, n: int = 20) -> bytes:
+    """``passed`` passes of ``n`` spread evenly over the attempt numbers."""
+    return bytes((i + 1) * passed // n - i * passed // n for i in range(n))
+
+
+def sides_orders() -> list[tuple[bytes, bytes]]:
+    return [
+        (interleaved(a), interleaved(b))
+        for a, b in zip(SUITE_PASSES_A, SUITE_PASSES_B, strict=True)
+    ]
+
+
 def sides(a: list[int], b: list[int], *, looked: bool = False) -> tuple[Side, Side]:
     def side(label: str, passes: list[int]) -> Side:
         return Side(
             label,
             1,
-            [CaseFigures(f"case-{i:02}", 20, c, 20 - c, 0, 1) for i, c in enumerate(passes)],
+            [
+                CaseFigures(f"case-{i:02}", 20, c, 20 - c, 0, 1, order=interleaved(c))
+                for i, c in enumerate(passes)
+            ],
             looked=looked and label == "B",
         )
 
@@ -159,16 +179,18 @@ def test_one_case_better_and_the_level_in_the_line() -> None:
     assert "(90% CI " in suite_line(comparison)
 
 
-def test_with_n_chosen_by_looking_the_suite_is_not_tested() -> None:
+def test_with_n_chosen_by_looking_the_suite_is_tested_by_the_anytime_e_process() -> None:
     comparison = compare(*sides(SUITE_PASSES_A, SUITE_PASSES_B, looked=True))
     suite = comparison.suite
     assert suite.odds_ratio == pytest.approx(1.849, abs=1e-3)  # the estimate stays
-    assert (suite.low, suite.high, suite.p, suite.verdict) == (
-        None,
-        None,
-        None,
-        ChangeVerdict.UNCLEAR,
-    )
+    assert (suite.low, suite.high) == (None, None)  # its normal interval assumes a fixed n
+    better, worse = suite_log_e_values(sides_orders())
+    assert suite.p == suite_anytime_p(better, worse) and better > worse
+    # 7 of 20 cases up by 1-6 of 20 attempts: CMH's p is 0.004; the e-process, which may be
+    # looked at any time, asks for more.
+    assert suite.p is not None and 0.004 < suite.p < 1
+    assert suite.method == ANYTIME_SUITE_METHOD
     assert suite_line(comparison) == (
-        "suite: B better on 7 cases, worse on 2, same on 11; odds ratio 1.85, p -, unclear"
+        "suite: B better on 7 cases, worse on 2, same on 11; odds ratio 1.85, "
+        f"p {p_text(suite.p)}, {suite.verdict}"
     )

@@ -27,12 +27,12 @@ statsmodels divides 0 by 0, drops out too. When one side's discordant products
 are all 0 the odds ratio is 0 or infinite and has no interval.
 
 When either side's n was chosen by looking, neither the chi-square reference
-nor the normal interval is valid, and the suite is not tested: its p is none,
-its verdict ``unclear``, and the odds ratio is shown as an estimate only. (The
-product of the cases' anytime-valid e-values would be a valid test of the same
-null, but it is not directional: B improving one case and regressing another
-rejects it, and it loses a factor of about 20 for every case that always
-passes on both sides, most cases of a suite; the per-case verdicts stay valid.)
+nor the normal interval is valid: the suite's p and direction come instead from
+the directional e-process of ``suite_anytime`` (the same null), and the odds
+ratio is shown as an estimate, without an interval. (Why not the product of the
+cases' own e-values from ``anytime_compare``: it is not directional, B
+improving one case and regressing another rejects it, and it loses a factor of
+about 20 for every case that always passes on both sides, most of a suite.)
 """
 
 from __future__ import annotations
@@ -44,15 +44,16 @@ from math import erfc, exp, inf, log, sqrt
 from statistics import NormalDist
 
 from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.suite_anytime import (
+    ANYTIME_SUITE_METHOD,
+    suite_anytime_p,
+    suite_log_e_values,
+)
 from passk_tui.core.stats.verdicts import ChangeVerdict
 
 CMH_METHOD = (
     "Cochran-Mantel-Haenszel test over the cases' 2x2 tables, "
     "Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland interval"
-)
-ANYTIME_SUITE_METHOD = (
-    "not tested: with n chosen by looking the Cochran-Mantel-Haenszel test and its "
-    "interval are not valid; the Mantel-Haenszel common odds ratio as an estimate only"
 )
 
 
@@ -84,8 +85,13 @@ def compare_suite(
     directions = [_direction(a, b) for a, b in pairs]
     tables = [t for t in (_table(a, b) for a, b in pairs) if _varies(t)]
     odds_ratio, log_se = _mantel_haenszel(tables)
+    direction: float | None = odds_ratio
+    p: float | None
     if anytime:
-        p = low = high = None
+        better, worse = suite_log_e_values([_orders(a, b) for a, b in pairs])
+        p, low, high = suite_anytime_p(better, worse), None, None
+        # The direction is the larger product's: the one whose bets paid.
+        direction = inf if better > worse else 0.0 if worse > better else 1.0
         method = ANYTIME_SUITE_METHOD
     else:
         p = _cmh_p(tables)
@@ -99,7 +105,7 @@ def compare_suite(
         low=low,
         high=high,
         p=p,
-        verdict=_verdict(odds_ratio, p, 1 - confidence),
+        verdict=_verdict(direction, p, 1 - confidence),
         method=method,
     )
 
@@ -116,6 +122,12 @@ def _varies(table: Table) -> bool:
     """Both rows and both columns non-empty: a table any of whose margins is 0 tests nothing."""
     a, b, c, d = table
     return min(a + b, c + d, a + c, b + d) > 0
+
+
+def _orders(a: CaseFigures, b: CaseFigures) -> tuple[bytes, bytes]:
+    """Both sides' outcomes by attempt number; a side known only by its counts has none (the
+    order of its outcomes cannot be made up afterwards without looking at them)."""
+    return a.order or b"", b.order or b""
 
 
 def _direction(a: CaseFigures, b: CaseFigures) -> int:
@@ -165,7 +177,8 @@ def _interval(
     return exp(centre - z * log_se), exp(centre + z * log_se)
 
 
-def _verdict(odds_ratio: float | None, p: float | None, alpha: Fraction) -> ChangeVerdict:
-    if p is None or odds_ratio is None or odds_ratio == 1 or not Fraction(p) < alpha:
+def _verdict(direction: float | None, p: float | None, alpha: Fraction) -> ChangeVerdict:
+    """Improved or regressed when p < 1-C, the way ``direction`` (an odds ratio) points."""
+    if p is None or direction is None or direction == 1 or not Fraction(p) < alpha:
         return ChangeVerdict.UNCLEAR
-    return ChangeVerdict.IMPROVED if odds_ratio > 1 else ChangeVerdict.REGRESSED
+    return ChangeVerdict.IMPROVED if direction > 1 else ChangeVerdict.REGRESSED

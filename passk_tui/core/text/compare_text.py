@@ -97,7 +97,7 @@ def method_lines(comparison: Comparison) -> list[str]:
     return [
         f"{looked}: n chosen by looking (adaptive or extended), so each case is tested by the "
         f"{comparison.method}",
-        f"suite: {comparison.suite.method}",
+        f"the suite line: {comparison.suite.method}",
     ]
 
 
