@@ -193,7 +193,8 @@ def render_md(compared: ComparedEvaluations) -> str:
         *(f"- {md_cell(line)}" for line in compared.definition_lines()),
         "",
         f"{comparison.method}; a verdict where the adjusted p is below {float(comparison.alpha):g}"
-        f" (confidence {float(comparison.confidence):g}).",
+        f" (confidence {float(comparison.confidence):g}). The suite line: "
+        f"{comparison.suite.method}.",
     ]
     return "\n".join(lines) + "\n"
 
