@@ -11,6 +11,7 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.stats.gate import gate_lines
@@ -105,6 +106,8 @@ def _report_end(
         else:
             for line in gate_lines(reading, args.require):
                 say(line)
+            if evaluation.status_reason == BUDGET_SPENT:
+                say(budget_line(evaluation.progress, settings))
             code = reading.exit_code
     if export_path is not None:
         code = _export(evaluation, export_path, settings.confidence, code)
