@@ -131,3 +131,9 @@ def price_from_texts(texts: tuple[str | None, str | None]) -> Price | None:
     if given_in is None or given_out is None:
         return None
     return Price(Fraction(given_in), Fraction(given_out))
+
+
+def price_text(price: Price) -> str:
+    """The prices as a person reads them: ``0.15 in / 0.60 out`` (per million tokens)."""
+    price_in, price_out = price.texts()
+    return f"{price_in} in / {price_out} out"

@@ -18,6 +18,8 @@ from math import floor
 
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.price import INPUT_TOKENS, OUTPUT_TOKENS, Price, tokens_of
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -112,6 +114,12 @@ def case_costs(
             )
         )
     return rows
+
+
+def progress_costs(progress: Progress, settings: Settings) -> list[CaseCosts]:
+    """``case_costs`` over what a live (or stored) evaluation's Progress holds."""
+    records = [r for rows in progress.records for r in rows]
+    return case_costs(progress.case_names, records, settings.price)
 
 
 def total_cost(price: Price, records: Iterable[AttemptRecord]) -> Fraction | None:
