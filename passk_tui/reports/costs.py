@@ -107,14 +107,14 @@ def _number_text(value: float | None, digits: int) -> str:
 
 
 def csv_cells(row: CaseCosts) -> list[str]:
-    """A case's cost columns in the .csv: tokens as counts, seconds to 3 places, money exact."""
+    """A case's cost columns in the .csv: tokens as counts, seconds to two places, money exact."""
     tokens_in, tokens_out = row.input_tokens, row.output_tokens
     return [
         _number_text(tokens_in.total, 0),
         _number_text(tokens_out.total, 0),
         *(_number_text(getattr(s, p), 1) for s in (tokens_in, tokens_out) for p in ("p50", "p95")),
-        _number_text(row.duration.p50, 3),
-        _number_text(row.duration.p95, 3),
+        _number_text(row.duration.p50, 2),
+        _number_text(row.duration.p95, 2),
         "-" if row.cost is None else exact_decimal(row.cost),
         "-" if row.cost_per_pass is None else _per_pass_text(row.cost_per_pass),
     ]

@@ -233,6 +233,9 @@ class Evaluation:
             finally:
                 self._in_flight.pop(judging, None)
         self._keep(self._record(planned, turn, verdict, started, retries))
+        # Let the record's write (scheduled just now) run before this worker asks the policy
+        # for its next attempt: the policy then knows of this one (a budget, what it cost).
+        await asyncio.sleep(0)
 
     async def _run(self, planned: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
         """The attempt's Run, requested once the sink keeps the attempt as in flight.
