@@ -51,11 +51,15 @@ def cost_summary(rows: Sequence[CaseCosts], settings: Settings) -> str | None:
 def case_cost_text(row: CaseCosts, priced: bool, show_timing: bool = True) -> str:
     """One case's tokens (totals, and p50 / p95 per attempt), durations and, priced, its money."""
     seconds = _spread(row.duration, 2) if show_timing else "p50 - p95 -"
-    parts = [
-        f"tokens in {_whole(row.input_tokens.total)} ({_spread(row.input_tokens)})",
-        f"out {_whole(row.output_tokens.total)} ({_spread(row.output_tokens)})",
-        f"seconds {seconds}",
-    ]
+    parts = (
+        [
+            f"tokens in {_whole(row.input_tokens.total)} ({_spread(row.input_tokens)})",
+            f"out {_whole(row.output_tokens.total)} ({_spread(row.output_tokens)})",
+        ]
+        if row.reported
+        else ["tokens: none reported"]
+    )
+    parts.append(f"seconds per attempt {seconds}")
     if priced:
         parts.append(f"cost {money_text(row.cost)}, per pass {money_text(row.cost_per_pass)}")
     return " · ".join(parts)
