@@ -14,7 +14,7 @@ from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
 COLUMNS = ("case", "attempts", "p50 s", "p95 s", "in p50", "in p95", "out p50", "out p95", "tokens")
-#: Beside them when the version has prices.
+#: After the counts when the version has prices.
 MONEY_COLUMNS = ("cost", "per pass")
 
 
@@ -39,7 +39,9 @@ class CostsScreen(ViewScreen):
 
     def on_mount(self) -> None:
         priced = self.view.settings.price is not None
-        self.query_one(DataTable).add_columns(*COLUMNS, *(MONEY_COLUMNS if priced else ()))
+        # Priced, the money goes first after the counts: at 80 columns the rest may scroll.
+        money = MONEY_COLUMNS if priced else ()
+        self.query_one(DataTable).add_columns(*COLUMNS[:2], *money, *COLUMNS[2:])
         super().on_mount()
         self.query_one(DataTable).focus()
 
@@ -54,10 +56,6 @@ class CostsScreen(ViewScreen):
             table.add_row(
                 Text(terminal_safe(row.name)),  # a cell's str would be read as markup
                 Text(str(row.attempts), justify="right"),
-                *durations,
-                *spread_cells(row.input_tokens, 0),
-                *spread_cells(row.output_tokens, 0),
-                Text("-" if row.total_tokens is None else str(row.total_tokens), justify="right"),
                 *(
                     (
                         Text(money_text(row.cost), justify="right"),
@@ -66,6 +64,10 @@ class CostsScreen(ViewScreen):
                     if priced
                     else ()
                 ),
+                *durations,
+                *spread_cells(row.input_tokens, 0),
+                *spread_cells(row.output_tokens, 0),
+                Text("-" if row.total_tokens is None else str(row.total_tokens), justify="right"),
             )
         summary = Text("Wall seconds per attempt and tokens per attempt, by case")
         summary.append(self.live_note(), style="dim")
