@@ -18,6 +18,7 @@ from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import case_costs, evaluation_cost
 from passk_tui.core.stats.settling import attempts_to_settle, expected_path
 from passk_tui.core.stats.stopping import GateRule
+from passk_tui.core.text.cost_text import comparison_cost_lines
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.targets.agents_file import load_agents
 from tests.support.records import record
@@ -182,3 +183,13 @@ def test_an_agents_file_price_is_exact_and_checked(tmp_path: Path) -> None:
     )
     with pytest.raises(InputError, match="price 'input_per_mtok' must be a price of 0 or more"):
         load_agents(path)
+
+
+def test_compare_shows_cost_per_pass_for_a_and_b_after_the_table() -> None:
+    a = case_costs(["x", "y"], [record(0, 1, P, case="x", usage=usage(1000, 0))] * 3, PRICE)
+    cheaper = Price(PRICE.input_per_mtok / 2, PRICE.output_per_mtok / 2)
+    b = case_costs(["x", "y"], [record(0, 1, P, case="x", usage=usage(1000, 0))] * 3, cheaper)
+    per_pass, total = comparison_cost_lines(a, b)
+    assert per_pass == "cost per passed attempt, A -> B: x $0.00015 -> $0.000075, y - -> -"
+    assert total == "cost in all: A $0.00045, B $0.00022"  # 0.000225: half to even
+    assert money_text(Fraction(43, 30000000)) == "$0.0000014"  # a mean need not be a decimal

@@ -10,7 +10,7 @@ divides a power of ten. Sums stay exact; a cost is rounded only where it is show
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -120,9 +120,9 @@ def money_text(value: Fraction | None) -> str:
     places = 2 if abs(value) >= 1 else 4
     while places < 12 and abs(value) < Fraction(1, 10 ** (places - 1)):
         places += 1
-    with localcontext(prec=60):
-        rounded = Decimal(exact_decimal(value)).quantize(Decimal(1).scaleb(-places))
-    return f"${rounded:f}"
+    scaled = round(value * 10**places)  # exact, half to even
+    whole, part = divmod(abs(scaled), 10**places)
+    return f"{'-' if scaled < 0 else ''}${whole}.{part:0{places}d}"
 
 
 def price_from_texts(texts: tuple[str | None, str | None]) -> Price | None:

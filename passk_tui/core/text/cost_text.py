@@ -63,3 +63,22 @@ def case_cost_text(row: CaseCosts, priced: bool, show_timing: bool = True) -> st
     if priced:
         parts.append(f"cost {money_text(row.cost)}, per pass {money_text(row.cost_per_pass)}")
     return " · ".join(parts)
+
+
+#: Cases named in the compare's cost line; the rest are in its .json.
+COMPARED_NAMED = 12
+
+
+def comparison_cost_lines(a: Sequence[CaseCosts], b: Sequence[CaseCosts]) -> list[str]:
+    """After the compare table (never in it): each case's cost per passed attempt, A -> B,
+    then each side's total. ``-`` where a side has no price, no usage or no pass."""
+    pairs = [
+        f"{x.name} {money_text(x.cost_per_pass)} -> {money_text(y.cost_per_pass)}"
+        for x, y in zip(a, b, strict=True)
+    ]
+    if len(pairs) > COMPARED_NAMED:
+        pairs = [*pairs[:COMPARED_NAMED], f"and {len(pairs) - COMPARED_NAMED} more"]
+    return [
+        f"cost per passed attempt, A -> B: {', '.join(pairs)}",
+        f"cost in all: A {money_text(evaluation_cost(a))}, B {money_text(evaluation_cost(b))}",
+    ]
