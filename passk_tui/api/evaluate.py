@@ -117,7 +117,7 @@ async def evaluate_async(
     try:
         listener = _Listener(progress)
         evaluation, shown_only, said = _recorded(plan, resume, listener)
-        listener.evaluation = evaluation
+        listener.watch(evaluation)
         for warning in said:
             warnings.warn(warning, stacklevel=3)
         status: Status = "done"
@@ -280,16 +280,23 @@ def _recorded(
 
 
 class _Listener:
-    """The engine's events as (finished, planned) calls to the user's ``progress``."""
+    """The engine's events as (finished, planned) calls to the user's ``progress``, one per
+    attempt (the engine lands them in batches: its count is already the batch's end)."""
 
     def __init__(self, progress: ProgressCallback | None) -> None:
         self.progress = progress
         self.evaluation: RecordedEvaluation | None = None
+        self.finished = 0
+
+    def watch(self, evaluation: RecordedEvaluation) -> None:
+        self.evaluation = evaluation
+        self.finished = evaluation.progress.finished  # a resume's attempts already in
 
     def __call__(self, event: Event) -> None:
         watched = self.evaluation
         if self.progress is not None and watched is not None and isinstance(event, AttemptFinished):
-            self.progress(watched.progress.finished, watched.progress.total)
+            self.finished += 1
+            self.progress(self.finished, watched.progress.total)
 
 
 def _export_path(export: str | os.PathLike[str] | None) -> Path | None:

@@ -76,7 +76,9 @@ class MarkedTests:
         self.evaluation_id = new_evaluation_id()
         self.agent = str(config.getoption("passk_agent") or config.rootpath.name)
         self.version = str(config.getoption("passk_version") or "0")
-        self.export = config.getoption("passk_export")
+        export = config.getoption("passk_export")
+        #: Relative to where pytest was started, whatever folder a test moved to since.
+        self.export = None if export is None else config.invocation_params.dir / export
         self.tests: list[MarkedTest] = []
         #: The summary's lines once stored (the table, where it is), or what went wrong.
         self.lines: list[str] = []
@@ -169,7 +171,9 @@ class MarkedTests:
             from passk_tui.reports.export import check_export_path, export
 
             written = export(
-                store.load(self.evaluation_id), check_export_path(self.export), settings.confidence
+                store.load(self.evaluation_id),
+                check_export_path(str(self.export)),
+                settings.confidence,
             )
             lines.append(f"wrote {written}")
         return lines
