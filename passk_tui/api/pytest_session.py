@@ -112,9 +112,10 @@ class MarkedTests:
         self.tests.append(MarkedTest(item.nodeid, settings, records))
         read = reading(evaluation.progress.all_figures(), settings)
         if read.exit_code:
-            shown = gate_lines(read)
-            table = plain_table(evaluation.progress.all_figures(), settings.k, read)
-            pytest.fail("\n".join([*shown, table.rstrip("\n")]), pytrace=False)
+            said = gate_lines(read)
+            shown = read if settings.confidence is not None else None
+            table = plain_table(evaluation.progress.all_figures(), settings.k, shown)
+            pytest.fail("\n".join([*said, table.rstrip("\n")]), pytrace=False)
 
     def _settings(self, args: tuple[Any, ...], keywords: Mapping[str, Any]) -> Settings:
         """The marker's keywords through the one validator; a bad one fails the test in one line."""
