@@ -7,32 +7,27 @@ one raises InputError with the CLI's one line. The library prints nothing: warni
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import os
 import shutil
 import tempfile
 import warnings
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from passk_tui.api.cases import Case, written_cases
+from passk_tui.api.made import Made, made
 from passk_tui.api.results import Result
+from passk_tui.api.running import blocking, run_stoppable
 from passk_tui.api.stack import Stack
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.engine import Status
 from passk_tui.core.run.events import AttemptFinished, Event
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.text.quoting import type_name
-from passk_tui.evaluations.session import (
-    RecordedEvaluation,
-    TargetFactory,
-    new_evaluation,
-    resume_evaluation,
-)
+from passk_tui.evaluations.pairing import pair_status
+from passk_tui.evaluations.session import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store
 
@@ -54,9 +49,6 @@ RESUMED = {
     "agents": "agents_path",
 }
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
 
 @dataclass
 class _Plan:
@@ -68,6 +60,7 @@ class _Plan:
     target_for: TargetFactory | None
     store: Store
     scratch: Path | None
+    baseline: int | None
 
 
 async def evaluate_async(
@@ -88,6 +81,7 @@ async def evaluate_async(
     completion_only: bool = False,
     agents: str | os.PathLike[str] | None = None,
     export: str | os.PathLike[str] | None = None,
+    baseline: int | str | None = None,
     resume: str | None = None,
     store: bool = True,
     progress: ProgressCallback | None = None,
@@ -98,7 +92,9 @@ async def evaluate_async(
     answer and whose exception makes the attempt errored; it may take ``case``, ``attempt`` and
     ``evaluation`` by keyword. Or a local agent's name (``agents`` names its file), or a
     ``Stack``. ``name`` and ``version`` say how a callable's evaluation is stored (default its
-    ``__name__`` and 0). ``resume`` continues a stored evaluation (an id or ``last``).
+    ``__name__`` and 0). ``resume`` continues a stored evaluation (an id or ``last``);
+    ``baseline`` runs another version of a local or stack agent beside it (``result.baseline``,
+    ``result.comparison()``).
     """
     given: dict[str, object] = {
         "attempts": attempts,
@@ -112,34 +108,31 @@ async def evaluate_async(
         "agents": None if agents is None else os.fspath(agents),
         "completion_only": completion_only or None,
     }
-    export_path = _export_path(export)
-    plan = _plan(agent, cases, name, version, given, resume, store)
+    export_path = _export_path(export, paired=baseline is not None)
+    plan = _plan(agent, cases, name, version, given, resume, store, baseline)
     try:
         listener = _Listener(progress)
-        evaluation, shown_only, said = _recorded(plan, resume, listener)
-        listener.watch(evaluation)
-        for warning in said:
+        making = made(
+            plan.settings,
+            plan.changes,
+            plan.key,
+            plan.target_for,
+            plan.store,
+            resume=resume,
+            baseline=plan.baseline,
+            on_event=listener,
+        )
+        listener.watch(making.evaluations)
+        for warning in making.warnings:
             warnings.warn(warning, stacklevel=3)
         status: Status = "done"
-        if not shown_only:
-            try:
-                status = await evaluation.run()
-            finally:
-                await evaluation.target.aclose()
+        if not making.shown_only:
+            status = pair_status(await run_stoppable(making.running))
         if status == "failed":
-            raise RunError(evaluation.error or "the evaluation failed")
-        result = Result.of(
-            evaluation.evaluation_id,
-            evaluation.settings,
-            evaluation.progress.all_figures(),
-            status,
-            stored=plan.scratch is None,
-        )
+            raise RunError(making.error)
+        result = making.result(status, stored=plan.scratch is None)
         if export_path is not None:
-            from passk_tui.reports.export import export as write_export
-
-            stored = plan.store.load(evaluation.evaluation_id)
-            write_export(stored, export_path, evaluation.settings.confidence)
+            _export(making, plan.store, export_path)
         return result
     finally:
         if plan.scratch is not None:
@@ -147,26 +140,7 @@ async def evaluate_async(
             shutil.rmtree(plan.scratch, ignore_errors=True)
 
 
-def _blocking(coroutine_function: Callable[P, Awaitable[R]]) -> Callable[P, R]:
-    """The same call, waited for: on a fresh loop, or in a thread of its own when this thread
-    already runs one (a notebook's), since a loop cannot wait on itself."""
-
-    @functools.wraps(coroutine_function)
-    def wait(*args: P.args, **kwargs: P.kwargs) -> R:
-        async def call() -> R:
-            return await coroutine_function(*args, **kwargs)
-
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(call())
-        with ThreadPoolExecutor(1, thread_name_prefix="passk-evaluate") as thread:
-            return thread.submit(asyncio.run, call()).result()
-
-    return wait
-
-
-evaluate = _blocking(evaluate_async)
+evaluate = blocking(evaluate_async)
 evaluate.__name__ = evaluate.__qualname__ = "evaluate"
 evaluate.__doc__ = (evaluate_async.__doc__ or "") + (
     "\n\n    ``evaluate`` waits for the result; ``evaluate_async`` is the same inside a running loop."
@@ -181,13 +155,21 @@ def _plan(
     given: dict[str, object],
     resume: str | None,
     store: bool,
+    baseline: int | str | None,
 ) -> _Plan:
     """Validate every keyword (nothing runs); InputError says the first problem in one line."""
     texts: dict[str, str | bool | None] = {
         word: value if isinstance(value, bool) or value is None else str(value)
         for word, value in given.items()
     }
-    target_for, key = _agent(agent, name, version, texts)
+    target_for = _agent(agent, name, version, texts)
+    if baseline is not None:
+        if target_for is not None:
+            raise InputError(
+                "--baseline: a Python callable has no other version to run beside it; "
+                "evaluate each and compare them (passk-tui compare A B)"
+            )
+        texts["baseline"] = str(baseline)
     scratch = None if store else Path(tempfile.mkdtemp(prefix="passk-"))
     opened: Store | None = None
     try:
@@ -205,31 +187,31 @@ def _plan(
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
         raise
-    key = key if check.key is None else check.key
+    key, paired = check.key, check.baseline
     if resume is None:
-        return _Plan(check.settings, {}, key, target_for, opened, scratch)
+        return _Plan(check.settings, {}, key, target_for, opened, scratch, paired)
     changes = {
         field: texts[word] if word == "agents" else check.values[word]
         for word, field in RESUMED.items()
         if texts.get(word) is not None
     }
-    return _Plan(None, changes, key, target_for, opened, scratch)
+    return _Plan(None, changes, key, target_for, opened, scratch, paired)
 
 
 def _agent(
     agent: Agent, name: str | None, version: int | str | None, texts: dict[str, str | bool | None]
-) -> tuple[TargetFactory | None, str | None]:
-    """Fill the agent's fields of ``texts``; the target factory of a callable, and the key."""
+) -> TargetFactory | None:
+    """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory."""
     texts["version"] = None if version is None else str(version)
     if isinstance(agent, Stack):
         _same_name(name, agent.agent_id, "a stack agent")
         texts.update(agent=agent.agent_id, stack=agent.url)
         texts["key"] = agent.key or os.environ.get("PASSK_KEY") or None
-        return None, None
+        return None
     if isinstance(agent, str):
         _same_name(name, agent, "a local agent")
         texts["agent"] = agent
-        return None, None
+        return None
     if not callable(agent):
         raise InputError(
             f"agent: a Python callable, a local agent's name or passk_tui.Stack(...), "
@@ -243,7 +225,7 @@ def _agent(
     def target_for(evaluation_id: str, settings: Settings) -> CallableTarget:
         return CallableTarget(agent, evaluation_id, settings.concurrency)
 
-    return target_for, None
+    return target_for
 
 
 def _same_name(name: str | None, agent: str, what: str) -> None:
@@ -262,47 +244,47 @@ def _cases_text(cases: object, folder: Path, completion_only: bool) -> str | Non
     raise InputError(f"cases: a path or a list of passk_tui.Case, got {type_name(cases)}")
 
 
-def _recorded(
-    plan: _Plan, resume: str | None, on_event: Callable[[Event], None]
-) -> tuple[RecordedEvaluation, bool, list[str]]:
-    """The evaluation made (or resumed) and kept in the store; whether it is only shown; what
-    it warns of."""
-    if resume is None:
-        assert plan.settings is not None
-        made = new_evaluation(
-            plan.settings, plan.key, on_event, store=plan.store, target_for=plan.target_for
-        )
-        return made, False, made.warnings
-    resumed = resume_evaluation(
-        resume, plan.key, plan.changes, on_event, store=plan.store, target_for=plan.target_for
-    )
-    return resumed.evaluation, resumed.shown_only, resumed.warnings
-
-
 class _Listener:
     """The engine's events as (finished, planned) calls to the user's ``progress``, one per
     attempt (the engine lands them in batches: its count is already the batch's end)."""
 
     def __init__(self, progress: ProgressCallback | None) -> None:
         self.progress = progress
-        self.evaluation: RecordedEvaluation | None = None
+        self.evaluations: list[RecordedEvaluation] = []
         self.finished = 0
 
-    def watch(self, evaluation: RecordedEvaluation) -> None:
-        self.evaluation = evaluation
-        self.finished = evaluation.progress.finished  # a resume's attempts already in
+    def watch(self, evaluations: Sequence[RecordedEvaluation]) -> None:
+        self.evaluations = list(evaluations)
+        self.finished = sum(e.progress.finished for e in evaluations)  # a resume's, already in
 
     def __call__(self, event: Event) -> None:
-        watched = self.evaluation
-        if self.progress is not None and watched is not None and isinstance(event, AttemptFinished):
+        if self.progress is not None and self.evaluations and isinstance(event, AttemptFinished):
             self.finished += 1
-            self.progress(self.finished, watched.progress.total)
+            self.progress(self.finished, sum(e.progress.total for e in self.evaluations))
 
 
-def _export_path(export: str | os.PathLike[str] | None) -> Path | None:
-    """The export's path, checked before anything runs (its suffix names the format)."""
+def _export_path(export: str | os.PathLike[str] | None, *, paired: bool) -> Path | None:
+    """The export's path, checked before anything runs (its suffix names the format; with a
+    baseline, the comparison's formats)."""
     if export is None:
         return None
+    if paired:
+        from passk_tui.reports.compare_export import check_comparison_export
+
+        return check_comparison_export(os.fspath(export))
     from passk_tui.reports.export import check_export_path
 
     return check_export_path(os.fspath(export))
+
+
+def _export(making: Made, store: Store, path: Path) -> None:
+    """Write the export as the CLI does: the evaluation's, or with a baseline the comparison's."""
+    settings = making.evaluations[-1].settings
+    if making.paired is not None:
+        from passk_tui.reports.compare_export import export_comparison
+
+        export_comparison(making.paired.compared(making.level), path)
+        return
+    from passk_tui.reports.export import export
+
+    export(store.load(making.evaluations[-1].evaluation_id), path, settings.confidence)

@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 
 from passk_tui.api.cases import Case, written_cases
+from passk_tui.api.running import run_stoppable
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.agent_definition import python_definition
 from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.run.attempt_keys import new_evaluation_id
 from passk_tui.core.run.cases import cases_of_rows, load_cases
-from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.events import AttemptFinished, Event
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
@@ -108,7 +109,7 @@ class MarkedTests:
             on_event=keep,
             policy=sampling_policy(settings, 1),
         )
-        asyncio.run(_run(evaluation))
+        asyncio.run(run_stoppable(Interleaved([evaluation])))
         self.tests.append(MarkedTest(item.nodeid, settings, records))
         read = reading(evaluation.progress.all_figures(), settings)
         if read.exit_code:
@@ -236,10 +237,3 @@ def body_of(item: pytest.Function) -> Callable[..., Any]:
         return PASSED
 
     return attempt
-
-
-async def _run(evaluation: Evaluation) -> None:
-    try:
-        await evaluation.run()
-    finally:
-        await evaluation.target.aclose()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -84,10 +84,22 @@ class Result:
     stored: bool
     """Whether it is in the store (History, ``--resume``, ``compare``): not with store=False."""
     _table: str = field(repr=False)
+    baseline: Result | None = field(default=None, repr=False)
+    """With ``baseline=V``: version V's own Result, run beside this one."""
+    _comparison: str | None = field(default=None, repr=False)
 
     def table(self) -> str:
         """The plain table as the CLI prints it: ``print(result.table())`` writes its stdout."""
         return self._table
+
+    def comparison(self) -> str | None:
+        """With ``baseline=V``: the comparison as ``passk-tui compare`` prints it (the baseline
+        as A); None without a baseline."""
+        return self._comparison
+
+    def beside(self, baseline: Result, comparison: str) -> Result:
+        """This Result with the baseline's beside it and their comparison."""
+        return replace(self, baseline=baseline, _comparison=comparison)
 
     @classmethod
     def of(
