@@ -13,6 +13,7 @@ import tempfile
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,7 @@ async def evaluate_async(
     k: int | None = None,
     name: str | None = None,
     version: int | str | None = None,
-    require: float | str | None = None,
+    require: float | Fraction | str | None = None,
     confidence: float | None = None,
     max_attempts: int | None = None,
     precision: float | None = None,
