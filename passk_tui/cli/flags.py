@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from passk_tui import __version__
 from passk_tui.core.stats.gate import CONFIDENT_GATE_MEANING
 from passk_tui.core.text.terminal_text import message_line
+from passk_tui.core.version import __version__
 
 
 class FlagParser(argparse.ArgumentParser):

@@ -380,6 +380,7 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
         settings.agent,
         settings.version,
         concurrency=settings.concurrency,
+        evaluation_id=evaluation_id,
     )
 
 
