@@ -19,7 +19,7 @@ from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.text.compare_text import count_line, notes, passed_cell, signed
 from passk_tui.core.text.glyphs import SYMBOLS
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import CasesTable
@@ -99,6 +99,7 @@ class CompareScreen(Screen[None]):
         self.sub_title = "compare"
         self.show()
         self.query_one(DataTable).focus()
+        follow_theme(self, self.show)
 
     def show(self) -> None:
         """Fill the lines and the table from the comparison (again after a swap)."""

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from passk_tui.core.run.progress import Cell
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 
 #: What the figures mean, in the words of PRODUCT.md (n attempts of a case, c of them passed).
 DEFINITIONS: tuple[tuple[str, str], ...] = (
@@ -92,6 +92,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog"):
             yield Static(self.body(), id="help-text")
+
+    def on_mount(self) -> None:
+        follow_theme(self, lambda: self.query_one("#help-text", Static).update(self.body()))
 
     def body(self) -> Group:
         """Definitions, glyphs and keys, coloured as the other screens colour them."""

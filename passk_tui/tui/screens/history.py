@@ -17,7 +17,7 @@ from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import EvaluationsTable
@@ -87,6 +87,7 @@ class HistoryScreen(Screen[None]):
         self.sub_title = "history"
         self.action_reload()
         self.query_one(DataTable).focus()
+        follow_theme(self, self._show)
 
     def action_reload(self) -> None:
         from passk_tui.store import Store

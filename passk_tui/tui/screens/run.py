@@ -26,7 +26,7 @@ from passk_tui.tui.messages import (
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
@@ -74,6 +74,14 @@ class RunScreen(Screen[None]):
         self.sub_title = self.view.title()
         self.query_one(AttemptsGrid).focus()
         self.set_interval(1 / REFRESH_HZ, self.refresh_from_progress)
+        self.refresh_from_progress()
+        follow_theme(self, self._restyle)
+
+    def _restyle(self) -> None:
+        """A new theme: the legend and the live lines again, in its colours (now, or when
+        this screen is back on top)."""
+        self.query_one("#run-legend", Static).update(self._legend())
+        self._shown = None
         self.refresh_from_progress()
 
     def on_screen_resume(self) -> None:
