@@ -36,7 +36,6 @@ from passk_tui.tui.pair_run import PairShown
 from passk_tui.tui.palette_commands import screen_commands
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
-from passk_tui.tui.screens.help import HelpScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.terminal_guard import UnsafeCharacters
@@ -69,7 +68,15 @@ class PasskApp(App[None]):
     GUARD: ClassVar[LineFilter] = UnsafeCharacters()
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding(
+            "ctrl+q",
+            "quit",
+            "Quit",
+            priority=True,
+            show=False,
+            tooltip="Quit (Ctrl+Q; q where nothing is typed)",
+        ),
+        Binding("q", "quit", "Quit", show=False, tooltip="Quit (Ctrl+Q while typing)"),
         Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
         Binding(
             "question_mark,f1",
@@ -77,7 +84,14 @@ class PasskApp(App[None]):
             "Help",
             tooltip="What the figures, intervals and glyphs mean (? or F1; F1 while typing)",
         ),
-        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Commands",
+            show=False,
+            priority=True,
+            tooltip="Every action of this screen in words, and the theme",
+        ),
     ]
 
     def __init__(
@@ -348,8 +362,10 @@ class PasskApp(App[None]):
         self.push_screen(CompareScreen(compared))
 
     def action_help(self) -> None:
+        from passk_tui.tui.screens.help import HelpScreen  # made when asked for: not at start
+
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
 
     # -- running ---------------------------------------------------------------------------
 

@@ -57,9 +57,9 @@ class CaseScreen(CaseViews):
     """One case: its figures, input and check, a row per attempt, the chosen attempt's answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         Binding("a", "focus_answer", "Answer", show=False, tooltip="Move to the answer (a)"),
-        Binding("t", "focus_attempts", "Attempts"),
+        Binding("t", "focus_attempts", "Attempts", tooltip="Move to the attempts list"),
         Binding("i", "toggle_input", "Whole input", tooltip="Show the whole input (again: less)"),
     ]
 

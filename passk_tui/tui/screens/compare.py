@@ -77,7 +77,7 @@ class CompareScreen(Screen[None]):
     """Did the change help? Per case: both versions' attempts, the change, Holm's p, the verdict."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         Binding("s", "swap", "Swap A and B", tooltip="The other evaluation as the baseline"),
     ]
 

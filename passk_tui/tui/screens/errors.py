@@ -36,7 +36,9 @@ def cases_text(group: ErrorGroup, limit: int = 4) -> str:
 class ErrorsScreen(ViewScreen):
     """ "6x ConnectionResetError", "4x timed_out": every errored attempt, alike ones together."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("c", "copy_error", "Copy error")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy_error", "Copy error", tooltip="The chosen error as recorded")
+    ]
 
     groups: list[ErrorGroup]
     #: The table's columns as last laid out (the retries column comes and goes).

@@ -54,8 +54,10 @@ class HistoryScreen(Screen[None]):
     """Every stored evaluation, newest first (as `passk-tui history` prints them)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
-        Binding("u", "resume", "Resume"),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
+        Binding(
+            "u", "resume", "Resume", tooltip="Run the attempts the chosen evaluation is missing"
+        ),
         Binding(
             "slash",
             "search",
@@ -64,7 +66,7 @@ class HistoryScreen(Screen[None]):
         ),
         Binding("space", "mark", "Mark", tooltip="Mark an evaluation to compare (two at most)"),
         Binding("c", "compare", "Compare", tooltip="Compare the two marked (the older is A)"),
-        Binding("f5", "reload", "Reload"),
+        Binding("f5", "reload", "Reload", tooltip="Read the store again"),
     ]
 
     def __init__(self) -> None:

@@ -55,7 +55,7 @@ class ResultsScreen(ResultsViews):
     """A row per case (never a mean across cases), wrong and errored coloured apart."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         _sort_binding("p", "Sort pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
         _sort_binding("e", "Sort errored", "Sort by errored, most first (again: reversed)"),
         _sort_binding("n", "Sort name", "Sort by name (again: reversed)"),

@@ -49,10 +49,17 @@ class RunScreen(Screen[None]):
     (the baseline) above B; ``view`` is the candidate's."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "cancel_run", "Cancel run"),
-        Binding("r", "results", "Results"),
+        Binding(
+            "c",
+            "cancel_run",
+            "Cancel run",
+            tooltip="Start nothing new, withdraw the Runs in flight",
+        ),
+        Binding("r", "results", "Results", tooltip="The results table, live"),
         Binding("slash", "search", "Search", tooltip="Show only the cases whose name contains…"),
-        Binding("escape", "back", "Back", show=False),
+        Binding(
+            "escape", "back", "Back", show=False, tooltip="To Configure (while running: cancel?)"
+        ),
     ]
 
     def __init__(self, view: EvaluationView, baseline: EvaluationView | None = None) -> None:

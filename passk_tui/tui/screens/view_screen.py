@@ -24,7 +24,9 @@ class ViewScreen(Screen[None]):
 
     CSS_PATH = "views.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back", tooltip="The screen before")
+    ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "view--passed",
