@@ -94,8 +94,15 @@ async def test_cancelling_a_pair_stops_both(two_versions: Path) -> None:
         await run_to_end(pilot)
         assert [v.status for v in views] == ["cancelled", "cancelled"]
         assert isinstance(app.screen, CompareScreen)  # what finished, compared
-    assert app.exit_status == 130
-    assert app.exit_messages()[0].endswith("attempts not run (A and B)")
+        assert app.exit_status == 130
+        assert app.exit_messages()[0].endswith("attempts not run (A and B)")
+        # Resuming either (as History's u does) resumes both.
+        ids = [v.evaluation_id for v in views]
+        app.resume(ids[0])
+        assert app.pair is not None and app.running
+        assert [app.pair.baseline.evaluation_id, app.pair.candidate.evaluation_id] == ids
+        app.cancel_evaluation()
+        await run_to_end(pilot)
 
 
 def test_flags_with_a_baseline_start_a_pair(
