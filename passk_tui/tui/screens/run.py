@@ -66,6 +66,7 @@ class RunScreen(Screen[None]):
         super().__init__()
         self.view = view
         self.baseline = baseline
+        self._grid_list: list[AttemptsGrid] | None = None
         self._took: float | None = None
         #: What the summary last showed: (progress version, status, half-seconds elapsed).
         self._shown: tuple[int, str, int] | None = None
@@ -98,7 +99,10 @@ class RunScreen(Screen[None]):
         return [("A", self.baseline), ("B", self.view)]
 
     def _grids(self) -> list[AttemptsGrid]:
-        return list(self.query(AttemptsGrid))
+        """The grids, A's first (looked up once: the timer asks ten times a second)."""
+        if self._grid_list is None:
+            self._grid_list = list(self.query(AttemptsGrid))
+        return self._grid_list
 
     def _view_of(self, grid: AttemptsGrid | None) -> EvaluationView:
         """The evaluation a grid shows (the candidate's when none is focused)."""
