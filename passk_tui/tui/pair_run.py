@@ -66,9 +66,12 @@ class PairShown:
                 v.progress.total - v.progress.finished for v in (self.baseline, self.candidate)
             )
             return [f"passk-tui: cancelled: {left} attempts not run (A and B)"]
+        # The gate read the candidate alone: said as headless says it.
+        prefix = f"passk-tui: B (version {self.candidate.settings.version}) "
+        gate = [prefix + line.removeprefix("passk-tui: ") for line in candidate_messages]
         if not (self.fail_on_regression and self.compared):
-            return candidate_messages
+            return gate
         return [
-            *candidate_messages,
+            *gate,
             *(f"passk-tui: {line}" for line in regression_lines(self.compared.comparison)),
         ]

@@ -19,10 +19,18 @@ from passk_tui.evaluations.pairing import PairedRun, new_pair
 from passk_tui.tui import launch
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
+from passk_tui.tui.pair_run import PairShown
 from passk_tui.tui.screens.compare import CompareScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
-from tests.support.app import AGENTS_DIR, run_to_end, scripted, synthetic_view, wait_for
+from tests.support.app import (
+    AGENTS_DIR,
+    run_to_end,
+    scripted,
+    stored_pair,
+    synthetic_view,
+    wait_for,
+)
 
 #: Two versions of the scripted agent (its own agents file has one).
 TWO_VERSIONS = """\
@@ -120,6 +128,22 @@ def test_flags_with_a_baseline_start_a_pair(
     assert (start.baseline.settings.version, start.candidate.settings.version) == (1, 2)
     start.baseline.release()
     start.candidate.release()
+
+
+def test_a_regression_fails_the_pair_only_with_fail_on_regression(app_env: Path) -> None:
+    """As headless: 1 and the regressed case named; else the candidate's own status."""
+    from passk_tui.store.comparison import compare_stored
+
+    a, b = stored_pair()
+    views = (synthetic_view(5), synthetic_view(5, version=2))
+    for fail, status in ((True, 1), (False, 0)):
+        shown = PairShown(None, *views, fail_on_regression=fail)  # type: ignore[arg-type]
+        shown.compared = compare_stored(a, b)
+        assert shown.exit_status(0) == status
+        assert shown.exit_status(3) == 3  # could not run: that says more
+        said = shown.exit_messages(["passk-tui: gate: steady: pass@3 0.50 is below 0.9"])
+        assert said[0] == "passk-tui: B (version 2) gate: steady: pass@3 0.50 is below 0.9"
+        assert any(line.startswith("passk-tui: regressed: steady") for line in said) is fail
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
