@@ -19,6 +19,7 @@ from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.cost_text import cost_summary
+from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -97,6 +98,9 @@ def _report_end(
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
+        records = (r for rows in evaluation.progress.records for r in rows)
+        for line in errors_said(error_groups(records)):
+            say(line)
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)

@@ -26,7 +26,7 @@ from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from passk_tui.tui.widgets.line_text import parts_line
@@ -57,7 +57,7 @@ class ResultsScreen(ResultsViews):
     """A row per case (never a mean across cases), wrong and errored coloured apart."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         _sort_binding("p", "Sort pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
         _sort_binding("e", "Sort errored", "Sort by errored, most first (again: reversed)"),
         _sort_binding("n", "Sort name", "Sort by name (again: reversed)"),
@@ -119,6 +119,7 @@ class ResultsScreen(ResultsViews):
         table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
+        follow_theme(self, self._restyle)
         if self.view.live:
             self.set_interval(1.0, self.rebuild)
 
@@ -136,6 +137,11 @@ class ResultsScreen(ResultsViews):
         if action == "resume":
             return self.view.status in RESUMABLE and not self.view.live
         return True
+
+    def _restyle(self) -> None:
+        """A new theme: every line again, in its colours (the rows' cache is keyed by theme)."""
+        self._header.clear()
+        self.rebuild(force=True)
 
     def rebuild(self, force: bool = False) -> None:
         """Fill the table from Progress (again only when it moved, the order or filter changed)."""
@@ -178,8 +184,10 @@ class ResultsScreen(ResultsViews):
             TableColumn(column.key, heading, column.width + 1)
             for column, heading in zip(columns, headings(columns), strict=True)
         ]
-        version = progress.version
-        table.set_rows(headed, len(order), cells, lambda position: (order[position], version))
+        version, theme = progress.version, self.app.theme
+        table.set_rows(
+            headed, len(order), cells, lambda position: (order[position], version, theme)
+        )
         if cursor_case is not None and cursor_case in order:
             table.move_cursor(row=order.index(cursor_case))
         self.refresh_bindings()
