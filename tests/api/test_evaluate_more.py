@@ -108,3 +108,16 @@ def test_ctrl_c_withdraws_the_attempts_in_flight_and_a_resume_finishes(tmp_path:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert resumed.stdout == "6\n", resumed.stderr
+
+
+def test_a_budget_of_runs_stops_starting_attempts() -> None:
+    cases = [Case("c", "x", {"equals": "x"})]
+    result = passk_tui.evaluate(lambda text: text, cases=cases, attempts=6, k=1, budget_runs=4,
+                                concurrency=1)  # fmt: skip
+    assert result.cases[0].attempts == 4
+
+
+def test_a_callables_budget_of_money_needs_its_prices() -> None:
+    cases = [Case("c", "x", {"equals": "x"})]
+    with pytest.raises(passk_tui.InputError, match=r"^--budget-cost: needs prices"):
+        passk_tui.evaluate(lambda text: text, cases=cases, budget_cost=1)
