@@ -56,6 +56,8 @@ KEYWORDS = (
 #: What a marked test runs with unless its marker says otherwise (attempts one at a time:
 #: a test body is seldom written to run beside itself).
 DEFAULTS = {"concurrency": "1"}
+#: How a bad agent or version is named: by the option that gave it.
+SOURCES = {"agent": "--passk-agent", "version": "--passk-version"}
 #: The definition every session's evaluation records: what ran is the test suite.
 DEFINITION = python_definition("pytest")
 
@@ -127,7 +129,7 @@ class MarkedTests:
         texts: dict[str, str | bool | None] = {**DEFAULTS, "cases": "pytest"}
         texts.update({word: None if v is None else str(v) for word, v in keywords.items()})
         texts.update(agent=self.agent, version=self.version)
-        check = check_settings(texts)
+        check = check_settings(texts, sources=SOURCES)
         line = check.first_line()
         if line is not None:
             pytest.fail(f"passk: {line}", pytrace=False)

@@ -212,3 +212,12 @@ def test_a_bad_marker_fails_its_test_in_one_line(tmp_path: Path) -> None:
     assert outcomes(done.stdout) == {"test_zero": "FAILED", "test_typo": "FAILED"}
     assert "passk: --attempts: must be at least 1, got 0" in done.stdout
     assert "passk: unknown keyword 'attempt'" in done.stdout
+
+
+def test_a_bad_version_option_is_named(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text(
+        "import pytest\n@pytest.mark.passk(attempts=1, k=1)\ndef test_one():\n    pass\n"
+    )
+    done = pytest_in(tmp_path, "test_one.py", "--passk-version", "v2")
+    assert outcomes(done.stdout) == {"test_one": "FAILED"}
+    assert "passk: --passk-version: must be a whole number, got 'v2'" in done.stdout
