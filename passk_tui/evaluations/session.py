@@ -42,7 +42,16 @@ MEASURED = {
 GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
 #: The settings a resume may give anew.
 RUNNING = frozenset(
-    {"concurrency", "timeout", "require", "stack", "agents_path", "precision", "confidence"}
+    {
+        "concurrency",
+        "timeout",
+        "require",
+        "stack",
+        "agents_path",
+        "precision",
+        "confidence",
+        "family_wise",
+    }
 )
 
 

@@ -167,11 +167,12 @@ class Store:
             db.execute(
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition)"
+                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
+                " family_wise)"
                 " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
                 " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
                 " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
-                " :agent_definition)",
+                " :agent_definition, :family_wise)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -248,7 +249,8 @@ class Store:
                 "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
                 " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
                 " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
-                " precision = :precision, confidence = :confidence WHERE id = :id",
+                " precision = :precision, confidence = :confidence, family_wise = :family_wise"
+                " WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 

@@ -143,6 +143,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE evaluations ADD COLUMN agent_definition TEXT;
     """,
+    # 9: --family-wise: the gate's promise is the whole suite's (each case judged at the
+    # Bonferroni level); evaluations stored before it were judged per case.
+    """
+    ALTER TABLE evaluations ADD COLUMN family_wise INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -41,6 +41,8 @@ class Settings:
     """Adaptive without a gate: the widest pass@1 interval a decided case may have (None: 0.2)."""
     confidence: float | None = None
     """``--confidence``: the level of the intervals shown and of the gate (None: not given)."""
+    family_wise: bool = False
+    """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
 
     @property
     def adaptive(self) -> bool:
