@@ -13,6 +13,7 @@ from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say,
 from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
@@ -105,10 +106,20 @@ def _report_end(
         else:
             for line in gate_lines(reading, args.require):
                 say(line)
+            _warn_of_burst(evaluation)
             code = reading.exit_code
     if export_path is not None:
         code = _export(evaluation, export_path, settings.confidence, code)
     return code
+
+
+def _warn_of_burst(evaluation: RecordedEvaluation) -> None:
+    """Errored attempts in a burst (``core.stats.errored_bursts``): one warning line."""
+    if sum(evaluation.progress.errored) < MIN_ERRORED:
+        return
+    burst = find_burst(evaluation.store.load(evaluation.evaluation_id).records)
+    if burst is not None:
+        say(f"warning: {burst.warning()}")
 
 
 def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None, code: int) -> int:
