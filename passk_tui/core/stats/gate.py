@@ -75,6 +75,7 @@ class Reading:
     method: IntervalMethod
     family_wise: bool = False
     promise: float = DEFAULT_CONFIDENCE
+    suite_size: int = 0
 
     @property
     def failing(self) -> list[CaseReading]:
@@ -117,21 +118,24 @@ def read(
     confidence: float | None = None,
     method: IntervalMethod = CLOPPER_PEARSON,
     family_wise: bool = False,
+    suite_size: int | None = None,
 ) -> Reading:
     """Read every case's intervals and verdict; ``confidence`` None keeps the seed's point gate.
 
-    ``family_wise``: ``confidence`` is the whole suite's promise, each case read at its share.
+    ``family_wise``: ``confidence`` is the whole suite's promise, each case read at its share
+    of the ``suite_size`` cases (default: the ``figures`` given; one case read alone gives it).
     """
     promise = DEFAULT_CONFIDENCE if confidence is None else confidence
     family_wise = family_wise and confidence is not None and require is not None
-    level = case_level(promise, len(figures), family_wise)
+    size = len(figures) if suite_size is None else suite_size
+    level = case_level(promise, size, family_wise)
     k = figures[0].k if figures else 1
     cases = []
     for f in figures:
         intervals = f.intervals(level, method)
         cases.append(CaseReading(f, intervals, _verdict(f, intervals, require, confidence)))
     confident = confidence is not None
-    return Reading(tuple(cases), k, require, confident, level, method, family_wise, promise)
+    return Reading(tuple(cases), k, require, confident, level, method, family_wise, promise, size)
 
 
 def _verdict(
@@ -152,7 +156,7 @@ def promise_text(reading: Reading) -> str:
     text = f"{level_text(reading.promise)} {promise_words(reading.family_wise)}"
     if reading.family_wise:
         text += (
-            f" ({FAMILY_WISE_METHOD}: each of {len(reading.cases):,} cases at "
+            f" ({FAMILY_WISE_METHOD}: each of {reading.suite_size:,} cases at "
             f"{level_text(reading.level)})"
         )
     return text

@@ -97,14 +97,18 @@ def interval_level(settings: Settings) -> float:
     return DEFAULT_CONFIDENCE if level is None else level
 
 
-def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
-    """Every case's intervals and verdict as the settings call for (method, level, gate)."""
+def reading(
+    figures: Sequence[CaseFigures], settings: Settings, suite_size: int | None = None
+) -> Reading:
+    """Every case's intervals and verdict as the settings call for (method, level, gate);
+    ``suite_size``: the evaluation's cases, when ``figures`` are only some of them."""
     return read(
         figures,
         settings.require,
         gate_confidence(settings),
         interval_method(settings),
         settings.family_wise,
+        suite_size,
     )
 
 
