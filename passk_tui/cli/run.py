@@ -15,6 +15,7 @@ from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.stats.case_costs import progress_costs
+from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
@@ -116,10 +117,20 @@ def _report_end(
                 say(f"{cost_summary(progress_costs(evaluation.progress, settings), settings)}")
             if evaluation.status_reason == BUDGET_SPENT:
                 say(budget_line(evaluation.progress, settings))
+            _warn_of_burst(evaluation)
             code = reading.exit_code
     if export_path is not None:
         code = _export(evaluation, export_path, settings.confidence, code)
     return code
+
+
+def _warn_of_burst(evaluation: RecordedEvaluation) -> None:
+    """Errored attempts in a burst (``core.stats.errored_bursts``): one warning line."""
+    if sum(evaluation.progress.errored) < MIN_ERRORED:
+        return
+    burst = find_burst(evaluation.store.load(evaluation.evaluation_id).records)
+    if burst is not None:
+        say(f"warning: {burst.warning()}")
 
 
 def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None, code: int) -> int:

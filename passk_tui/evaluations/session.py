@@ -58,6 +58,7 @@ RUNNING = frozenset(
         "confidence",
         "budget_runs",
         "budget_cost",
+        "family_wise",
     }
 )
 #: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
