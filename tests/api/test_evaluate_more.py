@@ -121,3 +121,15 @@ def test_a_callables_budget_of_money_needs_its_prices() -> None:
     cases = [Case("c", "x", {"equals": "x"})]
     with pytest.raises(passk_tui.InputError, match=r"^--budget-cost: needs prices"):
         passk_tui.evaluate(lambda text: text, cases=cases, budget_cost=1)
+
+
+def test_family_wise_is_the_whole_suites_gate_and_kept_by_a_resume() -> None:
+    cases = [Case(f"c{i}", "x", {"equals": "x"}) for i in range(3)]
+    result = passk_tui.evaluate(lambda text: text, cases=cases, attempts=4, k=1, require=0.5,
+                                confidence=0.9, family_wise=True)  # fmt: skip
+    assert result.gate == "undecided"
+    again = passk_tui.evaluate(lambda text: text, resume=result.id, attempts=6, family_wise=True,
+                               name="<lambda>")  # fmt: skip
+    assert [case.attempts for case in again.cases] == [6, 6, 6]
+    with pytest.raises(passk_tui.InputError, match=r"^--family-wise: "):
+        passk_tui.evaluate(lambda text: text, cases=cases, family_wise=True)
