@@ -92,10 +92,8 @@ def test_the_gate_decides_each_marked_tests_outcome(tmp_path: Path) -> None:
         "test_reports": "PASSED",
     }
     assert "gate: test_marked.py::test_fails: pass@1 0.50 is below --require 0.9" in done.stdout
-    assert (
-        "gate: test_marked.py::test_undecided: undecided: pass@1 95% CI 0.26-0.88 includes "
-        "--require 0.5 (more attempts would settle it)"
-    ) in done.stdout
+    # The interval in the message (the rest of the line is core's gate_lines, as the CLI says).
+    assert "gate: test_marked.py::test_undecided: undecided: pass@1 95% CI 0.26-0.88" in done.stdout
     table = summary(done.stdout)
     assert table[:2] == [
         "case                            passed  wrong  errored  pass@1  pass@1  all passed",
