@@ -219,3 +219,11 @@ def test_a_bad_version_option_is_named(tmp_path: Path) -> None:
     done = pytest_in(tmp_path, "test_one.py", "--passk-version", "v2")
     assert outcomes(done.stdout) == {"test_one": "FAILED"}
     assert "passk: --passk-version: must be a whole number, got 'v2'" in done.stdout
+
+
+def test_a_bad_export_path_is_refused_before_any_test_runs(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    done = pytest_in(tmp_path, "test_marked.py", "--passk-export", "out.txt")
+    assert done.returncode == 4  # pytest's usage error
+    assert "--passk-export: " in done.stderr and "out.txt" in done.stderr
+    assert outcomes(done.stdout) == {}
