@@ -13,9 +13,11 @@ from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say,
 from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
+from passk_tui.core.text.extent_text import not_run_text
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -98,8 +100,7 @@ def _report_end(
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
         if status == "cancelled":
-            not_run = evaluation.progress.total - evaluation.progress.finished
-            say(f"cancelled: {not_run} attempts not run")
+            say(not_run_text(progress_extent(evaluation.progress, settings)))
             resume_hint(evaluation.evaluation_id)
             code = cancelled
         else:

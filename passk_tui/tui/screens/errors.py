@@ -30,7 +30,7 @@ def cases_text(group: ErrorGroup, limit: int = 4) -> str:
     """``weather-tool x4, summary x2`` (then ``+N cases``)."""
     counts = list(group.cases().items())
     shown = ", ".join(f"{terminal_safe(case)} x{count}" for case, count in counts[:limit])
-    return shown + (f" +{len(counts) - limit} cases" if len(counts) > limit else "")
+    return shown + (f" +{counted(len(counts) - limit, 'case')}" if len(counts) > limit else "")
 
 
 class ErrorsScreen(ViewScreen):

@@ -16,7 +16,7 @@ from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.core.text.words import clock
+from passk_tui.core.text.words import clock, counted
 from passk_tui.tui.messages import (
     CancelRequested,
     CaseOpened,
@@ -83,7 +83,8 @@ class RunScreen(Screen[None]):
         """The settings, the stack's address as typed (shown as text: never read as markup)."""
         s = self.view.settings
         parts = [
-            f"{len(self.view.progress.case_names)} cases × {s.attempts} attempts",
+            f"{counted(len(self.view.progress.case_names), 'case')} × {s.attempts} attempts"
+            + ("" if s.max_attempts is None else f", adaptive to {s.max_attempts}"),
             f"k={s.k}",
             f"concurrency {s.concurrency}",
             f"timeout {s.timeout:g} s",
@@ -123,13 +124,16 @@ class RunScreen(Screen[None]):
             return
         self._shown = key
         self.query_one("#run-summary", LiveLine).show(
-            summary_text(view.progress, palette(self.app))
+            summary_text(view.extent(), view.progress, palette(self.app))
         )
         self.query_one("#run-status", LiveLine).show(self._status_text(status, elapsed))
 
     def _status_text(self, status: str, elapsed: float) -> Text:
         colours = palette(self.app)
-        pace = pace_text(self.view.progress, status, elapsed, show_timing=self.view.show_timing)
+        view = self.view
+        pace = pace_text(
+            view.extent(), view.progress, status, elapsed, show_timing=view.show_timing
+        )
         if status == "running":
             took = f" for {clock(elapsed)}" if self.view.show_timing else ""
             return Text(f"Running{took}  ·  {pace}", style=colours.get("muted-text", ""))
