@@ -299,6 +299,13 @@ class PasskApp(App[None]):
     def _case_opened(self, message: messages.CaseOpened) -> None:
         self.show_case(message.view, message.case_index)
 
+    @on(messages.AttemptsOpened)
+    def _attempts_opened(self, message: messages.AttemptsOpened) -> None:
+        from passk_tui.tui.screens.case import CaseScreen
+
+        m = message
+        self.push_screen(CaseScreen(m.view, m.case_index, m.attempts, m.about))
+
     @on(messages.ResultsOpened)
     def _results_opened(self, message: messages.ResultsOpened) -> None:
         from passk_tui.tui.screens.results import ResultsScreen

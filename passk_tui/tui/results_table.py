@@ -32,7 +32,7 @@ BAR_READABLE = 12
 #: The bar column's and the verdict column's keys (not sort columns).
 BAR, GATE = "bar", "gate"
 #: Verdict -> the palette colour its bar and word take.
-VERDICT_COLOUR = {"pass": "outcome-passed", "fail": "gate-fail", "undecided": "outcome-wrong"}
+VERDICT_COLOUR = {"pass": "outcome-passed", "fail": "gate-fail", "undecided": "gate-undecided"}
 
 
 @dataclass(frozen=True, slots=True)

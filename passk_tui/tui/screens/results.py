@@ -303,7 +303,7 @@ class ResultsScreen(ResultsViews):
                 )
             gate.append(_named(failing))
         elif undecided and reading.confident:
-            gate.append("Gate undecided", style=f"bold {colours.get('outcome-wrong', '')}")
+            gate.append("Gate undecided", style=f"bold {colours.get('gate-undecided', '')}")
             gate.append(
                 f": {len(undecided)} of {counted(cases, 'case')} have a pass@{k} interval that includes "
                 f"{shown} (m: more attempts): "

@@ -65,6 +65,7 @@ class RunScreen(Screen[None]):
             interval=lambda case_index: view.case_reading(case_index).intervals.pass_at_k,
             interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
             sampled=view.still_sampled,
+            live=lambda: view.live,
             id="attempts-grid",
         )
         yield Static(self._legend(), id="run-legend")

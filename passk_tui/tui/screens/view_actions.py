@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.settings import Settings
@@ -49,6 +48,10 @@ class CaseViews(Screen[None]):
         ),
     ]
 
+    def attempt_under_cursor(self) -> int | None:
+        """The attempt under the attempts list's cursor: the screen's to say."""
+        raise NotImplementedError
+
     def action_distinct_answers(self) -> None:
         from passk_tui.tui.screens.answers import AnswersScreen
 
@@ -67,7 +70,9 @@ class CaseViews(Screen[None]):
     def action_copy(self) -> None:
         from passk_tui.tui.screens.copy import CopyScreen
 
-        attempt = self.query_one(DataTable).cursor_row + 1
+        attempt = self.attempt_under_cursor()
+        if attempt is None:
+            return
         record = next(
             (r for r in self.view.progress.records[self.case_index] if r.attempt == attempt), None
         )
