@@ -180,7 +180,8 @@ class RunScreen(Screen[None]):
         self.app.push_screen(
             ConfirmScreen(
                 "Cancel the evaluation?\n\nNo new attempts start; the Runs in flight are "
-                "cancelled and end errored. The results so far are kept.",
+                "cancelled and withdrawn: they count in no figure, and a resume runs them "
+                "again. The results so far are kept.",
                 yes="Cancel the run",
                 no="Keep running",
                 about_run=True,

@@ -105,7 +105,7 @@ class ResultsViews(Screen[None]):
         Binding("E", "errors", "Errors by kind", show=False),
         Binding("i", "forest", "Intervals plot", show=False, tooltip="Every case's interval"),
         Binding("d", "costs", "Durations, tokens", show=False),
-        Binding("x", "export", "Export…", show=False, tooltip=".md .json .csv .xml"),
+        Binding("x", "export", "Export…", show=False, tooltip=".md .json .csv .xml .html"),
         Binding("c", "copy", "Copy…", show=False, tooltip="The command that reruns this, the id"),
         Binding("R", "rerun_failing", "Rerun failing", show=False),
     ]
