@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.driver import Driver
@@ -38,6 +38,7 @@ from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.help import HelpScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
+from passk_tui.tui.screenshot_saving import ScreenshotSaving
 from passk_tui.tui.terminal_guard import UnsafeCharacters
 from passk_tui.tui.view import EvaluationView
 
@@ -52,7 +53,7 @@ def demo_settings() -> Settings:
     return settings
 
 
-class PasskApp(App[None]):
+class PasskApp(ScreenshotSaving):
     """passk-tui: configure an evaluation, watch its attempts land, read the results.
 
     The evaluation runs in one asyncio worker on the app's loop (the engine is
