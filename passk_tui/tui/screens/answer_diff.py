@@ -26,7 +26,9 @@ from passk_tui.tui.widgets.key_bar import KeyBar
 class DiffScreen(ViewScreen):
     """Any two attempts of a case, chosen above; their answers' lines and characters compared."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "swap", "Swap sides")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "swap", "Swap sides", tooltip="The other attempt as the reference")
+    ]
 
     def __init__(
         self, view: EvaluationView, case_index: int, pair: tuple[int, int] | None = None

@@ -27,25 +27,21 @@ COLUMNS = ("count", "cases", "error")
 WITH_RETRIES = ("count", "retries", "cases", "error")
 
 
-def cases_text(group: ErrorGroup, limit: int = 4) -> str:
-    """``weather-tool x4, summary x2`` (then ``+N cases``)."""
-    counts = list(group.cases().items())
-    shown = ", ".join(f"{terminal_safe(case)} x{count}" for case, count in counts[:limit])
-    return shown + (f" +{counted(len(counts) - limit, 'case')}" if len(counts) > limit else "")
-
-
-def _fitted(text: str, group: ErrorGroup, width: int) -> str:
-    """The cases as they fit ``width``: all, else the first and how many more."""
+def _fitted(group: ErrorGroup, width: int) -> str:
+    """The group's cases as they fit ``width``: all, else the first and how many more."""
+    text = group.cases_text()
     if len(text) <= width:
         return text
-    short = cases_text(group, limit=1)
+    short = group.cases_text(limit=1)
     return short if len(short) <= width else short[: max(1, width - 1)] + "…"
 
 
 class ErrorsScreen(ViewScreen):
     """ "6x ConnectionResetError", "4x timed_out": every errored attempt, alike ones together."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("c", "copy_error", "Copy error")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy_error", "Copy error", tooltip="The chosen error as recorded")
+    ]
 
     groups: list[ErrorGroup]
     #: The table's columns as last laid out (the retries column comes and goes).
@@ -92,7 +88,7 @@ class ErrorsScreen(ViewScreen):
         width = self.app.size.width
         # The error is what the row is for: the cases get a third of the width at most
         # (all of them are in the detail below), the error the rest.
-        places = [_fitted(cases_text(group), group, width // 3) for group in self.groups]
+        places = [_fitted(group, width // 3) for group in self.groups]
         chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
         room = max(ROW_ERROR, width - chrome - max(map(len, places), default=0))
         for group, where in zip(self.groups, places, strict=True):
