@@ -139,10 +139,9 @@ def regression_lines(comparison: Comparison) -> list[str]:
     suite_regressed = (
         [
             f"regressed: suite: B worse on {suite.worse} of {len(comparison.cases)} cases; "
-            f"{odds_text(suite, comparison)}, p {float(suite.p or 1):.2g} "
-            f"< {float(comparison.alpha):g}"
+            f"{odds_text(suite, comparison)}, p {suite.p:.2g} < {float(comparison.alpha):g}"
         ]
-        if suite.verdict is ChangeVerdict.REGRESSED
+        if suite.verdict is ChangeVerdict.REGRESSED and suite.p is not None
         else []
     )
     return [

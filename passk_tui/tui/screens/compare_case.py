@@ -14,9 +14,8 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.stats.compare import CaseComparison
-from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.text.answer_diff import default_cross_pair
-from passk_tui.core.text.compare_text import passed_cell, signed
+from passk_tui.core.text.compare_text import p_text, passed_cell, signed
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.answer_diff import diff_text, shown_diff
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
@@ -81,7 +80,7 @@ class CompareCaseScreen(ViewScreen):
         title = Text(terminal_safe(c.name), style="bold")
         title.append(
             f"   A {passed_cell(c.a)} ({c.a.errored} errored)   B {passed_cell(c.b)} "
-            f"({c.b.errored} errored)   change {signed(c.change)}   p {two_decimals(c.p)}   "
+            f"({c.b.errored} errored)   change {signed(c.change)}   p {p_text(c.p)}   "
         )
         title.append(str(c.verdict), style=self.role("errored" if c.mostly_errored else "gate"))
         if c.mostly_errored:
