@@ -82,7 +82,8 @@ def report_comparison(
     for warning in compared.warnings():
         sys.stderr.write(f"passk-tui: warning: {message_line(warning)}\n")
     sys.stdout.write(plain_comparison(compared.comparison))
-    sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in compared.definition_lines()))
+    lines = [*compared.definition_lines(), *compared.cost_lines()]
+    sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in lines))
     sys.stdout.flush()
     if export_path is not None:
         export_comparison(compared, export_path)

@@ -113,6 +113,23 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
     )
+    money = parser.add_argument_group("what it may cost")
+    money.add_argument(
+        "--price-in", metavar="P", help="a stack agent's price per million input tokens"
+    )
+    money.add_argument(
+        "--price-out", metavar="P", help="a stack agent's price per million output tokens"
+    )
+    money.add_argument(
+        "--budget-runs",
+        metavar="N",
+        help="start at most N Runs in all (resumes included); then end 'budget spent'",
+    )
+    money.add_argument(
+        "--budget-cost",
+        metavar="USD",
+        help="start no attempt once this much is spent (needs prices); then end 'budget spent'",
+    )
     how.add_argument(
         "--fail-on-regression",
         action="store_true",

@@ -11,11 +11,14 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.stats.case_costs import progress_costs
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
+from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -105,6 +108,10 @@ def _report_end(
         else:
             for line in gate_lines(reading, args.require):
                 say(line)
+            if settings.price is not None:
+                say(f"{cost_summary(progress_costs(evaluation.progress, settings), settings)}")
+            if evaluation.status_reason == BUDGET_SPENT:
+                say(budget_line(evaluation.progress, settings))
             code = reading.exit_code
     if export_path is not None:
         code = _export(evaluation, export_path, settings.confidence, code)

@@ -19,11 +19,12 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.run.policy import SamplingPolicy
+from passk_tui.core.run.price import Price
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.sampling import sampling_policy
 from passk_tui.core.stats.stopping import StopReason
-from passk_tui.evaluations.settings_text import load_suite, make_target
+from passk_tui.evaluations.settings_text import load_suite, make_target, with_local_price
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.claims import Claim
 
@@ -42,8 +43,20 @@ MEASURED = {
 GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
 #: The settings a resume may give anew.
 RUNNING = frozenset(
-    {"concurrency", "timeout", "require", "stack", "agents_path", "precision", "confidence"}
+    {
+        "concurrency",
+        "timeout",
+        "require",
+        "stack",
+        "agents_path",
+        "precision",
+        "confidence",
+        "budget_runs",
+        "budget_cost",
+    }
 )
+#: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
+PRICES = ("price_in", "price_out")
 
 
 class RecordedEvaluation(Evaluation):
@@ -100,7 +113,7 @@ class RecordedEvaluation(Evaluation):
         if isinstance(event, AttemptFinished):
             self._keep_stop_reasons([event.record.case_index])
         if isinstance(event, EvaluationFinished):
-            self._ended(event.status, event.error)
+            self._ended(event.status, event.error, reason=event.reason)
         if self._front is not None:
             self._front(event)
 
@@ -124,9 +137,15 @@ class RecordedEvaluation(Evaluation):
             else:
                 kept[i] = reason
 
-    def _ended(self, status: str, error: str | None, before_any_attempt: bool = False) -> None:
+    def _ended(
+        self,
+        status: str,
+        error: str | None,
+        before_any_attempt: bool = False,
+        reason: str | None = None,
+    ) -> None:
         try:
-            self.store.finish(self.evaluation_id, status, error)
+            self.store.finish(self.evaluation_id, status, error, reason)
             if before_any_attempt and not self.progress.finished:
                 self.store.forget_cases(self.evaluation_id)
         except (InputError, RunError) as exc:
@@ -188,6 +207,7 @@ def new_evaluation(
     InputError on bad input; the store's errors as InputError (exit 2) or RunError (3).
     ``store`` defaults to ``Store.open()`` (PASSK_DATA_DIR or the user data folder).
     """
+    settings = with_local_price(settings)
     cases = load_suite(settings)
     check_planned_size(len(cases), settings.attempts)
     if settings.max_attempts is not None:
@@ -279,7 +299,12 @@ def resume_evaluation(
     if settings.max_attempts is not None:
         check_planned_size(len(stored.cases), settings.max_attempts, "--max-attempts")
     policy = sampling_policy(
-        settings, len(stored.cases), stored.records, stored.retakes(), stored.in_flight
+        settings,
+        len(stored.cases),
+        stored.records,
+        stored.retakes(),
+        stored.in_flight,
+        runs_started=stored.runs_started,
     )
     finished = policy.most_left() == 0
     warnings = [] if finished else _warnings(stored)
@@ -312,6 +337,8 @@ def resume_evaluation(
         stored_reasons=stored.stop_reasons,
         definition=stored.definition,
     )
+    if finished:
+        evaluation.status_reason = stored.status_reason  # shown as it ended
     return Resumed(evaluation, stored, finished, warnings)
 
 
@@ -377,13 +404,14 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
             "agent); start a new evaluation instead"
         )
     grown = _grown(stored.id, current, changes)
-    unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING)
+    priced = _priced(stored.id, current, changes)
+    unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING) - set(PRICES)
     if unknown:
         raise ValueError(f"not settings: {', '.join(sorted(unknown))}")
     running = {name: value for name, value in changes.items() if name in RUNNING}
     if current.stack is None or not running.get("stack"):
         running.pop("stack", None)
-    given: dict[str, Any] = {**running, **grown}  # RUNNING and GROWING share no name
+    given: dict[str, Any] = {**running, **grown, **priced}  # they share no name
     resumed = replace(current, **given)
     if resumed.precision is not None and (resumed.require is not None or not resumed.adaptive):
         raise InputError(
@@ -410,6 +438,24 @@ def _grown(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) ->
             f"--resume {evaluation_id}: --max-attempts {cap} is below --attempts {attempts}"
         )
     return grown
+
+
+def _priced(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored prices are kept: the same given again is fine, and an evaluation stored
+    without prices may be given them; other prices are InputError in one line."""
+    price_in, price_out = (changes.get(name) for name in PRICES)
+    if price_in is None and price_out is None:
+        return {}
+    if price_in is None or price_out is None:
+        raise InputError(f"--resume {evaluation_id}: give --price-in and --price-out together")
+    price = Price(price_in, price_out)
+    if current.price is not None and current.price != price:
+        shown = "/".join(current.price.texts())
+        raise InputError(
+            f"--resume {evaluation_id}: its prices are kept (stored: {shown} per million tokens "
+            "in/out); start a new evaluation to price it otherwise"
+        )
+    return {"price": price}
 
 
 def _resolved(path: str, flag: str) -> str:

@@ -18,6 +18,7 @@ from math import inf
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.stats.case_costs import evaluation_cost
 from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparison
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.suite import SuiteComparison
@@ -87,6 +88,7 @@ def render_json(compared: ComparedEvaluations) -> str:
         "only_in_a": list(comparison.only_a),
         "only_in_b": list(comparison.only_b),
         "warnings": compared.warnings(),
+        "cost": _cost_json(compared),
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
@@ -109,6 +111,24 @@ def _suite_json(suite: SuiteComparison) -> dict[str, Any]:
 
 def _finite(value: float | None) -> float | None:
     return None if value is None or value in (inf, -inf) else value
+
+
+def _cost_json(compared: ComparedEvaluations) -> dict[str, Any]:
+    """Each side's total and, per compared case, its cost per passed attempt (null: no
+    price, no usage or no pass): floats, the exact figures being each side's own export's."""
+
+    def money(value: Fraction | None) -> float | None:
+        return None if value is None else float(value)
+
+    a, b = compared.costs()
+    return {
+        "a": money(evaluation_cost(a)),
+        "b": money(evaluation_cost(b)),
+        "cost_per_pass": {
+            x.name: {"a": money(x.cost_per_pass), "b": money(y.cost_per_pass)}
+            for x, y in zip(a, b, strict=True)
+        },
+    }
 
 
 def _verdict_counts(comparison: Comparison) -> dict[str, int]:

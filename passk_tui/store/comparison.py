@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.run.agent_definition import changed_warning, labelled, same_measure
+from passk_tui.core.stats.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
 from passk_tui.core.stats.looking import n_chosen_by_looking
+from passk_tui.core.text.cost_text import comparison_cost_lines
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
 
@@ -72,6 +74,24 @@ class ComparedEvaluations:
             f"{name}: {labelled(s.settings.agent, s.settings.version, s.definition)}"
             for name, s in sides
         ]
+
+    def costs(self) -> tuple[list[CaseCosts], list[CaseCosts]]:
+        """Each side's costs over the compared cases, in the comparison's order (A, B)."""
+        names = [c.name for c in self.comparison.cases]
+        compared = set(names)
+
+        def of(stored: StoredEvaluation) -> list[CaseCosts]:
+            records = [r for r in stored.records if r.case in compared]
+            return case_costs(names, records, stored.settings.price)
+
+        return of(self.baseline), of(self.candidate)
+
+    def cost_lines(self) -> list[str]:
+        """After the table: cost per passed attempt for A and B side by side, when either
+        side has prices; none otherwise."""
+        if self.baseline.settings.price is None and self.candidate.settings.price is None:
+            return []
+        return comparison_cost_lines(*self.costs())
 
 
 def side(stored: StoredEvaluation, label: str) -> Side:

@@ -11,11 +11,13 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.gate import CaseReading, gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock, counted
@@ -103,6 +105,7 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-agent")
         yield Static(id="results-status")
         yield Static(id="results-cases")
+        yield Static(id="results-cost")
         yield Static(id="results-gate")
         yield Static(id="results-order")
         yield SearchBar()
@@ -202,6 +205,8 @@ class ResultsScreen(ResultsViews):
         if status == "done":
             line.append("Done", style=f"bold {colours.get('outcome-passed', '')}")
             line.append(f": {counts}{took}")
+            if view.status_reason:
+                line.append(f", {view.status_reason}", style=f"bold {colours.get('gate-fail', '')}")
         elif view.live:
             line.append("Running (live)", style="bold")
             line.append(f": {counts} so far{took}")
@@ -235,6 +240,7 @@ class ResultsScreen(ResultsViews):
             style=colours.get("muted-text", ""),
         )
         self._show("#results-cases", cases)
+        self._show_cost()
 
         gate = self._gate_text(totals.cases_under_gate, totals.cases)
         wanted = len(worth_more(view.reading()))
@@ -263,6 +269,20 @@ class ResultsScreen(ResultsViews):
                 parts += [("  ·  ", muted), (what, f"bold {colours.get('gate-fail', '')}")]
         order = parts_line(*parts)
         self._show("#results-order", order)
+
+    def _show_cost(self) -> None:
+        """The cost line: what it cost and its tokens, and which cases a spent budget cut short;
+        hidden when nothing reported usage and no price or budget was set."""
+        view = self.view
+        parts = [cost_summary(view.costs(), view.settings)]
+        if view.status_reason == BUDGET_SPENT:
+            parts.append(budget_line(view.progress, view.settings))
+        shown = " · ".join(part for part in parts if part)
+        widget = self.query_one("#results-cost", Static)
+        widget.display = bool(shown)
+        self._show(
+            "#results-cost", Text(terminal_safe(shown) + ("  (d: per case)" if shown else ""))
+        )
 
     def _show(self, selector: str, text: Text) -> None:
         """Update a header line only when it changed: each update lays the screen out again
