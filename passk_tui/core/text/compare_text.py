@@ -83,7 +83,8 @@ def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
         return f"odds ratio {shown}"
     interval = UNDEFINED
     if suite.low is not None and suite.high is not None:
-        interval = f"{floor(suite.low * 100) / 100:.2f}-{ceil(suite.high * 100) / 100:.2f}"
+        low, high = floor(Fraction(suite.low) * 100), ceil(Fraction(suite.high) * 100)
+        interval = f"{low / 100:.2f}-{high / 100:.2f}"
     return f"odds ratio {shown} ({level_text(float(comparison.confidence))} CI {interval})"
 
 
