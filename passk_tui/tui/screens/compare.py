@@ -25,7 +25,7 @@ from passk_tui.core.text.compare_text import (
 )
 from passk_tui.core.text.glyphs import SYMBOLS
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import CasesTable
@@ -83,7 +83,7 @@ class CompareScreen(Screen[None]):
     """Did the change help? Per case: both versions' attempts, the change, Holm's p, the verdict."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         Binding("s", "swap", "Swap A and B", tooltip="The other evaluation as the baseline"),
     ]
 
@@ -106,6 +106,7 @@ class CompareScreen(Screen[None]):
         self.sub_title = "compare"
         self.show()
         self.query_one(DataTable).focus()
+        follow_theme(self, self.show)
 
     def show(self) -> None:
         """Fill the lines and the table from the comparison (again after a swap)."""
