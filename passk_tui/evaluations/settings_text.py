@@ -161,7 +161,9 @@ def check_settings(
     confidence = parsed("confidence", parse_confidence, None)
     family_wise = bool(texts.get("family_wise"))
     if family_wise and (text("require") is None or text("confidence") is None):
-        check.fail("family_wise", FAMILY_WISE_NEEDS, f"--family-wise: {FAMILY_WISE_NEEDS}")
+        check.fail(
+            "family_wise", "needs require and confidence", f"--family-wise: {FAMILY_WISE_NEEDS}"
+        )
     cases_path = text("cases")
     if demo and not cases_path:
         cases_path = str(demo_module.CASES)

@@ -12,7 +12,7 @@ from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
 from passk_tui.reports.export import check_export_path
-from passk_tui.tui.form import TEXT_FIELDS, FormValues, blank_form
+from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
 
 #: Flags that fill the configure field of the same name: every text field but the key,
@@ -39,9 +39,10 @@ def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormV
         if value is not None:
             values[name] = value
             given = True
-    if args.completion_only:
-        values["completion_only"] = True
-        given = True
+    for name in SWITCHES:
+        if getattr(args, name, None):
+            values[name] = True
+            given = True
     if not args.stack and env.get("PASSK_STACK"):
         values["stack"] = env["PASSK_STACK"]
         given = True
