@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from passk_tui import __version__
 from passk_tui.core.stats.gate import CONFIDENT_GATE_MEANING
 from passk_tui.core.text.terminal_text import message_line
+from passk_tui.core.version import __version__
 
 
 class FlagParser(argparse.ArgumentParser):
@@ -124,6 +124,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     how.add_argument(
         "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+    )
+    money = parser.add_argument_group("what it may cost")
+    money.add_argument(
+        "--price-in", metavar="P", help="a stack agent's price per million input tokens"
+    )
+    money.add_argument(
+        "--price-out", metavar="P", help="a stack agent's price per million output tokens"
+    )
+    money.add_argument(
+        "--budget-runs",
+        metavar="N",
+        help="start at most N Runs in all (resumes included); then end 'budget spent'",
+    )
+    money.add_argument(
+        "--budget-cost",
+        metavar="USD",
+        help="start no attempt once this much is spent (needs prices); then end 'budget spent'",
     )
     how.add_argument(
         "--fail-on-regression",

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 
 from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.budget import BudgetedPolicy, budgeted
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.case_costs import total_cost
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading, read
 from passk_tui.core.stats.intervals import (
@@ -71,23 +74,42 @@ def sampling_policy(
     records: Iterable[AttemptRecord] = (),
     retakes: Mapping[tuple[int, int], int] | None = None,
     in_flight: Iterable[Slot] = (),
-) -> FixedPolicy | AdaptivePolicy:
+    runs_started: int | None = None,
+) -> FixedPolicy | AdaptivePolicy | BudgetedPolicy:
     """The policy the settings name, continued from ``records`` (a resume, an extension).
 
     Adaptive, the attempts ``in_flight`` before are handed out again before any the
-    policy chooses; a fixed n hands them out anyway, having no record of them.
+    policy chooses; a fixed n hands them out anyway, having no record of them. With a
+    budget, the policy is held to it (``core.run.budget``), counting ``runs_started``
+    before (default: a Run per record and per attempt in flight) and the records' cost;
+    adaptive, its extra attempts then go to the undecided cases closest to settling.
     """
+    records, in_flight = list(records), list(in_flight)
+    policy: FixedPolicy | AdaptivePolicy
     if settings.max_attempts is None:
-        return FixedPolicy(case_count, settings.attempts, records, retakes)
-    rule = case_stop_rule(settings, case_count)
-    return AdaptivePolicy(
-        case_count,
-        settings.attempts,
-        settings.max_attempts,
-        rule.reason,
-        records,
-        retakes,
-        in_flight,
+        policy = FixedPolicy(case_count, settings.attempts, records, retakes)
+    else:
+        rule = case_stop_rule(settings, case_count)
+        policy = AdaptivePolicy(
+            case_count,
+            settings.attempts,
+            settings.max_attempts,
+            rule.reason,
+            records,
+            retakes,
+            in_flight,
+            closest_first=budgeted(settings),
+        )
+    if not budgeted(settings):
+        return policy
+    started = len(records) + len(in_flight) if runs_started is None else runs_started
+    spent = Fraction(0) if settings.price is None else total_cost(settings.price, records)
+    return BudgetedPolicy(
+        policy,
+        settings,
+        runs_started=started,
+        cost_spent=spent or Fraction(0),
+        replays=in_flight,
     )
 
 

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
@@ -18,6 +19,7 @@ from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.planning import attempts_to_settle
 from passk_tui.core.stats.suite_promise import promise_words
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock, counted
@@ -26,7 +28,7 @@ from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from passk_tui.tui.widgets.line_text import parts_line
@@ -67,7 +69,7 @@ class ResultsScreen(ResultsViews):
     """A row per case (never a mean across cases), wrong and errored coloured apart."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         _sort_binding("p", "Sort pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
         _sort_binding("e", "Sort errored", "Sort by errored, most first (again: reversed)"),
         _sort_binding("n", "Sort name", "Sort by name (again: reversed)"),
@@ -115,6 +117,7 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-agent")
         yield Static(id="results-status")
         yield Static(id="results-cases")
+        yield Static(id="results-cost")
         yield Static(id="results-gate")
         yield Static(id="results-order")
         yield SearchBar()
@@ -128,6 +131,7 @@ class ResultsScreen(ResultsViews):
         table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
+        follow_theme(self, self._restyle)
         if self.view.live:
             self.set_interval(1.0, self.rebuild)
 
@@ -145,6 +149,11 @@ class ResultsScreen(ResultsViews):
         if action == "resume":
             return self.view.status in RESUMABLE and not self.view.live
         return True
+
+    def _restyle(self) -> None:
+        """A new theme: every line again, in its colours (the rows' cache is keyed by theme)."""
+        self._header.clear()
+        self.rebuild(force=True)
 
     def rebuild(self, force: bool = False) -> None:
         """Fill the table from Progress (again only when it moved, the order or filter changed)."""
@@ -187,8 +196,10 @@ class ResultsScreen(ResultsViews):
             TableColumn(column.key, heading, column.width + 1)
             for column, heading in zip(columns, headings(columns), strict=True)
         ]
-        version = progress.version
-        table.set_rows(headed, len(order), cells, lambda position: (order[position], version))
+        version, theme = progress.version, self.app.theme
+        table.set_rows(
+            headed, len(order), cells, lambda position: (order[position], version, theme)
+        )
         if cursor_case is not None and cursor_case in order:
             table.move_cursor(row=order.index(cursor_case))
         self.refresh_bindings()
@@ -214,6 +225,8 @@ class ResultsScreen(ResultsViews):
         if status == "done":
             line.append("Done", style=f"bold {colours.get('outcome-passed', '')}")
             line.append(f": {counts}{took}")
+            if view.status_reason:
+                line.append(f", {view.status_reason}", style=f"bold {colours.get('gate-fail', '')}")
         elif view.live:
             line.append("Running (live)", style="bold")
             line.append(f": {counts} so far{took}")
@@ -247,6 +260,7 @@ class ResultsScreen(ResultsViews):
             style=colours.get("muted-text", ""),
         )
         self._show("#results-cases", cases)
+        self._show_cost()
 
         gate = self._gate_text(totals.cases_under_gate, totals.cases)
         wanted = len(worth_more(view.reading()))
@@ -275,6 +289,20 @@ class ResultsScreen(ResultsViews):
                 parts += [("  ·  ", muted), (what, f"bold {colours.get('gate-fail', '')}")]
         order = parts_line(*parts)
         self._show("#results-order", order)
+
+    def _show_cost(self) -> None:
+        """The cost line: what it cost and its tokens, and which cases a spent budget cut short;
+        hidden when nothing reported usage and no price or budget was set."""
+        view = self.view
+        parts = [cost_summary(view.costs(), view.settings)]
+        if view.status_reason == BUDGET_SPENT:
+            parts.append(budget_line(view.progress, view.settings))
+        shown = " · ".join(part for part in parts if part)
+        widget = self.query_one("#results-cost", Static)
+        widget.display = bool(shown)
+        self._show(
+            "#results-cost", Text(terminal_safe(shown) + ("  (d: per case)" if shown else ""))
+        )
 
     def _show(self, selector: str, text: Text) -> None:
         """Update a header line only when it changed: each update lays the screen out again
