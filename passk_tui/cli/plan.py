@@ -107,8 +107,9 @@ def run_plan(argv: list[str]) -> int:
 def _plan(args: argparse.Namespace) -> str:
     confidence = flag("confidence", args.confidence, parse_confidence, DEFAULT_CONFIDENCE)
     cases = flag("cases", args.cases, parse_attempts, 1)
-    if args.family_wise and args.cases is None:
+    if args.family_wise and args.cases is None and args.source is None:
         raise InputError("--family-wise: needs --cases M (the suite it plans for)")
+    _check_modes(args)
     if args.source is not None:
         return _plan_stored(args.source, args.require, args.confidence, args.family_wise)
     if args.compare is not None:
@@ -139,6 +140,27 @@ def _plan(args: argparse.Namespace) -> str:
     if args.family_wise:
         after.append(plan_text.suite_line(confidence, cases, level))
     return "\n".join(lines) + "\n" + table + "".join(f"{line}\n" for line in after)
+
+
+def _check_modes(args: argparse.Namespace) -> None:
+    """One question per command: flags that belong to another mode are refused, not ignored."""
+    mode = "--from" if args.source is not None else "--compare" if args.compare else None
+    given = [
+        name
+        for name, value in (
+            ("--expect", args.expect),
+            ("--adaptive", args.adaptive),
+            ("--k", args.k),
+            ("--cases", args.cases if mode == "--from" else None),
+            ("--compare", args.compare if mode == "--from" else None),
+            ("--require", args.require if mode == "--compare" else None),
+        )
+        if value
+    ]
+    if mode is not None and given:
+        raise InputError(f"{given[0]}: not with {mode} (it plans another question)")
+    if mode is None and args.cases is not None and not args.family_wise:
+        raise InputError("--cases: with --family-wise (or --compare), the suite it plans for")
 
 
 def _plan_stored(ref: str, require: str | None, confidence: str | None, family_wise: bool) -> str:

@@ -131,6 +131,14 @@ def test_from_a_stored_evaluation_names_its_undecided_cases(tmp_path, monkeypatc
             "--confidence: must be strictly between 0 and 1, got 1",
         ),
         (("--from", "nope"), None),
+        (
+            ("--compare", "0.3", "0.7", "--adaptive"),
+            "--adaptive: not with --compare (it plans another question)",
+        ),
+        (
+            ("--require", "0.9", "--cases", "3"),
+            "--cases: with --family-wise (or --compare), the suite it plans for",
+        ),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(args: tuple[str, ...], message: str | None) -> None:
