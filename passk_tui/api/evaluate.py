@@ -49,7 +49,15 @@ RESUMED = {
     "concurrency": "concurrency",
     "timeout": "timeout",
     "agents": "agents_path",
+    "family_wise": "family_wise",
+    "budget_runs": "budget_runs",
+    "budget_cost": "budget_cost",
+    "price_in": "price_in",
+    "price_out": "price_out",
 }
+
+#: The keywords whose value is the settings' as given (a path, a flag), not parsed from text.
+TAKEN_AS_GIVEN = frozenset({"agents", "family_wise"})
 
 
 @dataclass
@@ -82,6 +90,11 @@ async def evaluate_async(
     concurrency: int | None = None,
     timeout: float | None = None,
     completion_only: bool = False,
+    family_wise: bool = False,
+    budget_runs: int | None = None,
+    budget_cost: float | str | None = None,
+    price_in: float | str | None = None,
+    price_out: float | str | None = None,
     agents: str | os.PathLike[str] | None = None,
     export: str | os.PathLike[str] | None = None,
     baseline: int | str | None = None,
@@ -111,6 +124,11 @@ async def evaluate_async(
         "timeout": timeout,
         "agents": None if agents is None else os.fspath(agents),
         "completion_only": completion_only or None,
+        "family_wise": family_wise or None,
+        "budget_runs": budget_runs,
+        "budget_cost": budget_cost,
+        "price_in": price_in,
+        "price_out": price_out,
     }
     export_path = _export_path(export, paired=baseline is not None)
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
@@ -181,7 +199,9 @@ def _plan(
         if resume is None:
             folder = opened.path.parent / CASES_FOLDER
             texts["cases"] = _cases_text(cases, folder, bool(texts["completion_only"]))
-        check = check_settings(texts, demo=resume is not None)
+        # A resume keeps its gate: --family-wise alone is its promise again, not bad input.
+        checked = texts if resume is None else {**texts, "family_wise": None}
+        check = check_settings(checked, demo=resume is not None)
         line = check.first_line()
         if line is not None:
             raise InputError(line)
@@ -195,7 +215,7 @@ def _plan(
     if resume is None:
         return _Plan(check.settings, {}, key, target_for, opened, scratch, paired)
     changes = {
-        field: texts[word] if word == "agents" else check.values[word]
+        field: texts[word] if word in TAKEN_AS_GIVEN else check.values[word]
         for word, field in RESUMED.items()
         if texts.get(word) is not None
     }
