@@ -8,8 +8,10 @@ the footer's key colour, then what it does; a key the screen disables now
 dimmed; the command palette's key at the right) from the screen's active
 bindings, repaints it when they change, and turns a click into the key press.
 
-What does not fit is left out whole, never cut: the last keys go first, help's last of
-all (it lists every key of the screen, and the palette names every action).
+The bindings shown come first, then every other action named in words that does something
+now, in the screen's order: what does not fit is left out whole, never cut, the last
+first and help's last of all (it lists every key of the screen; the palette names every
+action).
 """
 
 from __future__ import annotations
@@ -98,8 +100,16 @@ class KeyBar(Widget):
         shown: list[Entry] = []
         seen = set()
         self._kept_last = None
-        for _, binding, enabled, _ in active.values():
-            if binding.show and binding.action not in seen:
+        # The shown keys first, then, where there is room, every other action named in words
+        # (those doing something now): a wide terminal shows the views behind them too.
+        for shown_first in (True, False):
+            for _, binding, enabled, _ in active.values():
+                if binding.action in seen or binding.action == "command_palette":
+                    continue
+                if shown_first != binding.show or not (
+                    binding.show or (binding.tooltip and enabled)
+                ):
+                    continue
                 seen.add(binding.action)
                 if binding.action == _KEPT_LAST:
                     self._kept_last = binding.key
