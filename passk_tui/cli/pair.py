@@ -146,7 +146,7 @@ def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: s
     s = stored.settings
     # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
     level = level if level is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, interval_method(s))
+    reading = read(stored.figures(), s.require, level, interval_method(s), s.family_wise)
     for line in gate_lines(reading, shown):
         say(f"B (version {stored.settings.version}) {line}")
     return reading.exit_code

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.stats.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading, read
 from passk_tui.core.stats.intervals import IntervalMethod
@@ -49,6 +50,8 @@ class Report:
     stored: StoredEvaluation
     reading: Reading
     cases: tuple[CaseReport, ...]
+    costs: tuple[CaseCosts, ...] = ()
+    """Per case, in case order: tokens, durations and money (``core.stats.case_costs``)."""
 
     @property
     def duration(self) -> float:
@@ -67,7 +70,7 @@ def build_report(
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
     s = stored.settings
     level = confidence if confidence is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, method or interval_method(s))
+    reading = read(stored.figures(), s.require, level, method or interval_method(s), s.family_wise)
     durations = [0.0] * len(stored.cases)
     failures: list[AttemptRecord | None] = [None] * len(stored.cases)
     for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):
@@ -78,7 +81,8 @@ def build_report(
         CaseReport(case, case_reading, durations[i], failures[i], stored.stop_reasons.get(i))
         for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
     )
-    return Report(stored, reading, cases)
+    costs = case_costs([c.name for c in stored.cases], stored.records, s.price)
+    return Report(stored, reading, cases, tuple(costs))
 
 
 def snapshot(evaluation: Evaluation) -> StoredEvaluation:
@@ -99,6 +103,7 @@ def snapshot(evaluation: Evaluation) -> StoredEvaluation:
         records=records,
         stop_reasons=dict(progress.stop_reasons),
         definition=getattr(evaluation, "definition", None),  # a recorded evaluation's
+        status_reason=evaluation.status_reason,
     )
 
 

@@ -11,6 +11,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading
 from passk_tui.core.stats.sampling import reading as settings_reading
@@ -30,6 +31,7 @@ class EvaluationView:
     evaluation: Evaluation | None = None
     stored_status: str | None = None
     stored_error: str | None = None
+    stored_reason: str | None = None
     #: Why the evaluation stopped before it could run (prepare raised): set by the app.
     failed_with: str | None = None
     #: False in tests and snapshots: rates, clocks and durations show as dashes.
@@ -37,6 +39,7 @@ class EvaluationView:
     #: What the agent resolved to (``core.agent_definition``); None: not recorded.
     definition: Definition | None = None
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
+    _costs: tuple[int, list[CaseCosts]] | None = field(default=None, repr=False, compare=False)
     _case_readings: dict[int, tuple[bytes, CaseReading]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -63,6 +66,7 @@ class EvaluationView:
             stored.cases,
             stored_status=stored.status,
             stored_error=stored.error,
+            stored_reason=stored.status_reason,
             show_timing=show_timing,
             definition=stored.definition,
         )
@@ -81,6 +85,20 @@ class EvaluationView:
         if self.failed_with is not None:
             return self.failed_with
         return self.evaluation.error if self.evaluation is not None else self.stored_error
+
+    @property
+    def status_reason(self) -> str | None:
+        """Why it ended as it did, beside its status (``budget spent``); None: nothing to add."""
+        if self.evaluation is not None:
+            return self.evaluation.status_reason
+        return self.stored_reason
+
+    def costs(self) -> list[CaseCosts]:
+        """Per case its tokens, durations and money, worked out again only when Progress moved."""
+        version = self.progress.version
+        if self._costs is None or self._costs[0] != version:
+            self._costs = (version, progress_costs(self.progress, self.settings))
+        return self._costs[1]
 
     @property
     def running(self) -> bool:
@@ -127,7 +145,8 @@ class EvaluationView:
         cached = self._case_readings.get(case_index)
         if cached is None or cached[0] != cells:
             figures = [self.progress.figures(case_index)]
-            cached = (cells, settings_reading(figures, self.settings).cases[0])
+            whole = len(self.progress.cells)
+            cached = (cells, settings_reading(figures, self.settings, whole).cases[0])
             self._case_readings[case_index] = cached
         return cached[1]
 

@@ -17,9 +17,10 @@ from passk_tui.cli.flags import parse
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case, load_cases
+from passk_tui.core.run.price import tokens_of
 from passk_tui.core.run.rerun import failing_cases, write_rerun
 from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.case_costs import case_costs, percentile, tokens_of
+from passk_tui.core.stats.case_costs import case_costs, percentile
 from passk_tui.core.stats.curves import pass_curve
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.forest import forest_rows
@@ -281,7 +282,7 @@ def test_costs_per_case_count_usage_only_where_reported() -> None:
     assert (capital.input_tokens.count, capital.input_tokens.p50) == (2, 41.0)
     assert capital.output_tokens.p95 == pytest.approx(numpy.percentile([3, 5], 95))
     assert capital.total_tokens == 90
-    assert other.output_tokens.count == 0 and other.total_tokens == 0  # True is not a count
+    assert other.output_tokens.count == 0 and other.total_tokens is None  # True is not a count
     assert empty.attempts == 0 and empty.duration.p50 is None
     assert tokens_of({"input_tokens": -1}, "input_tokens") is None
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 
 from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.budget import BudgetedPolicy, budgeted
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.case_costs import total_cost
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading, read
 from passk_tui.core.stats.intervals import (
@@ -31,6 +34,7 @@ from passk_tui.core.stats.stopping import (
     StopReason,
     stop_rule,
 )
+from passk_tui.core.stats.suite_promise import case_level
 
 
 def interval_method(settings: Settings) -> IntervalMethod:
@@ -50,13 +54,17 @@ def gate_confidence(settings: Settings) -> float | None:
     return DEFAULT_CONFIDENCE if settings.adaptive else None
 
 
-def case_stop_rule(settings: Settings) -> GateRule | PrecisionRule:
-    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s."""
+def case_stop_rule(settings: Settings, case_count: int) -> GateRule | PrecisionRule:
+    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s; at
+    each case's level (``--family-wise``: the suite's promise shared among its cases)."""
+    confidence = DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence
+    if settings.require is not None:
+        confidence = case_level(confidence, case_count, settings.family_wise)
     return stop_rule(
         settings.require,
         settings.k,
         DEFAULT_PRECISION if settings.precision is None else settings.precision,
-        DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence,
+        confidence,
     )
 
 
@@ -66,23 +74,42 @@ def sampling_policy(
     records: Iterable[AttemptRecord] = (),
     retakes: Mapping[tuple[int, int], int] | None = None,
     in_flight: Iterable[Slot] = (),
-) -> FixedPolicy | AdaptivePolicy:
+    runs_started: int | None = None,
+) -> FixedPolicy | AdaptivePolicy | BudgetedPolicy:
     """The policy the settings name, continued from ``records`` (a resume, an extension).
 
     Adaptive, the attempts ``in_flight`` before are handed out again before any the
-    policy chooses; a fixed n hands them out anyway, having no record of them.
+    policy chooses; a fixed n hands them out anyway, having no record of them. With a
+    budget, the policy is held to it (``core.run.budget``), counting ``runs_started``
+    before (default: a Run per record and per attempt in flight) and the records' cost;
+    adaptive, its extra attempts then go to the undecided cases closest to settling.
     """
+    records, in_flight = list(records), list(in_flight)
+    policy: FixedPolicy | AdaptivePolicy
     if settings.max_attempts is None:
-        return FixedPolicy(case_count, settings.attempts, records, retakes)
-    rule = case_stop_rule(settings)
-    return AdaptivePolicy(
-        case_count,
-        settings.attempts,
-        settings.max_attempts,
-        rule.reason,
-        records,
-        retakes,
-        in_flight,
+        policy = FixedPolicy(case_count, settings.attempts, records, retakes)
+    else:
+        rule = case_stop_rule(settings, case_count)
+        policy = AdaptivePolicy(
+            case_count,
+            settings.attempts,
+            settings.max_attempts,
+            rule.reason,
+            records,
+            retakes,
+            in_flight,
+            closest_first=budgeted(settings),
+        )
+    if not budgeted(settings):
+        return policy
+    started = len(records) + len(in_flight) if runs_started is None else runs_started
+    spent = Fraction(0) if settings.price is None else total_cost(settings.price, records)
+    return BudgetedPolicy(
+        policy,
+        settings,
+        runs_started=started,
+        cost_spent=spent or Fraction(0),
+        replays=in_flight,
     )
 
 
@@ -92,9 +119,19 @@ def interval_level(settings: Settings) -> float:
     return DEFAULT_CONFIDENCE if level is None else level
 
 
-def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
-    """Every case's intervals and verdict as the settings call for (method, level, gate)."""
-    return read(figures, settings.require, gate_confidence(settings), interval_method(settings))
+def reading(
+    figures: Sequence[CaseFigures], settings: Settings, suite_size: int | None = None
+) -> Reading:
+    """Every case's intervals and verdict as the settings call for (method, level, gate);
+    ``suite_size``: the evaluation's cases, when ``figures`` are only some of them."""
+    return read(
+        figures,
+        settings.require,
+        gate_confidence(settings),
+        interval_method(settings),
+        settings.family_wise,
+        suite_size,
+    )
 
 
 def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:

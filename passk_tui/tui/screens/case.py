@@ -16,6 +16,7 @@ from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
+from passk_tui.core.text.cost_text import case_cost_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.core.text.words import retries_text
 from passk_tui.tui.check_text import check_as_written
@@ -230,6 +231,9 @@ class CaseScreen(CaseViews):
         ):
             shown = interval_text(interval) if interval is not None else "-"
             parts.append((f"{' · ' if number else ''}{label} {shown}", ""))
+        costs = self.view.costs()[self.case_index]
+        priced = self.view.settings.price is not None
+        parts.append((f"\n{case_cost_text(costs, priced, self.view.show_timing)}", muted))
         text = parts_line(*parts)
         self.query_one("#case-figures", Static).update(text)
 

@@ -11,11 +11,15 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.gate import CaseReading, gate_text
+from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
 from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.stats.planning import attempts_to_settle
+from passk_tui.core.stats.suite_promise import promise_words
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock, counted
@@ -36,10 +40,20 @@ GATE_NAMES_SHOWN = 4
 RESUMABLE = ("interrupted", "cancelled", "failed")
 
 
-def _named(cases: list[CaseReading]) -> str:
-    """The first few cases with their pass@k, the rest counted."""
+def _named(cases: list[CaseReading], settle: Reading | None = None) -> str:
+    """The first few cases with their pass@k, the rest counted; with ``settle`` (an undecided
+    gate's reading), each named case with the attempts that would settle it."""
+
+    def more(c: CaseReading) -> str:
+        if settle is None or settle.require is None:
+            return ""
+        found = attempts_to_settle(
+            c.figures.passed, c.figures.n, settle.require, settle.k, settle.level
+        )
+        return ", too close to settle" if found is None else f", ~{found:,} more"
+
     named = ", ".join(
-        f"{terminal_safe(c.figures.name)} ({two_decimals(c.figures.pass_at_k)})"
+        f"{terminal_safe(c.figures.name)} ({two_decimals(c.figures.pass_at_k)}{more(c)})"
         for c in cases[:GATE_NAMES_SHOWN]
     )
     if len(cases) > GATE_NAMES_SHOWN:
@@ -103,6 +117,7 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-agent")
         yield Static(id="results-status")
         yield Static(id="results-cases")
+        yield Static(id="results-cost")
         yield Static(id="results-gate")
         yield Static(id="results-order")
         yield SearchBar()
@@ -210,6 +225,8 @@ class ResultsScreen(ResultsViews):
         if status == "done":
             line.append("Done", style=f"bold {colours.get('outcome-passed', '')}")
             line.append(f": {counts}{took}")
+            if view.status_reason:
+                line.append(f", {view.status_reason}", style=f"bold {colours.get('gate-fail', '')}")
         elif view.live:
             line.append("Running (live)", style="bold")
             line.append(f": {counts} so far{took}")
@@ -243,6 +260,7 @@ class ResultsScreen(ResultsViews):
             style=colours.get("muted-text", ""),
         )
         self._show("#results-cases", cases)
+        self._show_cost()
 
         gate = self._gate_text(totals.cases_under_gate, totals.cases)
         wanted = len(worth_more(view.reading()))
@@ -272,6 +290,20 @@ class ResultsScreen(ResultsViews):
         order = parts_line(*parts)
         self._show("#results-order", order)
 
+    def _show_cost(self) -> None:
+        """The cost line: what it cost and its tokens, and which cases a spent budget cut short;
+        hidden when nothing reported usage and no price or budget was set."""
+        view = self.view
+        parts = [cost_summary(view.costs(), view.settings)]
+        if view.status_reason == BUDGET_SPENT:
+            parts.append(budget_line(view.progress, view.settings))
+        shown = " · ".join(part for part in parts if part)
+        widget = self.query_one("#results-cost", Static)
+        widget.display = bool(shown)
+        self._show(
+            "#results-cost", Text(terminal_safe(shown) + ("  (d: per case)" if shown else ""))
+        )
+
     def _show(self, selector: str, text: Text) -> None:
         """Update a header line only when it changed: each update lays the screen out again
         (a sort changes one line of four)."""
@@ -294,8 +326,12 @@ class ResultsScreen(ResultsViews):
             return gate
         shown = gate_text(reading.require)
         failing, undecided = reading.failing, reading.undecided
+        promise = ""
+        if reading.confident:
+            promise = f" ({level_text(reading.promise)} {promise_words(reading.family_wise)})"
         if failing:
             gate.append("Gate failed", style=f"bold {colours.get('gate-fail', '')}")
+            gate.append(promise)
             if reading.confident:
                 gate.append(
                     f": {len(failing)} of {cases} cases have pass@{k} wholly below {shown}: "
@@ -305,13 +341,16 @@ class ResultsScreen(ResultsViews):
             gate.append(_named(failing))
         elif undecided and reading.confident:
             gate.append("Gate undecided", style=f"bold {colours.get('outcome-wrong', '')}")
+            gate.append(promise)
             gate.append(
                 f": {len(undecided)} of {cases} cases have a pass@{k} interval that includes "
-                f"{shown} (m: more attempts): "
+                f"{shown} (m: more attempts; ~N: to decide half the time): "
             )
-            gate.append(_named(undecided))
+            # The attempts to settle a case are worked out once it stops moving.
+            gate.append(_named(undecided, None if self.view.running else reading))
         else:
             gate.append("Gate held", style=f"bold {colours.get('outcome-passed', '')}")
+            gate.append(promise)
             if reading.confident:
                 gate.append(f": every case's pass@{k} interval is at or above {shown}")
             else:
