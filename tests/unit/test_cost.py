@@ -193,3 +193,53 @@ def test_compare_shows_cost_per_pass_for_a_and_b_after_the_table() -> None:
     assert per_pass == "cost per passed attempt, A -> B: x $0.00015 -> $0.000075, y - -> -"
     assert total == "cost in all: A $0.00045, B $0.00022"  # 0.000225: half to even
     assert money_text(Fraction(43, 30000000)) == "$0.0000014"  # a mean need not be a decimal
+
+
+def test_prices_and_budgets_are_stored_and_every_export_shows_the_cost(tmp_path: Path) -> None:
+    from passk_tui.core.run.cases import Case
+    from passk_tui.reports.costs import CSV_HEADER
+    from passk_tui.reports.export import render_csv, render_json
+    from passk_tui.reports.report import build_report
+    from passk_tui.reports.report_html import render_report
+    from passk_tui.store import Store
+
+    settings = Settings(
+        "bot", 1, "/tmp/c.toml", attempts=3, k=1, price=PRICE, budget_runs=5,
+        budget_cost=Fraction("0.5"),
+    )  # fmt: skip
+    cases = [Case("a", "q", None, {"equals": "x"}), Case("b", "q", None, {"equals": "x"})]
+    records = [
+        record(0, 1, P, case="a", usage=usage(41, 3)),
+        record(0, 2, E, case="a", usage=usage(41, 0)),
+        record(1, 1, W, case="b", usage=None),
+    ]
+    with Store.open(tmp_path / "s.db") as store:
+        store.create_evaluation("ev_c", settings, cases, "h", created=0.0)
+        store.write("ev_c", records)
+        store.finish("ev_c", "done", reason="budget spent")
+        stored = store.load("ev_c")
+    assert stored.settings.price == PRICE and stored.settings.budget_cost == Fraction(1, 2)
+    assert stored.settings.budget_runs == 5 and stored.status_reason == "budget spent"
+    report = build_report(stored)
+    document = __import__("json").loads(render_json(report), parse_float=Decimal)
+    evaluation = document["evaluation"]
+    assert evaluation["status_reason"] == "budget spent"
+    assert Fraction(evaluation["cost"]) == PRICE.cost(usage(82, 3))
+    assert evaluation["budget"] == {
+        "runs": 5, "cost": Decimal("0.5"), "runs_started": 3, "short_of_plan": ["a", "b"]
+    }  # fmt: skip
+    a, b = document["cases"]
+    p95 = a["tokens"].pop("p95")
+    assert a["tokens"] == {
+        "input": 82, "output": 3, "p50": {"input": 41, "output": Decimal("1.5")}, "reported": 2
+    }  # fmt: skip
+    assert float(p95["output"]) == pytest.approx(numpy.percentile([3, 0], 95))
+    assert Fraction(a["cost_per_pass"]) == PRICE.cost(usage(82, 3))  # one pass
+    assert b["cost"] is None and b["cost_per_pass"] is None and b["tokens"]["input"] is None
+    header, row_a, row_b = render_csv(report).splitlines()
+    assert header.endswith(",".join(CSV_HEADER))
+    assert row_a.endswith(",82,3,41.0,41.0,1.5,2.8,1.50,1.50,0.0000141,0.0000141")
+    assert row_b.endswith(",-,-,-,-,-,-,1.50,1.50,-,-")
+    html = render_report(report)
+    assert '<h2 id="cost">What it cost</h2>' in html and "$0.000014" in html
+    assert "<b>budget spent</b>" in html
