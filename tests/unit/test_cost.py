@@ -16,7 +16,7 @@ from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
 from passk_tui.core.run.price import Price, exact_decimal, money_text, parse_money, parse_price
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import case_costs, evaluation_cost
-from passk_tui.core.stats.settling import attempts_to_settle, expected_path
+from passk_tui.core.stats.settling import expected_path, more_to_decide
 from passk_tui.core.stats.stopping import GateRule
 from passk_tui.core.text.cost_text import comparison_cost_lines
 from passk_tui.evaluations.settings_text import check_settings
@@ -129,9 +129,9 @@ def test_the_expected_path_and_how_far_a_case_is_from_settling() -> None:
     assert expected_path(b"\x01\x01", 4).count(1) == 2 + 4 * 5 // 6  # at (2 + 1/2) / 3
     rule = GateRule(Fraction("0.8"), 1).reason
     sure_pass, near_line = b"\x01" * 10, b"\x01" * 8 + b"\x00" * 2
-    far = attempts_to_settle(sure_pass, rule, 200)
+    far = more_to_decide(sure_pass, rule, 200)
     assert far is not None and 0 < far < 40
-    assert attempts_to_settle(near_line, rule, 200) is None  # 0.8 right on the line
+    assert more_to_decide(near_line, rule, 200) is None  # 0.8 right on the line
     assert rule(expected_path(sure_pass, far)) is not None
     assert rule(expected_path(sure_pass, far - 1)) is None
 
