@@ -26,6 +26,7 @@ from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confide
 from passk_tui.core.stats.gate import gate_lines, read
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.stats.sampling import gate_confidence, interval_method
+from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.words import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
@@ -122,6 +123,10 @@ def _report_pair_end(
     code = report_comparison(
         compared, None, fail_on_regression=args.fail_on_regression and not stopped
     )
+    for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
+        records = (r for rows in evaluation.progress.records for r in rows)
+        for line in errors_said(error_groups(records)):
+            say(f"{label} (version {evaluation.settings.version}) {line.lstrip()}")
     if stopped:
         not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
         say(f"cancelled: {not_run} attempts not run")
@@ -141,7 +146,7 @@ def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: s
     s = stored.settings
     # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
     level = level if level is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, interval_method(s))
+    reading = read(stored.figures(), s.require, level, interval_method(s), s.family_wise)
     for line in gate_lines(reading, shown):
         say(f"B (version {stored.settings.version}) {line}")
     return reading.exit_code

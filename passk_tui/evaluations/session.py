@@ -11,7 +11,12 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import Definition, changed_warning, same_measure
+from passk_tui.core.run.agent_definition import (
+    PYTHON,
+    Definition,
+    changed_warning,
+    same_measure,
+)
 from passk_tui.core.run.agent_definition import changes as definition_changes
 from passk_tui.core.run.attempt import AttemptRecord, Turn
 from passk_tui.core.run.attempt_keys import PlannedAttempt, check_planned_size, new_evaluation_id
@@ -53,6 +58,7 @@ RUNNING = frozenset(
         "confidence",
         "budget_runs",
         "budget_cost",
+        "family_wise",
     }
 )
 
@@ -193,17 +199,24 @@ def file_sha256(path: str | Path) -> str:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+#: Builds the target of a Python callable (the API's) for an evaluation id and its settings.
+TargetFactory = Callable[[str, Settings], Target]
+
+
 def new_evaluation(
     settings: Settings,
     key: str | None,
     on_event: Callable[[Event], None] | None = None,
     *,
     store: Store | None = None,
+    target_for: TargetFactory | None = None,
 ) -> RecordedEvaluation:
     """Load the cases and the target, record the evaluation in the store; nothing runs yet.
 
     InputError on bad input; the store's errors as InputError (exit 2) or RunError (3).
     ``store`` defaults to ``Store.open()`` (PASSK_DATA_DIR or the user data folder).
+    ``target_for`` builds the target instead of the settings' stack or agents file (a
+    Python callable, which no file names).
     """
     settings = with_local_price(settings)
     cases = load_suite(settings)
@@ -212,11 +225,15 @@ def new_evaluation(
         check_planned_size(len(cases), settings.max_attempts, "--max-attempts")
     digest = file_sha256(settings.cases_path)
     evaluation_id = new_evaluation_id()
-    target = make_target(settings, key, evaluation_id)
+    if target_for is not None:
+        target = target_for(evaluation_id, settings)
+    else:
+        target = make_target(settings, key, evaluation_id)
     store = store if store is not None else Store.open()
     warnings = _definition_changed(store, settings, target.definition)
+    stored_settings = _stored_settings(settings, agents_file=target_for is None)
     store.create_evaluation(
-        evaluation_id, _stored_settings(settings), cases, digest, definition=target.definition
+        evaluation_id, stored_settings, cases, digest, definition=target.definition
     )
     claim = store.claim(evaluation_id)
     return RecordedEvaluation(
@@ -264,6 +281,17 @@ def _check_same_definition(
     )
 
 
+def _callable_refused(stored: StoredEvaluation) -> None:
+    """A Python callable's evaluation with attempts left: the command line has no callable to
+    run them with, so it says where they can be run (its results show as any others do)."""
+    definition = stored.definition or {}
+    if definition.get("kind") == PYTHON:
+        raise InputError(
+            f"--resume {stored.id}: its agent is the Python callable {definition.get('callable')}, "
+            f"which only Python can run: passk_tui.evaluate(agent, resume={stored.id!r})"
+        )
+
+
 def _ran_nothing(stored: StoredEvaluation) -> bool:
     """No attempt was recorded, not even a withdrawn one: nothing was measured yet (it failed
     to start: a program missing, a key refused), so what it runs may still be changed."""
@@ -277,6 +305,7 @@ def resume_evaluation(
     on_event: Callable[[Event], None] | None = None,
     *,
     store: Store | None = None,
+    target_for: TargetFactory | None = None,
 ) -> Resumed:
     """Continue the stored evaluation ``ref`` (an id, a prefix of one, or ``last``).
 
@@ -285,7 +314,8 @@ def resume_evaluation(
     one (agent, version, cases_path, attempts, k, completion_only) that differs
     from the stored value is refused with InputError. The stored cases are used
     as they were loaded, with the original evaluation id, so every attempt keeps
-    its idempotency key.
+    its idempotency key. ``target_for`` builds the target of a Python callable, which
+    only the API can give again (``--resume`` of one is refused, ``_callable_refused``).
     """
     store = store if store is not None else Store.open()
     stored = store.load(store.resolve(ref))
@@ -311,9 +341,13 @@ def resume_evaluation(
         if finished:
             target: Target = _NothingToRun(stored.definition or {})
         else:
-            target = make_target(settings, key, stored.id)
+            if target_for is not None:
+                target = target_for(stored.id, settings)
+            else:
+                _callable_refused(stored)
+                target = make_target(settings, key, stored.id)
             _check_same_definition(stored, target.definition, changes or {})
-            store.reopen(stored.id, _stored_settings(settings))
+            store.reopen(stored.id, _stored_settings(settings, agents_file=target_for is None))
             if _ran_nothing(stored) and stored.definition != target.definition:
                 store.keep_definition(stored.id, target.definition)
                 stored = replace(stored, definition=target.definition)
@@ -475,10 +509,11 @@ def _warnings(stored: StoredEvaluation) -> list[str]:
     return warnings
 
 
-def _stored_settings(settings: Settings) -> Settings:
-    """The settings as stored: absolute paths, so a resume works from any folder."""
+def _stored_settings(settings: Settings, *, agents_file: bool = True) -> Settings:
+    """The settings as stored: absolute paths, so a resume works from any folder (a Python
+    callable's evaluation has no agents file)."""
     agents_path = settings.agents_path
-    if not settings.stack:
+    if agents_file and not settings.stack:
         from passk_tui.targets.agents_file import find_agents_file
 
         explicit = Path(agents_path) if agents_path else None

@@ -56,6 +56,7 @@ FLAG_NAMES = {
     "price_out": "--price-out",
     "budget_runs": "--budget-runs",
     "budget_cost": "--budget-cost",
+    "family_wise": "--family-wise",
 }
 #: The flags (and fields) that set money and budgets, in the order they are checked.
 COST_FIELDS = ("price_in", "price_out", "budget_runs", "budget_cost")
@@ -112,7 +113,8 @@ def check_settings(
     ``texts`` maps a field (``agent``, ``version``, ``cases``, ``attempts``, ``k``,
     ``require``, ``max_attempts``, ``precision``, ``confidence``, ``concurrency``,
     ``timeout``, ``stack``, ``key``, ``agents``, ``baseline``, ``price_in``, ``price_out``,
-    ``budget_runs``, ``budget_cost``; ``completion_only`` a bool) to its text as given; None or absent is not given (its default). ``sources``
+    ``budget_runs``, ``budget_cost``; ``completion_only`` and ``family_wise``
+    bools) to its text as given; None or absent is not given (its default). ``sources``
     names where a field came from when not its flag (``{"stack": "PASSK_STACK"}``).
     With ``demo`` the demo's agent, version and cases fill what is not given. Nothing is
     read or sent: the files and the stack are the lookups' (``evaluations.lookups``).
@@ -166,6 +168,9 @@ def check_settings(
         agent = parsed("agent", parse_agent_name, None)
     version = parsed("version", parse_version, demo_module.VERSION if demo else None)
     confidence = parsed("confidence", parse_confidence, None)
+    family_wise = bool(texts.get("family_wise"))
+    if family_wise and (text("require") is None or text("confidence") is None):
+        check.fail("family_wise", FAMILY_WISE_NEEDS, f"--family-wise: {FAMILY_WISE_NEEDS}")
     cases_path = text("cases")
     if demo and not cases_path:
         cases_path = str(demo_module.CASES)
@@ -218,6 +223,7 @@ def check_settings(
         price=price,
         budget_runs=budget_runs,
         budget_cost=budget_cost,
+        family_wise=family_wise,
     )
     return check
 
@@ -241,6 +247,7 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
             "agents",
             "completion_only",
             *COST_FIELDS,
+            "family_wise",
         )
     }
     sources: dict[str, str] = {}
@@ -253,6 +260,12 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
         raise InputError(line)
     assert check.settings is not None
     return check.settings
+
+
+#: Why --family-wise alone is refused: it sets the confident gate's promise.
+FAMILY_WISE_NEEDS = (
+    "needs --require and --confidence (it makes the confident gate's promise the whole suite's)"
+)
 
 
 def check_precision(precision: float | None, require: object, adaptive: bool) -> None:
@@ -364,6 +377,7 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
         settings.agent,
         settings.version,
         concurrency=settings.concurrency,
+        evaluation_id=evaluation_id,
     )
 
 
@@ -398,6 +412,8 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
         changes["precision"] = flag("precision", args.precision, parse_precision, None)
     if args.confidence is not None:
         changes["confidence"] = flag("confidence", args.confidence, parse_confidence, None)
+    if args.family_wise:
+        changes["family_wise"] = True
     if args.concurrency is not None:
         changes["concurrency"] = flag(
             "concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY

@@ -28,6 +28,7 @@ from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, interval_text, level_text
+from passk_tui.core.stats.suite_promise import promise_words
 from passk_tui.core.text.table import table_rows
 from passk_tui.reports import costs
 from passk_tui.reports.json_text import compact_json
@@ -189,7 +190,10 @@ def _gate_json(report: Report) -> dict[str, Any] | None:
     return {
         "require": gate_text(reading.require),
         "kind": reading.gate_kind,
-        "confidence": reading.level if reading.confident else None,
+        "confidence": reading.promise if reading.confident else None,
+        # Which promise the verdicts keep; family-wise, each case was read at case_level.
+        "promise": promise_words(reading.family_wise) if reading.confident else None,
+        "case_level": reading.level if reading.confident else None,
         "held": reading.exit_code == 0,
         "under": [c.figures.name for c in reading.failing],
         "undecided": [c.figures.name for c in reading.undecided] if reading.confident else [],
@@ -231,6 +235,7 @@ def render_json(report: Report) -> str:
             "max_attempts": s.max_attempts,
             "precision": s.precision,
             "confidence": s.confidence,
+            "family_wise": s.family_wise,
             "k": s.k,
             "require": None if s.require is None else gate_text(s.require),
             "completion_only": s.completion_only,

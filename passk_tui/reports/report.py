@@ -70,7 +70,7 @@ def build_report(
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
     s = stored.settings
     level = confidence if confidence is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, method or interval_method(s))
+    reading = read(stored.figures(), s.require, level, method or interval_method(s), s.family_wise)
     durations = [0.0] * len(stored.cases)
     failures: list[AttemptRecord | None] = [None] * len(stored.cases)
     for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):

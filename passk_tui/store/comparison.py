@@ -8,6 +8,7 @@ from fractions import Fraction
 from passk_tui.core.run.agent_definition import changed_warning, labelled, same_measure
 from passk_tui.core.stats.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
+from passk_tui.core.stats.looking import n_chosen_by_looking
 from passk_tui.core.text.cost_text import comparison_cost_lines
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
@@ -94,8 +95,14 @@ class ComparedEvaluations:
 
 
 def side(stored: StoredEvaluation, label: str) -> Side:
-    """An evaluation as the comparison sees it: its k and its cases' counts."""
-    return Side(f"{label} ({stored.id})", stored.settings.k, stored.figures())
+    """An evaluation as the comparison sees it: its k, its cases' counts, whether its n was
+    chosen by looking."""
+    return Side(
+        f"{label} ({stored.id})",
+        stored.settings.k,
+        stored.figures(),
+        looked=n_chosen_by_looking(stored.settings),
+    )
 
 
 def compare_stored(

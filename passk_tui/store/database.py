@@ -168,11 +168,11 @@ class Store:
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
                 " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
-                " price_in, price_out, budget_runs, budget_cost)"
+                " price_in, price_out, budget_runs, budget_cost, family_wise)"
                 " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
                 " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
                 " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
-                " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost)",
+                " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost, :family_wise)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -255,6 +255,7 @@ class Store:
                 " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
                 " precision = :precision, confidence = :confidence, price_in = :price_in,"
                 " price_out = :price_out, budget_runs = :budget_runs, budget_cost = :budget_cost,"
+                " family_wise = :family_wise,"
                 " status_reason = NULL WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )

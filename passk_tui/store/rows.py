@@ -85,6 +85,7 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "max_attempts": settings.max_attempts,
         "precision": settings.precision,
         "confidence": settings.confidence,
+        "family_wise": int(settings.family_wise),
         **_cost_columns(settings),
     }
 
@@ -121,6 +122,7 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         price=price_from_texts((row["price_in"], row["price_out"])),
         budget_runs=row["budget_runs"],
         budget_cost=None if row["budget_cost"] is None else Fraction(row["budget_cost"]),
+        family_wise=bool(row["family_wise"]),
     )
 
 

@@ -154,6 +154,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE evaluations ADD COLUMN budget_cost TEXT;
     ALTER TABLE evaluations ADD COLUMN status_reason TEXT;
     """,
+    # --family-wise: the gate's promise is the whole suite's (each case judged at the
+    # Bonferroni level); evaluations stored before it were judged per case.
+    """
+    ALTER TABLE evaluations ADD COLUMN family_wise INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -152,14 +152,18 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
     return agents
 
 
-def local_target(path: Path, agent: str, version: int, *, concurrency: int) -> Target:
-    """The target for one exact local agent version; a missing agent or version is bad input."""
+def local_target(
+    path: Path, agent: str, version: int, *, concurrency: int, evaluation_id: str = ""
+) -> Target:
+    """The target for one exact local agent version; a missing agent or version is bad input.
+
+    ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION."""
     spec = find_version(path, agent, version)
     label = spec.label(path)
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
 
-        return CommandTarget(spec.command, spec.folder, label=label)
+        return CommandTarget(spec.command, spec.folder, label=label, evaluation_id=evaluation_id)
     assert spec.openai is not None
     from passk_tui.targets.openai import OpenAITarget
 

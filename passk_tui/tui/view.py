@@ -145,7 +145,8 @@ class EvaluationView:
         cached = self._case_readings.get(case_index)
         if cached is None or cached[0] != cells:
             figures = [self.progress.figures(case_index)]
-            cached = (cells, settings_reading(figures, self.settings).cases[0])
+            whole = len(self.progress.cells)
+            cached = (cells, settings_reading(figures, self.settings, whole).cases[0])
             self._case_readings[case_index] = cached
         return cached[1]
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 from textual.widgets import Input, Static
 
+from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD
+from passk_tui.core.text.compare_text import suite_line
 from passk_tui.store.comparison import compare_stored
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
@@ -174,3 +177,28 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         assert extended.settings.attempts == 5 and extended.missing == 0
         assert [s.recorded for s in store.list_evaluations()] == [20]
         assert [s.total for s in store.list_evaluations()] == [20]
+
+
+async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_adaptive_side(
+    app_env: Path,
+) -> None:
+    a, b = stored_pair()
+    adaptive = replace(b, settings=replace(b.settings, max_attempts=40))
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        for candidate, test in (
+            (b, "Fisher's exact test"),
+            (adaptive, "anytime-valid e-value test"),
+        ):
+            compared = compare_stored(a, candidate)
+            await app.push_screen(CompareScreen(compared))
+            await pilot.pause()
+            shown = str(app.screen.query_one("#compare-suite", Static).render())
+            assert shown == suite_line(compared.comparison)
+            assert shown.startswith("suite: B better on 1 case, worse on 1, same on 2; ")
+            counts = str(app.screen.query_one("#compare-counts", Static).render())
+            assert f"{test} per case, Holm-adjusted" in counts
+            notes = str(app.screen.query_one("#compare-notes", Static).render())
+            assert (ANYTIME_METHOD in " ".join(notes.split())) == (candidate is adaptive)
+            app.pop_screen()
+            await pilot.pause()

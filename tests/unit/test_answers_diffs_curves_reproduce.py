@@ -26,7 +26,7 @@ from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.forest import forest_rows
 from passk_tui.core.text.answer_diff import answer_diff, default_pair
 from passk_tui.core.text.answers import distinct_answers
-from passk_tui.core.text.error_groups import error_groups, normalised_error
+from passk_tui.core.text.error_groups import error_groups, errors_said, normalised_error
 from passk_tui.core.text.reproduce import headless_argv, headless_command, require_text
 from passk_tui.evaluations.settings_text import settings_from_args
 from tests.support import APP_AGENTS, records
@@ -181,6 +181,14 @@ def test_errors_group_across_cases_largest_first_and_ignore_non_errored() -> Non
     assert groups[0].cases() == {"a": 1, "b": 2}
     assert groups[0].example == reset
     assert error_groups([record(1, P, "x")]) == []
+    # What headless says after its table: the largest groups with their cases, the rest counted.
+    assert errors_said(groups) == [
+        "errored: 5 attempts, 2 kinds of error",
+        f"  3x failed: {reset} (a x1, b x2)",
+        "  2x timed_out (a x1, c x1)",
+    ]
+    assert errors_said(groups, limit=1)[-1] == "  and 1 kind more"
+    assert errors_said([]) == []
 
 
 # -- the curve over k and the forest ---------------------------------------------------

@@ -49,6 +49,8 @@ class Settings:
     """``--budget-runs``: at most this many Runs started by the evaluation, resumes included."""
     budget_cost: Fraction | None = None
     """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
+    family_wise: bool = False
+    """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
 
     @property
     def adaptive(self) -> bool:

@@ -34,6 +34,7 @@ from passk_tui.core.stats.stopping import (
     StopReason,
     stop_rule,
 )
+from passk_tui.core.stats.suite_promise import case_level
 
 
 def interval_method(settings: Settings) -> IntervalMethod:
@@ -53,13 +54,17 @@ def gate_confidence(settings: Settings) -> float | None:
     return DEFAULT_CONFIDENCE if settings.adaptive else None
 
 
-def case_stop_rule(settings: Settings) -> GateRule | PrecisionRule:
-    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s."""
+def case_stop_rule(settings: Settings, case_count: int) -> GateRule | PrecisionRule:
+    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s; at
+    each case's level (``--family-wise``: the suite's promise shared among its cases)."""
+    confidence = DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence
+    if settings.require is not None:
+        confidence = case_level(confidence, case_count, settings.family_wise)
     return stop_rule(
         settings.require,
         settings.k,
         DEFAULT_PRECISION if settings.precision is None else settings.precision,
-        DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence,
+        confidence,
     )
 
 
@@ -84,7 +89,7 @@ def sampling_policy(
     if settings.max_attempts is None:
         policy = FixedPolicy(case_count, settings.attempts, records, retakes)
     else:
-        rule = case_stop_rule(settings)
+        rule = case_stop_rule(settings, case_count)
         policy = AdaptivePolicy(
             case_count,
             settings.attempts,
@@ -114,9 +119,19 @@ def interval_level(settings: Settings) -> float:
     return DEFAULT_CONFIDENCE if level is None else level
 
 
-def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
-    """Every case's intervals and verdict as the settings call for (method, level, gate)."""
-    return read(figures, settings.require, gate_confidence(settings), interval_method(settings))
+def reading(
+    figures: Sequence[CaseFigures], settings: Settings, suite_size: int | None = None
+) -> Reading:
+    """Every case's intervals and verdict as the settings call for (method, level, gate);
+    ``suite_size``: the evaluation's cases, when ``figures`` are only some of them."""
+    return read(
+        figures,
+        settings.require,
+        gate_confidence(settings),
+        interval_method(settings),
+        settings.family_wise,
+        suite_size,
+    )
 
 
 def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:

@@ -22,7 +22,7 @@ from passk_tui.core.text.words import retries_text
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
 from passk_tui.tui.widgets.row_table import AttemptsTable
@@ -58,9 +58,9 @@ class CaseScreen(CaseViews):
     """One case: its figures, input and check, a row per attempt, the chosen attempt's answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         Binding("a", "focus_answer", "Answer", show=False, tooltip="Move to the answer (a)"),
-        Binding("t", "focus_attempts", "Attempts"),
+        Binding("t", "focus_attempts", "Attempts", tooltip="Move to the attempts list"),
         Binding("i", "toggle_input", "Whole input", tooltip="Show the whole input (again: less)"),
     ]
 
@@ -105,6 +105,12 @@ class CaseScreen(CaseViews):
         self.refresh_from_progress()
         table.focus()
         self.set_interval(0.25, self.refresh_from_progress)
+        follow_theme(self, self._restyle)
+
+    def _restyle(self) -> None:
+        """A new theme: the rows and the attempt again, in its colours."""
+        self._seen = None
+        self.refresh_from_progress()
 
     def _case_text(self) -> Text:
         text = Text()
