@@ -40,11 +40,12 @@ def price_pair(price_in: Fraction | None, price_out: Fraction | None) -> Price |
     return Price(price_in, price_out)
 
 
-def with_local_price(settings: Settings) -> Settings:
-    """The settings with a local version's own ``price`` when no flag gave one; a
-    ``--budget-cost`` with no price from either is bad input (InputError)."""
+def with_local_price(settings: Settings, agents_file: bool = True) -> Settings:
+    """The settings with a local version's own ``price`` when no flag gave one (``agents_file``
+    False: no file names the agent, a Python callable); a ``--budget-cost`` with no price from
+    either is bad input (InputError)."""
     price = settings.price
-    if price is None and not settings.stack:
+    if price is None and not settings.stack and agents_file:
         from passk_tui.targets.agents_file import find_agents_file, find_version
 
         explicit = Path(settings.agents_path) if settings.agents_path else None
