@@ -48,6 +48,10 @@ RESUMED = {
     "concurrency": "concurrency",
     "timeout": "timeout",
     "agents": "agents_path",
+    "budget_runs": "budget_runs",
+    "budget_cost": "budget_cost",
+    "price_in": "price_in",
+    "price_out": "price_out",
 }
 
 
@@ -83,6 +87,10 @@ async def evaluate_async(
     agents: str | os.PathLike[str] | None = None,
     export: str | os.PathLike[str] | None = None,
     baseline: int | str | None = None,
+    price_in: float | str | None = None,
+    price_out: float | str | None = None,
+    budget_runs: int | None = None,
+    budget_cost: float | str | None = None,
     resume: str | None = None,
     store: bool = True,
     progress: ProgressCallback | None = None,
@@ -108,6 +116,10 @@ async def evaluate_async(
         "timeout": timeout,
         "agents": None if agents is None else os.fspath(agents),
         "completion_only": completion_only or None,
+        "price_in": price_in,
+        "price_out": price_out,
+        "budget_runs": budget_runs,
+        "budget_cost": budget_cost,
     }
     export_path = _export_path(export, paired=baseline is not None)
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
