@@ -181,7 +181,9 @@ def test_an_agents_file_price_is_exact_and_checked(tmp_path: Path) -> None:
         '[agents.calc.versions.1]\ncommand = ["x"]\n'
         "price = { input_per_mtok = -1, output_per_mtok = 1 }\n"
     )
-    with pytest.raises(InputError, match="price 'input_per_mtok' must be a price of 0 or more"):
+    with pytest.raises(
+        InputError, match="price 'input_per_mtok' must be a price per million tokens of 0 or more"
+    ):
         load_agents(path)
 
 
