@@ -65,3 +65,38 @@ async def test_nothing_reported_and_no_price_shows_no_cost_line(app_env: Path) -
         app.push_screen(ResultsScreen(synthetic_view(3)))
         await pilot.pause()
         assert not app.screen.query_one("#results-cost", Static).display
+
+
+def priced_stored(evaluation_id: str, price: Price | None):
+    from passk_tui.core.run.attempt import Outcome
+    from passk_tui.core.run.cases import Case
+    from passk_tui.core.run.settings import Settings
+    from passk_tui.store import Store
+    from tests.support.records import record
+
+    settings = Settings("bot", 1, "/x/c.toml", attempts=2, k=1, price=price)
+    cases = [Case("only", "q", None)]
+    records = [
+        record(0, a, Outcome.PASSED, case="only", usage={"input_tokens": 1000, "output_tokens": 0})
+        for a in (1, 2)
+    ]
+    with Store.open() as store:
+        store.create_evaluation(evaluation_id, settings, cases, "h", created=1.0)
+        store.write(evaluation_id, records)
+        store.finish(evaluation_id, "done")
+        return store.load(evaluation_id)
+
+
+async def test_compare_shows_cost_per_pass_for_a_and_b_under_its_table(app_env: Path) -> None:
+    from passk_tui.store.comparison import compare_stored
+    from passk_tui.tui.screens.compare import CompareScreen
+
+    a = priced_stored("ev_a", Price(Fraction(1), Fraction(0)))
+    b = priced_stored("ev_b", None)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(CompareScreen(compare_stored(a, b)))
+        await pilot.pause()
+        notes = text(app, "#compare-notes")
+        assert "cost per passed attempt, A -> B: only $0.0010 -> -" in notes
+        assert "cost in all: A $0.0020, B -" in notes
