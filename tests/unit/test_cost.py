@@ -250,16 +250,12 @@ def test_prices_and_budgets_are_stored_and_every_export_shows_the_cost(tmp_path:
 def test_a_store_from_before_prices_reads_unpriced_and_unbudgeted(tmp_path: Path) -> None:
     from passk_tui.store import Store
     from passk_tui.store.schema import MIGRATIONS
-    from tests.support.old_stores import store_at_schema
+    from tests.support.old_stores import insert_old_evaluation, store_at_schema
 
     before = next(i for i, step in enumerate(MIGRATIONS) if "price_in" in step)
     path = tmp_path / "old.db"
     with store_at_schema(path, before) as db:
-        db.execute(
-            "INSERT INTO evaluations (id, created, status, agent, version, attempts, k,"
-            " completion_only, concurrency, timeout, cases_path, cases_sha256, case_count)"
-            " VALUES ('ev_old', 1.0, 'done', 'demo', 1, 3, 2, 0, 4, 300, 'cases.toml', 'x', 0)"
-        )
+        insert_old_evaluation(db)
     with Store.open(path) as store:
         old = store.load("ev_old")
     s = old.settings
