@@ -17,25 +17,26 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.lookups import stack_versions
-from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
+from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar
 
-#: Each text field's label and placeholder.
+#: Each text field's label and placeholder. A placeholder fits the field at 80 columns (27
+#: characters): the message beside the field says the rest.
 FIELDS: dict[str, tuple[str, str]] = {
-    "agent": ("Agent", "agent id on the stack, or a local agent's name"),
+    "agent": ("Agent", "agent id, or a local name"),
     "version": ("Version", "the exact version, e.g. 3"),
-    "cases": ("Cases file", "path to a .toml or .jsonl cases file"),
+    "cases": ("Cases file", "a .toml or .jsonl file"),
     "attempts": ("Attempts", "per case (default 5)"),
-    "k": ("k", "the k in pass@k (default 3, at most the attempts)"),
-    "require": ("Require", "gate on pass@k, 0..1 (empty: no gate)"),
-    "confidence": ("Confidence", "level of the intervals, 0..1 (default 0.95)"),
-    "baseline": ("Baseline", "a version to compare against (optional)"),
-    "concurrency": ("Concurrency", "most Runs in flight (default 4)"),
-    "timeout": ("Timeout", "seconds per attempt (default 300)"),
-    "stack": ("Stack", "http(s) address (empty: local agents)"),
-    "key": ("Stack key", "typed here or from PASSK_KEY; never saved"),
-    "agents": ("Agents file", "local agents file (default ./agents.toml)"),
+    "k": ("k", "pass@k's k (default 3)"),
+    "require": ("Require", "gate on pass@k, 0..1"),
+    "confidence": ("Confidence", "intervals' level (0.95)"),
+    "baseline": ("Baseline", "a version to compare with"),
+    "concurrency": ("Concurrency", "Runs in flight (default 4)"),
+    "timeout": ("Timeout", "seconds per attempt (300)"),
+    "stack": ("Stack", "http(s) address, or none"),
+    "key": ("Stack key", "or PASSK_KEY; never saved"),
+    "agents": ("Agents file", "default ./agents.toml"),
 }
 #: Seconds of quiet typing before the stack is asked about the agent.
 STACK_CHECK_DELAY = 0.5
@@ -97,6 +98,15 @@ class ConfigureScreen(Screen[None]):
                     id="input-completion_only",
                     compact=True,
                 )
+            with Horizontal(classes="field", id="field-family_wise"):
+                yield Label("Whole suite", classes="field-label")
+                yield Checkbox(
+                    "the gate's promise for the suite",
+                    bool(self.initial.get("family_wise", False)),
+                    id="input-family_wise",
+                    compact=True,
+                )
+                yield Static("", id="message-family_wise", classes="field-message")
             with Horizontal(id="configure-buttons"):
                 yield Button("Run", variant="success", id="run", disabled=True, compact=True)
                 yield Button("Run the demo", id="demo", compact=True)
@@ -124,7 +134,8 @@ class ConfigureScreen(Screen[None]):
         values: FormValues = {
             name: self.query_one(f"#input-{name}", Input).value for name in TEXT_FIELDS
         }
-        values["completion_only"] = self.query_one("#input-completion_only", Checkbox).value
+        for name in SWITCHES:
+            values[name] = self.query_one(f"#input-{name}", Checkbox).value
         return values
 
     def key(self) -> str | None:
@@ -157,6 +168,10 @@ class ConfigureScreen(Screen[None]):
             # As text: an error quotes what was typed, a file's content or a stack's answer.
             message.update(Text(terminal_safe(error or check.hints.get(name, ""))))
             self.query_one(f"#input-{name}", Input).set_class(shout, "-invalid")
+        switch_error = check.errors.get("family_wise", "")
+        switch_message = self.query_one("#message-family_wise", Static)
+        switch_message.set_class(bool(switch_error), "-error")
+        switch_message.update(Text(switch_error))
         version_input = self.query_one("#input-version", Input)
         version_input.suggester = (
             SuggestFromList([str(v) for v in check.versions]) if check.versions else None
