@@ -24,8 +24,9 @@ from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.run.settings import parse_version
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.gate import gate_lines, read
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.intervals import parse_confidence
-from passk_tui.core.stats.sampling import gate_confidence, interval_method
+from passk_tui.core.stats.sampling import gate_confidence
 from passk_tui.core.text.words import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
@@ -141,7 +142,8 @@ def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: s
     s = stored.settings
     # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
     level = level if level is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, interval_method(s))
+    figures = stored.figures()
+    reading = read(figures, s.require, level, evaluation_choice(s, figures).method)
     for line in gate_lines(reading, shown):
         say(f"B (version {stored.settings.version}) {line}")
     return reading.exit_code

@@ -14,6 +14,7 @@ from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.stats.gate import gate_lines
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.table import plain_table
@@ -90,13 +91,16 @@ def _report_end(
         code = fail(RunError(evaluation.error or "the evaluation failed"))
         resume_hint(evaluation.evaluation_id)
     else:
-        reading = settings_reading(figures, settings)
+        choice = evaluation_choice(settings, figures)
+        reading = settings_reading(figures, settings, choice)
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
+        elif reading.confident and choice.by_looking:
+            say(choice.line(reading.level))
         if status == "cancelled":
             not_run = evaluation.progress.total - evaluation.progress.finished
             say(f"cancelled: {not_run} attempts not run")

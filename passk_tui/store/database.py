@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.sampling import interval_method
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.text.quoting import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
 from passk_tui.store import rows as layout
@@ -167,11 +168,12 @@ class Store:
             db.execute(
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition)"
+                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
+                " extended)"
                 " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
                 " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
                 " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
-                " :agent_definition)",
+                " :agent_definition, :extended)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -248,7 +250,8 @@ class Store:
                 "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
                 " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
                 " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
-                " precision = :precision, confidence = :confidence WHERE id = :id",
+                " precision = :precision, confidence = :confidence, extended = :extended"
+                " WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 
@@ -369,17 +372,18 @@ class Store:
         decided: int | None = None
         if row["require"] is not None:
             settings = layout.settings_from_row(row)
-            orders = self._orders(row["id"]) if settings.adaptive else {}
             figures = []
             for i in range(row["case_count"]):
                 n, passed = counts.get(i, (0, 0))
                 figures.append(
-                    CaseFigures(
-                        str(i), n, passed, 0, n - passed, row["k"], row["attempts"], orders.get(i)
-                    )
+                    CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
                 )
-            method = interval_method(settings)
-            under, decided = gate_counts(figures, Fraction(row["require"]), method)
+            choice = evaluation_choice(settings, figures)
+            if choice.by_looking:
+                # The anytime-valid interval reads each case's outcomes in order.
+                orders = self._orders(row["id"])
+                figures = [replace(f, order=orders.get(i, b"")) for i, f in enumerate(figures)]
+            under, decided = gate_counts(figures, Fraction(row["require"]), choice.method)
         return EvaluationSummary(
             id=row["id"],
             created=row["created"],

@@ -84,6 +84,7 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "max_attempts": settings.max_attempts,
         "precision": settings.precision,
         "confidence": settings.confidence,
+        "extended": int(settings.extended),
     }
 
 
@@ -104,6 +105,7 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         max_attempts=row["max_attempts"],
         precision=row["precision"],
         confidence=row["confidence"],
+        extended=bool(row["extended"]),
     )
 
 

@@ -13,6 +13,7 @@ from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading
+from passk_tui.core.stats.interval_choice import IntervalChoice, interval_choice
 from passk_tui.core.stats.sampling import reading as settings_reading
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class EvaluationView:
     #: What the agent resolved to (``core.agent_definition``); None: not recorded.
     definition: Definition | None = None
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
-    _case_readings: dict[int, tuple[bytes, CaseReading]] = field(
+    _case_readings: dict[int, tuple[tuple[bytes, str], CaseReading]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
@@ -110,24 +111,36 @@ class EvaluationView:
         with --confidence wholly below it."""
         return [case.figures for case in self.reading().failing]
 
+    def interval_choice(self) -> IntervalChoice:
+        """The evaluation's interval method and why (``core.interval_choice``): anytime-valid
+        while attempts are landing, or once n was chosen by looking."""
+        return interval_choice(self.settings, self.progress.planned_reached)
+
     def reading(self) -> Reading:
         """Every case's intervals and gate verdict at the evaluation's level, by its method;
         worked out again only when Progress moved."""
         version = self.progress.version
         if self._reading is None or self._reading[0] != version:
-            self._reading = (version, settings_reading(self.progress.all_figures(), self.settings))
+            figures = self.progress.all_figures()
+            self._reading = (
+                version,
+                settings_reading(figures, self.settings, self.interval_choice()),
+            )
         return self._reading[1]
 
     def case_reading(self, case_index: int) -> CaseReading:
-        """One case's reading, worked out again only when that case's cells changed.
+        """One case's reading, worked out again only when that case's cells (or the
+        evaluation's method) changed.
 
         What the live grid asks for each line it draws: reading every case again whenever
         any attempt finished cost a 1,000-case run a whole reading per repaint."""
         cells = bytes(self.progress.cells[case_index])
+        choice = self.interval_choice()
         cached = self._case_readings.get(case_index)
-        if cached is None or cached[0] != cells:
+        if cached is None or cached[0] != (cells, choice.method.name):
             figures = [self.progress.figures(case_index)]
-            cached = (cells, settings_reading(figures, self.settings).cases[0])
+            reading = settings_reading(figures, self.settings, choice).cases[0]
+            cached = ((cells, choice.method.name), reading)
             self._case_readings[case_index] = cached
         return cached[1]
 

@@ -13,9 +13,9 @@ from tests.support.cli import SEED_TABLE, scripted
 CONFIDENT_TABLE = """\
 case        passed  wrong  errored  pass@1  pass@3  all passed  pass@3 95% CI  gate
 ----------  ------  -----  -------  ------  ------  ----------  -------------  ---------
-arithmetic  3/5     2      0        0.60    1.00    no          0.38-1.00      undecided
-json-shape  0/5     4      1        0.00    0.00    no          0.00-0.89      fail
-summary     5/5     0      0        1.00    1.00    yes         0.86-1.00      undecided
+arithmetic  3/5     2      0        0.60    1.00    no          0.37-1.00      undecided
+json-shape  0/5     4      1        0.00    0.00    no          0.00-0.90      fail
+summary     5/5     0      0        1.00    1.00    yes         0.85-1.00      undecided
 """
 
 
@@ -40,10 +40,10 @@ def test_a_failing_case_is_exit_1_and_every_undecided_one_is_named(agents: Path)
     assert result.returncode == 1, result.stderr
     assert result.stdout == CONFIDENT_TABLE
     assert gate_lines(result.stderr) == [
-        "passk-tui: gate: arithmetic: undecided: pass@3 95% CI 0.38-1.00 includes "
+        "passk-tui: gate: arithmetic: undecided: pass@3 95% CI 0.37-1.00 includes "
         "--require 0.9 (more attempts would settle it)",
-        "passk-tui: gate: json-shape: fail: pass@3 95% CI 0.00-0.89 is below --require 0.9",
-        "passk-tui: gate: summary: undecided: pass@3 95% CI 0.86-1.00 includes "
+        "passk-tui: gate: json-shape: fail: pass@3 95% CI 0.00-0.90 is below --require 0.9",
+        "passk-tui: gate: summary: undecided: pass@3 95% CI 0.85-1.00 includes "
         "--require 0.9 (more attempts would settle it)",
     ]
 

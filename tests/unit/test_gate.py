@@ -57,8 +57,8 @@ def test_confident_lines_name_failing_and_undecided_with_their_intervals() -> No
     partial = CaseFigures("short", 2, 2, 0, 0, 3, planned=5)
     lines = gate_lines(read([*figures, partial], Fraction("0.8"), 0.9), "0.80")
     assert lines == [
-        "gate: low: fail: pass@3 90% CI 0.05-0.63 is below --require 0.80",
-        "gate: mid: undecided: pass@3 90% CI 0.47-1.00 includes --require 0.80 "
+        "gate: low: fail: pass@3 90% CI 0.05-0.64 is below --require 0.80",
+        "gate: mid: undecided: pass@3 90% CI 0.46-1.00 includes --require 0.80 "
         "(more attempts would settle it)",
         "gate: short: undecided: pass@3 is undefined with 2 attempts (fewer than 3)",
     ]

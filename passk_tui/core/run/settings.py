@@ -41,6 +41,10 @@ class Settings:
     """Adaptive without a gate: the widest pass@1 interval a decided case may have (None: 0.2)."""
     confidence: float | None = None
     """``--confidence``: the level of the intervals shown and of the gate (None: not given)."""
+    extended: bool = False
+    """Attempts were added after some were recorded (``--resume ID --attempts N`` or
+    ``--max-attempts N``, the app's More attempts): n was chosen by looking, so every interval
+    is the anytime-valid one from then on (``core.stats.interval_choice``)."""
 
     @property
     def adaptive(self) -> bool:

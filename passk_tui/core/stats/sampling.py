@@ -1,9 +1,10 @@
-"""What an evaluation's settings make of it: its sampling policy, its interval method, its gate.
+"""What an evaluation's settings make of it: its sampling policy, its level, its gate.
 
 One place for the choice, so that the headless table, the exports, the HTML
-report and the app read an adaptive evaluation the same way: its intervals are
-the anytime-valid ones (``core.sequences``) and, with ``--require``, its gate is
-the confident one, whose test is what stopped each case (``core.stopping``).
+report and the app read an evaluation the same way: its intervals by the method
+``core.interval_choice`` decides (anytime-valid once n was chosen by looking)
+and, adaptive with ``--require``, the confident gate, whose test is what stopped
+each case (``core.stopping``).
 """
 
 from __future__ import annotations
@@ -17,13 +18,8 @@ from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading, read
-from passk_tui.core.stats.intervals import (
-    CLOPPER_PEARSON,
-    DEFAULT_CONFIDENCE,
-    IntervalMethod,
-    level_text,
-)
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.interval_choice import IntervalChoice, evaluation_choice
+from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, level_text
 from passk_tui.core.stats.stopping import (
     DEFAULT_PRECISION,
     GateRule,
@@ -31,11 +27,6 @@ from passk_tui.core.stats.stopping import (
     StopReason,
     stop_rule,
 )
-
-
-def interval_method(settings: Settings) -> IntervalMethod:
-    """Anytime-valid for an adaptive evaluation (its n was chosen by looking), else exact."""
-    return CONFIDENCE_SEQUENCE if settings.adaptive else CLOPPER_PEARSON
 
 
 def gate_confidence(settings: Settings) -> float | None:
@@ -92,9 +83,16 @@ def interval_level(settings: Settings) -> float:
     return DEFAULT_CONFIDENCE if level is None else level
 
 
-def reading(figures: Sequence[CaseFigures], settings: Settings) -> Reading:
-    """Every case's intervals and verdict as the settings call for (method, level, gate)."""
-    return read(figures, settings.require, gate_confidence(settings), interval_method(settings))
+def reading(
+    figures: Sequence[CaseFigures], settings: Settings, choice: IntervalChoice | None = None
+) -> Reading:
+    """Every case's intervals and verdict as the settings call for (method, level, gate).
+
+    ``choice``: the evaluation's method (``core.interval_choice``), when ``figures`` are not
+    all its cases (one case redrawn live); by default decided from ``figures``.
+    """
+    method = (choice or evaluation_choice(settings, figures)).method
+    return read(figures, settings.require, gate_confidence(settings), method)
 
 
 def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:

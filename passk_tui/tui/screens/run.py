@@ -64,6 +64,7 @@ class RunScreen(Screen[None]):
             view.progress,
             interval=lambda case_index: view.case_reading(case_index).intervals.pass_at_k,
             interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
+            interval_kind=lambda: view.interval_choice().method.name,
             sampled=view.still_sampled,
             id="attempts-grid",
         )
