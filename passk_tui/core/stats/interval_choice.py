@@ -35,6 +35,12 @@ ADAPTIVE = "n was chosen by looking (adaptive)"
 EXTENDED = "n was chosen by looking (extended after its figures were seen)"
 SHORT_OF_PLAN = "n is short of its plan (it may be stopped on any look)"
 
+#: What extending does to the intervals, said before the user confirms it.
+EXTENDING_NOTE = (
+    "From then on its intervals are the anytime-valid ones (n chosen by looking): "
+    "wider, and valid however often they are looked at."
+)
+
 
 @dataclass(frozen=True, slots=True)
 class IntervalChoice:
@@ -86,3 +92,10 @@ def planned_reached(figures: Sequence[CaseFigures]) -> bool:
 def evaluation_choice(settings: Settings, figures: Sequence[CaseFigures]) -> IntervalChoice:
     """The method for an evaluation whose cases stand at ``figures`` (all of them)."""
     return interval_choice(settings, planned_reached(figures))
+
+
+def watched_text(settings: Settings) -> str:
+    """What the Run screen says of the intervals it shows while attempts land."""
+    if n_chosen_by_looking(settings):
+        return "intervals anytime-valid"
+    return "intervals anytime-valid until the last attempt is in, then exact"

@@ -13,6 +13,7 @@ from textual.widgets import Header, Static
 
 from passk_tui.core.run.progress import Cell
 from passk_tui.core.stats.gate import gate_text
+from passk_tui.core.stats.interval_choice import watched_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
@@ -90,6 +91,7 @@ class RunScreen(Screen[None]):
             f"timeout {s.timeout:g} s",
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             s.stack or "local agent",
+            watched_text(s),
         ]
         return Text(terminal_safe(" · ".join(parts)))
 
