@@ -125,7 +125,7 @@ def main() -> None:
         require=args.require,
         confidence=args.confidence,
     )
-    shown = (n for n in (40, 80, ns[-1]) if n in ns)
+    shown = (n for n in (ns[0], 40, 80, ns[-1]) if n in ns)
     marks = tuple(dict.fromkeys(shown))
     print(machine())
     print(

@@ -391,7 +391,7 @@ def render_md(report: Report) -> str:
         *_md_gate(report),
         "",
         f"Intervals: {level_text(reading.level)} {reading.method.label}, for the per-attempt pass "
-        f"rate, mapped through pass@{s.k} ({report.intervals.why}); `-` is a figure fewer than "
+        f"rate, mapped through pass@{s.k}; {report.intervals.why}. `-` is a figure fewer than "
         "k attempts cannot define.",
         "",
         f"Evaluation `{stored.id}`, {stored.status}: {attempts_text(stored)}, k = {s.k}.",
