@@ -26,11 +26,15 @@ def build_compare_parser() -> argparse.ArgumentParser:
             "B the candidate. Each case in both gets Fisher's exact test (two-sided) on its "
             "passes and non-passes, adjusted across the cases by Holm's method, and a verdict: "
             "improved or regressed when the adjusted p is below 1-C, else unclear. Cases in "
-            "only one are listed after the table. Errored attempts stay apart from wrong ones: "
+            "only one are listed after the table. When either side's n was chosen by looking "
+            "(adaptive), an anytime-valid test stands in for Fisher's, named in the output. "
+            "The suite line tests all the cases at once, stratified by case "
+            "(Cochran-Mantel-Haenszel, with the Mantel-Haenszel common odds ratio). "
+            "Errored attempts stay apart from wrong ones: "
             "a regression that is mostly errored is named as such."
         ),
         epilog=(
-            "exit status: 0 compared, 1 --fail-on-regression and a case regressed, "
+            "exit status: 0 compared, 1 --fail-on-regression and a case or the suite regressed, "
             "2 bad flags, an unknown or ambiguous evaluation, or two evaluations that share "
             "no case or differ in k"
         ),
@@ -46,7 +50,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--fail-on-regression",
         action="store_true",
-        help="exit 1 when any case regressed, naming each on stderr",
+        help="exit 1 when any case regressed, or the suite did, naming each on stderr",
     )
     parser.add_argument(
         "--export",
@@ -78,7 +82,8 @@ def report_comparison(
     for warning in compared.warnings():
         sys.stderr.write(f"passk-tui: warning: {message_line(warning)}\n")
     sys.stdout.write(plain_comparison(compared.comparison))
-    sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in compared.definition_lines()))
+    lines = [*compared.definition_lines(), *compared.cost_lines()]
+    sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in lines))
     sys.stdout.flush()
     if export_path is not None:
         export_comparison(compared, export_path)
@@ -86,4 +91,4 @@ def report_comparison(
         return ExitCode.OK
     for line in regression_lines(compared.comparison):
         sys.stderr.write(f"passk-tui: {message_line(line)}\n")
-    return ExitCode.GATE_FAILED if compared.comparison.regressed else ExitCode.OK
+    return ExitCode.GATE_FAILED if compared.comparison.fails_on_regression else ExitCode.OK

@@ -7,13 +7,16 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from passk_tui import __version__
 from passk_tui.core.stats.gate import CONFIDENT_GATE_MEANING
 from passk_tui.core.text.terminal_text import message_line
+from passk_tui.core.version import __version__
 
 
 class FlagParser(argparse.ArgumentParser):
     """argparse that answers a bad flag with one line and exit 2, not a usage block."""
+
+    #: Flags whose value is a list by design (``--expect`` given again, ``--compare A B``).
+    list_flags: frozenset[str] = frozenset()
 
     def error(self, message: str) -> NoReturn:
         # The message quotes what was typed, which may hold a newline or an ESC.
@@ -27,7 +30,9 @@ class FlagParser(argparse.ArgumentParser):
         list, not a string, and the first use of it was a traceback."""
         parsed = super().parse_args(args, namespace)
         for name, value in vars(parsed).items():
-            if isinstance(value, list):
+            if not isinstance(value, list):
+                continue
+            if name not in self.list_flags or not all(isinstance(v, str) for v in value):
                 self.error(f"argument --{name.replace('_', '-')}: expected one argument")
         return parsed
 
@@ -96,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"level of every interval, 0 < C < 1 (default 0.95 where shown); "
         f"{CONFIDENT_GATE_MEANING}",
     )
+    how.add_argument(
+        "--family-wise",
+        action="store_true",
+        default=None,
+        help="with --require and --confidence: the gate's promise holds for the whole suite "
+        "(each case judged at 1-(1-C)/M, Bonferroni), not per case",
+    )
     how.add_argument("--concurrency", metavar="N", help="most Runs in flight at once (default 4)")
     how.add_argument("--timeout", metavar="S", help="per-attempt deadline in seconds (default 300)")
     how.add_argument("--stack", metavar="URL", help="the stack address (env PASSK_STACK)")
@@ -112,6 +124,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     how.add_argument(
         "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+    )
+    money = parser.add_argument_group("what it may cost")
+    money.add_argument(
+        "--price-in", metavar="P", help="a stack agent's price per million input tokens"
+    )
+    money.add_argument(
+        "--price-out", metavar="P", help="a stack agent's price per million output tokens"
+    )
+    money.add_argument(
+        "--budget-runs",
+        metavar="N",
+        help="start at most N Runs in all (resumes included); then end 'budget spent'",
+    )
+    money.add_argument(
+        "--budget-cost",
+        metavar="USD",
+        help="start no attempt once this much is spent (needs prices); then end 'budget spent'",
     )
     how.add_argument(
         "--fail-on-regression",

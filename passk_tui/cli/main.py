@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "history": ("passk_tui.cli.history", "run_history"),
     "compare": ("passk_tui.cli.compare", "run_compare"),
     "serve": ("passk_tui.cli.serve", "run_serve"),
+    "plan": ("passk_tui.cli.plan", "run_plan"),
 }
 
 

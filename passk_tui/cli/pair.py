@@ -27,6 +27,7 @@ from passk_tui.core.stats.gate import gate_lines, read
 from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.stats.sampling import gate_confidence
+from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.words import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
@@ -123,6 +124,10 @@ def _report_pair_end(
     code = report_comparison(
         compared, None, fail_on_regression=args.fail_on_regression and not stopped
     )
+    for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
+        records = (r for rows in evaluation.progress.records for r in rows)
+        for line in errors_said(error_groups(records)):
+            say(f"{label} (version {evaluation.settings.version}) {line.lstrip()}")
     if stopped:
         not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
         say(f"cancelled: {not_run} attempts not run")
@@ -143,7 +148,8 @@ def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: s
     # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
     level = level if level is not None else gate_confidence(s)
     figures = stored.figures()
-    reading = read(figures, s.require, level, evaluation_choice(s, figures).method)
+    method = evaluation_choice(s, figures).method
+    reading = read(figures, s.require, level, method, s.family_wise)
     for line in gate_lines(reading, shown):
         say(f"B (version {stored.settings.version}) {line}")
     return reading.exit_code

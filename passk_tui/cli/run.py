@@ -11,12 +11,17 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.stats.case_costs import progress_costs
+from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
+from passk_tui.core.text.cost_text import cost_summary
+from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -92,10 +97,13 @@ def _report_end(
         resume_hint(evaluation.evaluation_id)
     else:
         choice = evaluation_choice(settings, figures)
-        reading = settings_reading(figures, settings, choice)
+        reading = settings_reading(figures, settings, choice=choice)
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
+        records = (r for rows in evaluation.progress.records for r in rows)
+        for line in errors_said(error_groups(records)):
+            say(line)
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
@@ -109,10 +117,24 @@ def _report_end(
         else:
             for line in gate_lines(reading, args.require):
                 say(line)
+            if settings.price is not None:
+                say(f"{cost_summary(progress_costs(evaluation.progress, settings), settings)}")
+            if evaluation.status_reason == BUDGET_SPENT:
+                say(budget_line(evaluation.progress, settings))
+            _warn_of_burst(evaluation)
             code = reading.exit_code
     if export_path is not None:
         code = _export(evaluation, export_path, settings.confidence, code)
     return code
+
+
+def _warn_of_burst(evaluation: RecordedEvaluation) -> None:
+    """Errored attempts in a burst (``core.stats.errored_bursts``): one warning line."""
+    if sum(evaluation.progress.errored) < MIN_ERRORED:
+        return
+    burst = find_burst(evaluation.store.load(evaluation.evaluation_id).records)
+    if burst is not None:
+        say(f"warning: {burst.warning()}")
 
 
 def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None, code: int) -> int:

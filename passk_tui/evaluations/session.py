@@ -11,7 +11,12 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import Definition, changed_warning, same_measure
+from passk_tui.core.run.agent_definition import (
+    PYTHON,
+    Definition,
+    changed_warning,
+    same_measure,
+)
 from passk_tui.core.run.agent_definition import changes as definition_changes
 from passk_tui.core.run.attempt import AttemptRecord, Turn
 from passk_tui.core.run.attempt_keys import PlannedAttempt, check_planned_size, new_evaluation_id
@@ -19,11 +24,12 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.run.policy import SamplingPolicy
+from passk_tui.core.run.price import Price
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.sampling import sampling_policy
 from passk_tui.core.stats.stopping import StopReason
-from passk_tui.evaluations.settings_text import load_suite, make_target
+from passk_tui.evaluations.settings_text import load_suite, make_target, with_local_price
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.claims import Claim
 
@@ -44,8 +50,21 @@ GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
 STOP_RULE = {"confidence": "--confidence", "require": "--require", "precision": "--precision"}
 #: The settings a resume may give anew.
 RUNNING = frozenset(
-    {"concurrency", "timeout", "require", "stack", "agents_path", "precision", "confidence"}
+    {
+        "concurrency",
+        "timeout",
+        "require",
+        "stack",
+        "agents_path",
+        "precision",
+        "confidence",
+        "budget_runs",
+        "budget_cost",
+        "family_wise",
+    }
 )
+#: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
+PRICES = ("price_in", "price_out")
 
 
 class RecordedEvaluation(Evaluation):
@@ -102,7 +121,7 @@ class RecordedEvaluation(Evaluation):
         if isinstance(event, AttemptFinished):
             self._keep_stop_reasons([event.record.case_index])
         if isinstance(event, EvaluationFinished):
-            self._ended(event.status, event.error)
+            self._ended(event.status, event.error, reason=event.reason)
         if self._front is not None:
             self._front(event)
 
@@ -126,9 +145,15 @@ class RecordedEvaluation(Evaluation):
             else:
                 kept[i] = reason
 
-    def _ended(self, status: str, error: str | None, before_any_attempt: bool = False) -> None:
+    def _ended(
+        self,
+        status: str,
+        error: str | None,
+        before_any_attempt: bool = False,
+        reason: str | None = None,
+    ) -> None:
         try:
-            self.store.finish(self.evaluation_id, status, error)
+            self.store.finish(self.evaluation_id, status, error, reason)
             if before_any_attempt and not self.progress.finished:
                 self.store.forget_cases(self.evaluation_id)
         except (InputError, RunError) as exc:
@@ -178,29 +203,41 @@ def file_sha256(path: str | Path) -> str:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+#: Builds the target of a Python callable (the API's) for an evaluation id and its settings.
+TargetFactory = Callable[[str, Settings], Target]
+
+
 def new_evaluation(
     settings: Settings,
     key: str | None,
     on_event: Callable[[Event], None] | None = None,
     *,
     store: Store | None = None,
+    target_for: TargetFactory | None = None,
 ) -> RecordedEvaluation:
     """Load the cases and the target, record the evaluation in the store; nothing runs yet.
 
     InputError on bad input; the store's errors as InputError (exit 2) or RunError (3).
     ``store`` defaults to ``Store.open()`` (PASSK_DATA_DIR or the user data folder).
+    ``target_for`` builds the target instead of the settings' stack or agents file (a
+    Python callable, which no file names).
     """
+    settings = with_local_price(settings)
     cases = load_suite(settings)
     check_planned_size(len(cases), settings.attempts)
     if settings.max_attempts is not None:
         check_planned_size(len(cases), settings.max_attempts, "--max-attempts")
     digest = file_sha256(settings.cases_path)
     evaluation_id = new_evaluation_id()
-    target = make_target(settings, key, evaluation_id)
+    if target_for is not None:
+        target = target_for(evaluation_id, settings)
+    else:
+        target = make_target(settings, key, evaluation_id)
     store = store if store is not None else Store.open()
     warnings = _definition_changed(store, settings, target.definition)
+    stored_settings = _stored_settings(settings, agents_file=target_for is None)
     store.create_evaluation(
-        evaluation_id, _stored_settings(settings), cases, digest, definition=target.definition
+        evaluation_id, stored_settings, cases, digest, definition=target.definition
     )
     claim = store.claim(evaluation_id)
     return RecordedEvaluation(
@@ -248,6 +285,17 @@ def _check_same_definition(
     )
 
 
+def _callable_refused(stored: StoredEvaluation) -> None:
+    """A Python callable's evaluation with attempts left: the command line has no callable to
+    run them with, so it says where they can be run (its results show as any others do)."""
+    definition = stored.definition or {}
+    if definition.get("kind") == PYTHON:
+        raise InputError(
+            f"--resume {stored.id}: its agent is the Python callable {definition.get('callable')}, "
+            f"which only Python can run: passk_tui.evaluate(agent, resume={stored.id!r})"
+        )
+
+
 def _ran_nothing(stored: StoredEvaluation) -> bool:
     """No attempt was recorded, not even a withdrawn one: nothing was measured yet (it failed
     to start: a program missing, a key refused), so what it runs may still be changed."""
@@ -261,6 +309,7 @@ def resume_evaluation(
     on_event: Callable[[Event], None] | None = None,
     *,
     store: Store | None = None,
+    target_for: TargetFactory | None = None,
 ) -> Resumed:
     """Continue the stored evaluation ``ref`` (an id, a prefix of one, or ``last``).
 
@@ -269,7 +318,8 @@ def resume_evaluation(
     one (agent, version, cases_path, attempts, k, completion_only) that differs
     from the stored value is refused with InputError. The stored cases are used
     as they were loaded, with the original evaluation id, so every attempt keeps
-    its idempotency key.
+    its idempotency key. ``target_for`` builds the target of a Python callable, which
+    only the API can give again (``--resume`` of one is refused, ``_callable_refused``).
     """
     store = store if store is not None else Store.open()
     stored = store.load(store.resolve(ref))
@@ -281,7 +331,12 @@ def resume_evaluation(
     if settings.max_attempts is not None:
         check_planned_size(len(stored.cases), settings.max_attempts, "--max-attempts")
     policy = sampling_policy(
-        settings, len(stored.cases), stored.records, stored.retakes(), stored.in_flight
+        settings,
+        len(stored.cases),
+        stored.records,
+        stored.retakes(),
+        stored.in_flight,
+        runs_started=stored.runs_started,
     )
     _check_rule_kept(stored, settings, changes or {}, policy.most_left())
     finished = policy.most_left() == 0
@@ -291,9 +346,13 @@ def resume_evaluation(
         if finished:
             target: Target = _NothingToRun(stored.definition or {})
         else:
-            target = make_target(settings, key, stored.id)
+            if target_for is not None:
+                target = target_for(stored.id, settings)
+            else:
+                _callable_refused(stored)
+                target = make_target(settings, key, stored.id)
             _check_same_definition(stored, target.definition, changes or {})
-            store.reopen(stored.id, _stored_settings(settings))
+            store.reopen(stored.id, _stored_settings(settings, agents_file=target_for is None))
             if _ran_nothing(stored) and stored.definition != target.definition:
                 store.keep_definition(stored.id, target.definition)
                 stored = replace(stored, definition=target.definition)
@@ -315,6 +374,8 @@ def resume_evaluation(
         stored_reasons=stored.stop_reasons,
         definition=stored.definition,
     )
+    if finished:
+        evaluation.status_reason = stored.status_reason  # shown as it ended
     return Resumed(evaluation, stored, finished, warnings)
 
 
@@ -419,13 +480,14 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
             "agent); start a new evaluation instead"
         )
     grown = _grown(stored.id, current, changes)
-    unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING)
+    priced = _priced(stored.id, current, changes)
+    unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING) - set(PRICES)
     if unknown:
         raise ValueError(f"not settings: {', '.join(sorted(unknown))}")
     running = {name: value for name, value in changes.items() if name in RUNNING}
     if current.stack is None or not running.get("stack"):
         running.pop("stack", None)
-    given: dict[str, Any] = {**running, **grown}  # RUNNING and GROWING share no name
+    given: dict[str, Any] = {**running, **grown, **priced}  # they share no name
     resumed = replace(current, **given)
     if stored.records and _extends(current, resumed):
         # More attempts after figures were seen: n is chosen by looking from now on.
@@ -467,6 +529,24 @@ def _extends(current: Settings, resumed: Settings) -> bool:
     )
 
 
+def _priced(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored prices are kept: the same given again is fine, and an evaluation stored
+    without prices may be given them; other prices are InputError in one line."""
+    price_in, price_out = (changes.get(name) for name in PRICES)
+    if price_in is None and price_out is None:
+        return {}
+    if price_in is None or price_out is None:
+        raise InputError(f"--resume {evaluation_id}: give --price-in and --price-out together")
+    price = Price(price_in, price_out)
+    if current.price is not None and current.price != price:
+        shown = "/".join(current.price.texts())
+        raise InputError(
+            f"--resume {evaluation_id}: its prices are kept (stored: {shown} per million tokens "
+            "in/out); start a new evaluation to price it otherwise"
+        )
+    return {"price": price}
+
+
 def _resolved(path: str, flag: str) -> str:
     """``path`` made absolute, as the stored one is; InputError for a name no file can have
     (a NUL, a lone surrogate), which the OS cannot even be asked about."""
@@ -504,10 +584,11 @@ def _warnings(stored: StoredEvaluation) -> list[str]:
     return warnings
 
 
-def _stored_settings(settings: Settings) -> Settings:
-    """The settings as stored: absolute paths, so a resume works from any folder."""
+def _stored_settings(settings: Settings, *, agents_file: bool = True) -> Settings:
+    """The settings as stored: absolute paths, so a resume works from any folder (a Python
+    callable's evaluation has no agents file)."""
     agents_path = settings.agents_path
-    if not settings.stack:
+    if agents_file and not settings.stack:
         from passk_tui.targets.agents_file import find_agents_file
 
         explicit = Path(agents_path) if agents_path else None

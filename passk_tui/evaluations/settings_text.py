@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TypeVar
 
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.cases import Case, load_cases
+from passk_tui.core.run.price import Price, parse_money, parse_price
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
@@ -47,7 +49,17 @@ def flag(name: str, text: str | None, parse: Callable[[str], T], default: T) -> 
 
 
 #: What each field is called in the CLI's line about it (else ``--`` and its name).
-FLAG_NAMES = {"max_attempts": "--max-attempts", "completion_only": "--completion-only"}
+FLAG_NAMES = {
+    "max_attempts": "--max-attempts",
+    "completion_only": "--completion-only",
+    "price_in": "--price-in",
+    "price_out": "--price-out",
+    "budget_runs": "--budget-runs",
+    "budget_cost": "--budget-cost",
+    "family_wise": "--family-wise",
+}
+#: The flags (and fields) that set money and budgets, in the order they are checked.
+COST_FIELDS = ("price_in", "price_out", "budget_runs", "budget_cost")
 #: What the form says beside an empty required field (the CLI says ``missing --agent, ...``).
 REQUIRED = {
     "agent": "required",
@@ -100,8 +112,9 @@ def check_settings(
 
     ``texts`` maps a field (``agent``, ``version``, ``cases``, ``attempts``, ``k``,
     ``require``, ``max_attempts``, ``precision``, ``confidence``, ``concurrency``,
-    ``timeout``, ``stack``, ``key``, ``agents``, ``baseline``; ``completion_only`` a
-    bool) to its text as given; None or absent is not given (its default). ``sources``
+    ``timeout``, ``stack``, ``key``, ``agents``, ``baseline``, ``price_in``, ``price_out``,
+    ``budget_runs``, ``budget_cost``; ``completion_only`` and ``family_wise``
+    bools) to its text as given; None or absent is not given (its default). ``sources``
     names where a field came from when not its flag (``{"stack": "PASSK_STACK"}``).
     With ``demo`` the demo's agent, version and cases fill what is not given. Nothing is
     read or sent: the files and the stack are the lookups' (``evaluations.lookups``).
@@ -155,6 +168,9 @@ def check_settings(
         agent = parsed("agent", parse_agent_name, None)
     version = parsed("version", parse_version, demo_module.VERSION if demo else None)
     confidence = parsed("confidence", parse_confidence, None)
+    family_wise = bool(texts.get("family_wise"))
+    if family_wise and (text("require") is None or text("confidence") is None):
+        check.fail("family_wise", FAMILY_WISE_NEEDS, f"--family-wise: {FAMILY_WISE_NEEDS}")
     cases_path = text("cases")
     if demo and not cases_path:
         cases_path = str(demo_module.CASES)
@@ -168,6 +184,15 @@ def check_settings(
             "baseline",
             f"must differ from the version ({version})",
             f"--baseline: must differ from --version ({version})",
+        )
+    price = _check_price(check, parsed)
+    budget_runs = parsed("budget_runs", parse_attempts, None)
+    budget_cost = parsed("budget_cost", parse_money, None)
+    if budget_cost is not None and price is None and stack is not None and not check.errors:
+        check.fail(
+            "budget_cost",
+            "needs prices: give the price in and out too",
+            "--budget-cost: needs prices (--price-in and --price-out)",
         )
     if check.errors:
         return check
@@ -189,8 +214,34 @@ def check_settings(
         max_attempts=max_attempts,
         precision=precision,
         confidence=confidence,
+        price=price,
+        budget_runs=budget_runs,
+        budget_cost=budget_cost,
+        family_wise=family_wise,
     )
     return check
+
+
+def _check_price(check: SettingsCheck, parsed: Callable[..., object]) -> Price | None:
+    """The price given by its two fields (None: neither); one without the other is refused."""
+    given = {name: parsed(name, parse_price, None) for name in ("price_in", "price_out")}
+    if check.errors.keys() & given.keys():
+        return None
+    price_in, price_out = given["price_in"], given["price_out"]
+    if price_in is None and price_out is None:
+        return None
+    if price_in is None or price_out is None:
+        missing, other = (
+            ("price_in", "price_out") if price_in is None else ("price_out", "price_in")
+        )
+        check.fail(
+            missing,
+            f"give it with the price {'out' if missing == 'price_in' else 'in'}",
+            f"{flag_name(other)}: give {flag_name(missing)} too (prices come in pairs)",
+        )
+        return None
+    assert isinstance(price_in, Fraction) and isinstance(price_out, Fraction)
+    return Price(price_in, price_out)
 
 
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
@@ -211,6 +262,8 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
             "timeout",
             "agents",
             "completion_only",
+            *COST_FIELDS,
+            "family_wise",
         )
     }
     sources: dict[str, str] = {}
@@ -223,6 +276,12 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
         raise InputError(line)
     assert check.settings is not None
     return check.settings
+
+
+#: Why --family-wise alone is refused: it sets the confident gate's promise.
+FAMILY_WISE_NEEDS = (
+    "needs --require and --confidence (it makes the confident gate's promise the whole suite's)"
+)
 
 
 def check_precision(precision: float | None, require: object, adaptive: bool) -> None:
@@ -334,7 +393,25 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
         settings.agent,
         settings.version,
         concurrency=settings.concurrency,
+        evaluation_id=evaluation_id,
     )
+
+
+def with_local_price(settings: Settings) -> Settings:
+    """The settings with a local version's own ``price`` when no flag gave one; a
+    ``--budget-cost`` with no price from either is bad input (InputError)."""
+    price = settings.price
+    if price is None and not settings.stack:
+        from passk_tui.targets.agents_file import find_agents_file, find_version
+
+        explicit = Path(settings.agents_path) if settings.agents_path else None
+        price = find_version(find_agents_file(explicit), settings.agent, settings.version).price
+    if settings.budget_cost is not None and price is None:
+        raise InputError(
+            f"--budget-cost: needs prices: give {settings.agent!r} version {settings.version} "
+            "a price in the agents file, or --price-in and --price-out"
+        )
+    return replace(settings, price=price)
 
 
 def resume_changes(args: argparse.Namespace) -> dict[str, object]:
@@ -368,6 +445,8 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
         changes["precision"] = flag("precision", args.precision, parse_precision, None)
     if args.confidence is not None:
         changes["confidence"] = flag("confidence", args.confidence, parse_confidence, None)
+    if args.family_wise:
+        changes["family_wise"] = True
     if args.concurrency is not None:
         changes["concurrency"] = flag(
             "concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY
@@ -378,4 +457,11 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
         changes["stack"] = parse_stack_url(args.stack)
     if args.agents is not None:
         changes["agents_path"] = args.agents
+    if args.budget_runs is not None:
+        changes["budget_runs"] = flag("budget-runs", args.budget_runs, parse_attempts, 0)
+    if args.budget_cost is not None:
+        changes["budget_cost"] = flag("budget-cost", args.budget_cost, parse_money, None)
+    for name in ("price_in", "price_out"):
+        if getattr(args, name) is not None:
+            changes[name] = flag(name.replace("_", "-"), getattr(args, name), parse_price, None)
     return changes

@@ -14,19 +14,20 @@ import io
 import json
 from collections.abc import Callable
 from fractions import Fraction
+from math import inf
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.stats.case_costs import evaluation_cost
 from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparison
 from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.text.compare_text import comparison_rows, count_line, notes
+from passk_tui.core.stats.suite import SuiteComparison
+from passk_tui.core.text.compare_text import comparison_rows, count_line, notes, suite_line
 from passk_tui.reports.compare_html import render_html
 from passk_tui.reports.export import check_export_path, figures_json, md_cell, md_row, write_file
 from passk_tui.reports.report import iso_time
 from passk_tui.store.comparison import ComparedEvaluations
 from passk_tui.store.models import StoredEvaluation
-
-METHOD = "Fisher's exact test, two-sided, Holm-adjusted across the compared cases"
 
 
 def export_comparison(compared: ComparedEvaluations, path: str | Path) -> Path:
@@ -58,13 +59,14 @@ def _evaluation_json(stored: StoredEvaluation) -> dict[str, Any]:
     }
 
 
-def _case_json(c: CaseComparison) -> dict[str, Any]:
+def _case_json(c: CaseComparison, comparison: Comparison) -> dict[str, Any]:
     return {
         "name": c.name,
         "a": figures_json(c.a),
         "b": figures_json(c.b),
         "change": None if c.change is None else float(c.change),
-        "p_fisher": float(c.p_fisher),
+        "p_raw": float(c.p_raw),
+        "p_fisher": None if comparison.anytime else float(c.p_raw),
         "p": float(c.p),
         "verdict": str(c.verdict),
         "mostly_errored": c.mostly_errored,
@@ -77,16 +79,56 @@ def render_json(compared: ComparedEvaluations) -> str:
     document = {
         "a": _evaluation_json(compared.baseline),
         "b": _evaluation_json(compared.candidate),
-        "method": METHOD,
+        "method": comparison.method,
         "confidence": float(comparison.confidence),
         "alpha": float(comparison.alpha),
         "counts": _verdict_counts(comparison),
-        "cases": [_case_json(c) for c in comparison.cases],
+        "suite": _suite_json(comparison.suite),
+        "cases": [_case_json(c, comparison) for c in comparison.cases],
         "only_in_a": list(comparison.only_a),
         "only_in_b": list(comparison.only_b),
         "warnings": compared.warnings(),
+        "cost": _cost_json(compared),
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def _suite_json(suite: SuiteComparison) -> dict[str, Any]:
+    """The suite line's figures; a figure that is not a finite number (none, or an odds ratio
+    of 0 against 0, or infinite) is null, so the document stays JSON."""
+    return {
+        "better": suite.better,
+        "worse": suite.worse,
+        "same": suite.same,
+        "odds_ratio": _finite(suite.odds_ratio),
+        "low": _finite(suite.low),
+        "high": _finite(suite.high),
+        "p": suite.p,
+        "verdict": str(suite.verdict),
+        "method": suite.method,
+    }
+
+
+def _finite(value: float | None) -> float | None:
+    return None if value is None or value in (inf, -inf) else value
+
+
+def _cost_json(compared: ComparedEvaluations) -> dict[str, Any]:
+    """Each side's total and, per compared case, its cost per passed attempt (null: no
+    price, no usage or no pass): floats, the exact figures being each side's own export's."""
+
+    def money(value: Fraction | None) -> float | None:
+        return None if value is None else float(value)
+
+    a, b = compared.costs()
+    return {
+        "a": money(evaluation_cost(a)),
+        "b": money(evaluation_cost(b)),
+        "cost_per_pass": {
+            x.name: {"a": money(x.cost_per_pass), "b": money(y.cost_per_pass)}
+            for x, y in zip(a, b, strict=True)
+        },
+    }
 
 
 def _verdict_counts(comparison: Comparison) -> dict[str, int]:
@@ -107,6 +149,7 @@ CSV_HEADER = [
     "b_pass@1",
     "change",
     "p_fisher",
+    "p_raw",
     "p",
     "verdict",
     "mostly_errored",
@@ -135,7 +178,8 @@ def render_csv(compared: ComparedEvaluations) -> str:
                 *_csv_counts(c.a),
                 *_csv_counts(c.b),
                 _csv_float(c.change),
-                repr(float(c.p_fisher)),
+                "" if comparison.anytime else repr(float(c.p_raw)),
+                repr(float(c.p_raw)),
                 repr(float(c.p)),
                 str(c.verdict),
                 "yes" if c.mostly_errored else "no",
@@ -162,11 +206,15 @@ def render_md(compared: ComparedEvaluations) -> str:
         *(md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]),
         "",
         f"**{count_line(comparison)}**",
+        "",
+        md_cell(suite_line(comparison)),
+        "",
         *(f"- {md_cell(line)}" for line in [*notes(comparison), *compared.warnings()]),
         *(f"- {md_cell(line)}" for line in compared.definition_lines()),
         "",
-        f"{METHOD}; a verdict where the adjusted p is below {float(comparison.alpha):g}"
-        f" (confidence {float(comparison.confidence):g}).",
+        f"{comparison.method}; a verdict where the adjusted p is below {float(comparison.alpha):g}"
+        f" (confidence {float(comparison.confidence):g}). The suite line: "
+        f"{comparison.suite.method}.",
     ]
     return "\n".join(lines) + "\n"
 

@@ -3,8 +3,9 @@
 The same treatment as one evaluation's report (store/report_html.py), on the same
 frame (store/html_page.py): one self-contained file, no script, no fetch. It holds
 the count line and the notes (a regression that is mostly errored points at the
-platform), the table with both versions' passes, errored attempts and attempts
-grids, the change, the Holm-adjusted p (the raw one under it) and the verdict; the
+platform), the suite line (all cases at once, stratified by case), the table with
+both versions' passes, errored attempts and attempts grids, the change, the
+Holm-adjusted p (the raw one under it) and the verdict; the
 cases in only one version apart; the settings of both (never the key); and per case
 both versions' attempts in a collapsed ``<details>``.
 """
@@ -15,9 +16,9 @@ from collections.abc import Sequence
 
 from passk_tui.core.run.agent_definition import describe
 from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict
-from passk_tui.core.stats.figures import CaseFigures, two_decimals
+from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.intervals import interval_text, level_text
-from passk_tui.core.text.compare_text import count_line, notes, signed
+from passk_tui.core.text.compare_text import count_line, notes, p_text, signed, suite_line
 from passk_tui.reports.html_page import (
     attempts_grid,
     blocks,
@@ -101,17 +102,19 @@ def _subtitle(a: _Side, b: _Side) -> str:
 def _counts(compared: ComparedEvaluations) -> str:
     """The count line as the verdict at the top, then the notes and the warnings."""
     comparison = compared.comparison
-    kind = "fail" if comparison.regressed else "pass" if comparison.cases else "none"
+    kind = "fail" if comparison.fails_on_regression else "pass" if comparison.cases else "none"
     method = (
-        "Fisher's exact test (two-sided) per case, Holm-adjusted across the "
-        f"{len(comparison.cases):,} compared; a verdict where the adjusted p is below "
-        f"{float(comparison.alpha):g} (confidence {level_text(float(comparison.confidence))})."
+        f"Per case: {comparison.method} ({len(comparison.cases):,} compared); a verdict where "
+        f"the adjusted p is below {float(comparison.alpha):g} "
+        f"(confidence {level_text(float(comparison.confidence))}). "
+        f"The suite: {comparison.suite.method}."
     )
     said = [*notes(comparison), *compared.warnings()]
     items = "".join(f"<li>{esc(line)}</li>" for line in said)
     listed = f'<ul class="notes" id="notes">{items}</ul>' if said else ""
     return (
         f'<div class="verdict {kind}" id="verdict">{esc(count_line(comparison))}</div>'
+        f'<p class="suite {comparison.suite.verdict}" id="suite">{esc(suite_line(comparison))}</p>'
         f'<p class="note">{esc(method)} No mean across cases: it would hide the case that '
         f"broke.</p>{listed}"
     )
@@ -150,7 +153,7 @@ def _row(index: int, c: CaseComparison, a: _Side, b: _Side, level: float) -> str
         f"{_passed(c.a, level)}{_errored(c.a)}<td>{attempts_grid(a.cells[c.name])}</td>"
         f"{_passed(c.b, level)}{_errored(c.b)}<td>{attempts_grid(b.cells[c.name])}</td>"
         f'<td class="num change">{signed(c.change)}</td>'
-        f'<td class="num p">{two_decimals(c.p)}<span class="ci">{float(c.p_fisher):.2g}</span></td>'
+        f'<td class="num p">{p_text(c.p)}<span class="ci">{p_text(c.p_raw)}</span></td>'
         f'<td class="call {c.verdict}">{c.verdict}{mark}</td></tr>'
     )
 

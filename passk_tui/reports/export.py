@@ -28,7 +28,9 @@ from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, interval_text, level_text, outward_ends
+from passk_tui.core.stats.suite_promise import promise_words
 from passk_tui.core.text.table import table_rows
+from passk_tui.reports import costs
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time
 from passk_tui.store.models import StoredEvaluation
@@ -188,7 +190,10 @@ def _gate_json(report: Report) -> dict[str, Any] | None:
     return {
         "require": gate_text(reading.require),
         "kind": reading.gate_kind,
-        "confidence": reading.level if reading.confident else None,
+        "confidence": reading.promise if reading.confident else None,
+        # Which promise the verdicts keep; family-wise, each case was read at case_level.
+        "promise": promise_words(reading.family_wise) if reading.confident else None,
+        "case_level": reading.level if reading.confident else None,
         "held": reading.exit_code == 0,
         "under": [c.figures.name for c in reading.failing],
         "undecided": [c.figures.name for c in reading.undecided] if reading.confident else [],
@@ -209,7 +214,10 @@ def render_json(report: Report) -> str:
     kept: list[str] = []
 
     def verbatim(value: Any) -> str:
-        kept.append(compact_json(value))
+        return raw(compact_json(value))
+
+    def raw(text: str) -> str:
+        kept.append(text)
         return f"\x00{token}:{len(kept) - 1}\x00"
 
     document = {
@@ -227,6 +235,7 @@ def render_json(report: Report) -> str:
             "max_attempts": s.max_attempts,
             "precision": s.precision,
             "confidence": s.confidence,
+            "family_wise": s.family_wise,
             "k": s.k,
             "require": None if s.require is None else gate_text(s.require),
             "completion_only": s.completion_only,
@@ -234,6 +243,7 @@ def render_json(report: Report) -> str:
             "timeout": s.timeout,
             "cases_path": s.cases_path,
             "cases_sha256": stored.cases_sha256,
+            **costs.evaluation_json(stored, report.costs, raw),
         },
         "intervals": {
             "level": reading.level,
@@ -243,7 +253,10 @@ def render_json(report: Report) -> str:
             "why": report.intervals.why,
         },
         "gate": _gate_json(report),
-        "cases": [_case_json(c, verbatim) for c in report.cases],
+        "cases": [
+            {**_case_json(c, verbatim), **costs.case_json(row, raw)}
+            for c, row in zip(report.cases, report.costs, strict=True)
+        ],
         "attempts": [
             {
                 # Not dataclasses.asdict: it deep-copies the answer, recursing as deep as it nests.
@@ -285,6 +298,7 @@ def csv_header(k: int) -> list[str]:
         "level",
         "method",
         "stop_reason",
+        *costs.CSV_HEADER,
     ]
 
 
@@ -299,7 +313,7 @@ def render_csv(report: Report) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(csv_header(reading.k))
-    for c in report.cases:
+    for c, row in zip(report.cases, report.costs, strict=True):
         f, intervals = c.figures, c.reading.intervals
         writer.writerow(
             [
@@ -320,6 +334,7 @@ def render_csv(report: Report) -> str:
                 f"{reading.level:g}",
                 reading.method.name,
                 _reason(c) or "-",
+                *costs.csv_cells(row),
             ]
         )
     return out.getvalue()

@@ -16,12 +16,12 @@ from importlib.resources import files
 from itertools import groupby
 from typing import Any
 
-from passk_tui import __version__
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.progress import Cell
 from passk_tui.core.stats.intervals import Interval
 from passk_tui.core.text.glyphs import NAMES, SYMBOLS
 from passk_tui.core.text.terminal_text import terminal_safe_lines
+from passk_tui.core.version import __version__
 
 #: Nothing may be fetched: styles only from the page itself, images only as data: URLs.
 CONTENT_SECURITY_POLICY = (

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.stats.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading, read
 from passk_tui.core.stats.interval_choice import IntervalChoice, evaluation_choice
@@ -51,6 +52,8 @@ class Report:
     cases: tuple[CaseReport, ...]
     #: The evaluation's interval method and why (``core.interval_choice``).
     intervals: IntervalChoice
+    costs: tuple[CaseCosts, ...] = ()
+    """Per case, in case order: tokens, durations and money (``core.stats.case_costs``)."""
 
     @property
     def duration(self) -> float:
@@ -65,7 +68,7 @@ def build_report(source: StoredEvaluation | Evaluation, confidence: float | None
     level = confidence if confidence is not None else gate_confidence(s)
     figures = stored.figures()
     choice = evaluation_choice(s, figures)
-    reading = read(figures, s.require, level, choice.method)
+    reading = read(figures, s.require, level, choice.method, s.family_wise)
     durations = [0.0] * len(stored.cases)
     failures: list[AttemptRecord | None] = [None] * len(stored.cases)
     for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):
@@ -76,7 +79,8 @@ def build_report(source: StoredEvaluation | Evaluation, confidence: float | None
         CaseReport(case, case_reading, durations[i], failures[i], stored.stop_reasons.get(i))
         for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
     )
-    return Report(stored, reading, cases, choice)
+    costs = case_costs([c.name for c in stored.cases], stored.records, s.price)
+    return Report(stored, reading, cases, choice, tuple(costs))
 
 
 def snapshot(evaluation: Evaluation) -> StoredEvaluation:
@@ -97,6 +101,7 @@ def snapshot(evaluation: Evaluation) -> StoredEvaluation:
         records=records,
         stop_reasons=dict(progress.stop_reasons),
         definition=getattr(evaluation, "definition", None),  # a recorded evaluation's
+        status_reason=evaluation.status_reason,
     )
 
 

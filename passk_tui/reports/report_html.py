@@ -16,12 +16,14 @@ from fractions import Fraction
 from passk_tui.core.run.agent_definition import describe, fields
 from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.run.cases import Case
+from passk_tui.core.run.price import price_text
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals
 from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
 from passk_tui.core.stats.intervals import GateVerdict, Interval, interval_text, level_text
 from passk_tui.core.stats.sampling import stop_rule_text
 from passk_tui.core.stats.stopping import StopReason
+from passk_tui.reports.costs import cost_section
 from passk_tui.reports.html_page import (
     attempts_grid,
     blocks,
@@ -106,6 +108,8 @@ def render_report(report: Report) -> str:
             _split(rows),
             '<h2 id="results">Results</h2>',
             _table(rows, s, reading),
+            '<h2 id="cost">What it cost</h2>',
+            cost_section(stored, report.costs),
             "<h2>Settings</h2>",
             _settings(report),
             '<h2 id="attempts">Attempts per case</h2>',
@@ -140,6 +144,8 @@ def _subtitle(stored: StoredEvaluation) -> str:
         parts.append(f"finished {esc(_when(stored.finished))}")
     if stored.error:
         parts.append(f"error: {esc(stored.error)}")
+    if stored.status_reason:
+        parts.append(f"<b>{esc(stored.status_reason)}</b>")
     return f'<p class="subtitle">{" · ".join(parts)}</p>'
 
 
@@ -234,6 +240,7 @@ def _settings(report: Report) -> str:
             ("timeout", f"{s.timeout:g} s per attempt"),
             ("stack", s.stack or "none (local agents)"),
             ("agents file", s.agents_path),
+            ("price per million tokens", None if s.price is None else price_text(s.price)),
         ]
     )
 

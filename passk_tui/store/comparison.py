@@ -6,7 +6,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.run.agent_definition import changed_warning, labelled, same_measure
+from passk_tui.core.stats.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
+from passk_tui.core.stats.interval_choice import n_chosen_by_looking
+from passk_tui.core.text.cost_text import comparison_cost_lines
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
 
@@ -72,10 +75,34 @@ class ComparedEvaluations:
             for name, s in sides
         ]
 
+    def costs(self) -> tuple[list[CaseCosts], list[CaseCosts]]:
+        """Each side's costs over the compared cases, in the comparison's order (A, B)."""
+        names = [c.name for c in self.comparison.cases]
+        compared = set(names)
+
+        def of(stored: StoredEvaluation) -> list[CaseCosts]:
+            records = [r for r in stored.records if r.case in compared]
+            return case_costs(names, records, stored.settings.price)
+
+        return of(self.baseline), of(self.candidate)
+
+    def cost_lines(self) -> list[str]:
+        """After the table: cost per passed attempt for A and B side by side, when either
+        side has prices; none otherwise."""
+        if self.baseline.settings.price is None and self.candidate.settings.price is None:
+            return []
+        return comparison_cost_lines(*self.costs())
+
 
 def side(stored: StoredEvaluation, label: str) -> Side:
-    """An evaluation as the comparison sees it: its k and its cases' counts."""
-    return Side(f"{label} ({stored.id})", stored.settings.k, stored.figures())
+    """An evaluation as the comparison sees it: its k, its cases' counts, whether its n was
+    chosen by looking."""
+    return Side(
+        f"{label} ({stored.id})",
+        stored.settings.k,
+        stored.figures(),
+        looked=n_chosen_by_looking(stored.settings),
+    )
 
 
 def compare_stored(

@@ -169,11 +169,12 @@ class Store:
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
                 " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
-                " extended)"
+                " price_in, price_out, budget_runs, budget_cost, family_wise, extended)"
                 " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
                 " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
                 " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
-                " :agent_definition, :extended)",
+                " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost, :family_wise,"
+                " :extended)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -219,12 +220,16 @@ class Store:
         """The engine's RecordSink for one evaluation: ``write(records)`` commits a batch."""
         return EvaluationSink(self, evaluation_id)
 
-    def finish(self, evaluation_id: str, status: str, error: str | None = None) -> None:
-        """Record how the evaluation ended: done, cancelled or failed (with its one-line error)."""
+    def finish(
+        self, evaluation_id: str, status: str, error: str | None = None, reason: str | None = None
+    ) -> None:
+        """Record how the evaluation ended: done, cancelled or failed (with its one-line error),
+        and why when there is more to say (``budget spent``)."""
         with self._writing("the evaluation's end") as db:
             db.execute(
-                "UPDATE evaluations SET status = ?, error = ?, finished = ? WHERE id = ?",
-                (status, layout.text(error), time.time(), evaluation_id),
+                "UPDATE evaluations SET status = ?, error = ?, status_reason = ?, finished = ?"
+                " WHERE id = ?",
+                (status, layout.text(error), reason, time.time(), evaluation_id),
             )
 
     def forget_cases(self, evaluation_id: str) -> None:
@@ -250,8 +255,10 @@ class Store:
                 "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
                 " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
                 " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
-                " precision = :precision, confidence = :confidence, extended = :extended"
-                " WHERE id = :id",
+                " precision = :precision, confidence = :confidence, price_in = :price_in,"
+                " price_out = :price_out, budget_runs = :budget_runs, budget_cost = :budget_cost,"
+                " family_wise = :family_wise, extended = :extended,"
+                " status_reason = NULL WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 
@@ -463,6 +470,7 @@ class Store:
             in_flight=in_flight,
             stop_reasons=layout.stop_reasons(case_rows, f"{self.path}: evaluation {evaluation_id}"),
             definition=layout.definition_from_column(row["agent_definition"]),
+            status_reason=row["status_reason"],
         )
 
 

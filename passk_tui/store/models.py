@@ -66,6 +66,14 @@ class StoredEvaluation:
     resume finishes them under the same keys before its policy decides anything."""
     definition: Definition | None = None
     """What the agent resolved to (``core.agent_definition``); None: stored before it was."""
+    status_reason: str | None = None
+    """Why it ended as it did, when its status does not say it all (``budget spent``)."""
+
+    @property
+    def runs_started(self) -> int:
+        """The Runs this evaluation has started, resumes included: one per key it sent (every
+        record, withdrawn or not, and every attempt in flight, whose replay starts none)."""
+        return len(self.records) + len(self.withdrawn) + len(self.in_flight)
 
     @property
     def missing(self) -> int:

@@ -23,6 +23,7 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.outside_values import bounded_output, storable_json, storable_text
+from passk_tui.core.run.price import exact_decimal, price_from_texts
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.stopping import StopReason
 from passk_tui.store.errors import StoreUnusable
@@ -84,7 +85,21 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "max_attempts": settings.max_attempts,
         "precision": settings.precision,
         "confidence": settings.confidence,
+        "family_wise": int(settings.family_wise),
         "extended": int(settings.extended),
+        **_cost_columns(settings),
+    }
+
+
+def _cost_columns(settings: Settings) -> dict[str, Any]:
+    """The prices and budgets as stored: exact decimal text, never a float."""
+    price_in, price_out = (None, None) if settings.price is None else settings.price.texts()
+    budget = settings.budget_cost
+    return {
+        "price_in": price_in,
+        "price_out": price_out,
+        "budget_runs": settings.budget_runs,
+        "budget_cost": None if budget is None else exact_decimal(budget),
     }
 
 
@@ -105,6 +120,10 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         max_attempts=row["max_attempts"],
         precision=row["precision"],
         confidence=row["confidence"],
+        price=price_from_texts((row["price_in"], row["price_out"])),
+        budget_runs=row["budget_runs"],
+        budget_cost=None if row["budget_cost"] is None else Fraction(row["budget_cost"]),
+        family_wise=bool(row["family_wise"]),
         extended=bool(row["extended"]),
     )
 

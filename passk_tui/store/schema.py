@@ -143,7 +143,23 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE evaluations ADD COLUMN agent_definition TEXT;
     """,
-    # 9: n chosen by looking: 1 once attempts were added after some were recorded (an
+    # What it may cost: the version's prices per million tokens in and out (exact decimal
+    # text, '0.15'; NULL: no prices), the budgets (--budget-runs; --budget-cost as exact
+    # decimal text; NULL: none), and why it ended as it did ('budget spent'; NULL: nothing
+    # to add to its status). Evaluations stored before it read as unpriced, unbudgeted.
+    """
+    ALTER TABLE evaluations ADD COLUMN price_in TEXT;
+    ALTER TABLE evaluations ADD COLUMN price_out TEXT;
+    ALTER TABLE evaluations ADD COLUMN budget_runs INTEGER;
+    ALTER TABLE evaluations ADD COLUMN budget_cost TEXT;
+    ALTER TABLE evaluations ADD COLUMN status_reason TEXT;
+    """,
+    # --family-wise: the gate's promise is the whole suite's (each case judged at the
+    # Bonferroni level); evaluations stored before it were judged per case.
+    """
+    ALTER TABLE evaluations ADD COLUMN family_wise INTEGER NOT NULL DEFAULT 0;
+    """,
+    # n chosen by looking: 1 once attempts were added after some were recorded (an
     # extension), so its intervals stay anytime-valid. Stored before it, an extension left
     # no trace: such evaluations read as 0, fixed in advance, as they were read then.
     """

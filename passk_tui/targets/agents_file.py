@@ -24,6 +24,7 @@ import platformdirs
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.outside_values import positive_seconds
+from passk_tui.core.run.price import Price, parse_price
 from passk_tui.core.run.program import argv_problem
 from passk_tui.core.run.settings import parse_whole_number
 from passk_tui.core.run.toml_text import parse_toml
@@ -75,6 +76,8 @@ class AgentVersion:
     folder: Path
     command: tuple[str, ...] | None = None
     openai: OpenAISpec | None = None
+    price: Price | None = None
+    """``price = { input_per_mtok, output_per_mtok }``: what its tokens cost; None: not given."""
 
     def label(self, source: Path | str) -> str:
         """How messages name this version: ``agents.toml: agent 'calc' version 2``."""
@@ -149,22 +152,18 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
     return agents
 
 
-def local_target(path: Path, agent: str, version: int, *, concurrency: int) -> Target:
-    """The target for one exact local agent version; a missing agent or version is bad input."""
-    agents = load_agents(path)
-    versions = agents.get(agent)
-    if versions is None:
-        known = ", ".join(agents) or "none"
-        raise InputError(f"{path}: no agent {agent!r} (agents: {known})")
-    spec = versions.get(version)
-    if spec is None:
-        known = ", ".join(str(number) for number in versions)
-        raise InputError(f"{path}: agent {agent!r} has no version {version} (versions: {known})")
+def local_target(
+    path: Path, agent: str, version: int, *, concurrency: int, evaluation_id: str = ""
+) -> Target:
+    """The target for one exact local agent version; a missing agent or version is bad input.
+
+    ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION."""
+    spec = find_version(path, agent, version)
     label = spec.label(path)
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
 
-        return CommandTarget(spec.command, spec.folder, label=label)
+        return CommandTarget(spec.command, spec.folder, label=label, evaluation_id=evaluation_id)
     assert spec.openai is not None
     from passk_tui.targets.openai import OpenAITarget
 
@@ -180,11 +179,26 @@ def local_target(path: Path, agent: str, version: int, *, concurrency: int) -> T
     )
 
 
+def find_version(path: Path, agent: str, version: int) -> AgentVersion:
+    """One exact local agent version from the file; a missing agent or version is bad input."""
+    agents = load_agents(path)
+    versions = agents.get(agent)
+    if versions is None:
+        known = ", ".join(agents) or "none"
+        raise InputError(f"{path}: no agent {agent!r} (agents: {known})")
+    spec = versions.get(version)
+    if spec is None:
+        known = ", ".join(str(number) for number in versions)
+        raise InputError(f"{path}: agent {agent!r} has no version {version} (versions: {known})")
+    return spec
+
+
 def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str) -> AgentVersion:
     """One ``[agents.NAME.versions.N]`` table, validated."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with 'command' or 'openai'")
-    _no_unknown_keys(spec, ("command", "openai"), where)
+    _no_unknown_keys(spec, ("command", "openai", "price"), where)
+    price = _price(spec["price"], where) if "price" in spec else None
     has_command, has_openai = "command" in spec, "openai" in spec
     if has_command == has_openai:
         which = "both" if has_command else "neither"
@@ -201,8 +215,34 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
         problem = argv_problem(argv)
         if problem:
             raise InputError(f"{where}: 'command' {problem}")
-        return AgentVersion(agent, number, folder, command=tuple(argv))
-    return AgentVersion(agent, number, folder, openai=_parse_openai(spec["openai"], where))
+        return AgentVersion(agent, number, folder, command=tuple(argv), price=price)
+    openai = _parse_openai(spec["openai"], where)
+    return AgentVersion(agent, number, folder, openai=openai, price=price)
+
+
+_PRICE_KEYS = ("input_per_mtok", "output_per_mtok")
+
+
+def _price(table: Any, where: str) -> Price:
+    """``price = { input_per_mtok = 0.15, output_per_mtok = 0.60 }``: both, numbers >= 0, exact.
+
+    A TOML float is read back as the shortest text that is it (``repr``), which is what
+    was written for any price of up to 15 significant digits: 0.15 means 15/100.
+    """
+    shape = f"{where}: 'price' must be {{ input_per_mtok = N, output_per_mtok = N }}"
+    if not isinstance(table, dict):
+        raise InputError(shape)
+    _no_unknown_keys(table, _PRICE_KEYS, f"{where}: price")
+    values = []
+    for key in _PRICE_KEYS:
+        value = table.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InputError(f"{shape} (missing or not a number: {key!r})")
+        try:
+            values.append(parse_price(repr(value)))
+        except InputError as exc:
+            raise InputError(f"{where}: price {key!r} {exc}") from None
+    return Price(*values)
 
 
 def _parse_openai(table: Any, where: str) -> OpenAISpec:

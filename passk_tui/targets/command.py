@@ -35,15 +35,20 @@ class CommandTarget:
     Exit 0 is a completed Turn whose output is stdout (one trailing newline
     removed); any other exit is a failed Turn carrying the tail of stderr.
     When the engine cancels an attempt (deadline or user), the whole process
-    group is killed and the child reaped before ``CancelledError`` goes on.
+    group is killed and the child reaped before ``CancelledError`` goes on. The program
+    finds which attempt it makes in PASSK_CASE, PASSK_ATTEMPT and PASSK_EVALUATION, so it
+    can log or seed per attempt.
     """
 
-    def __init__(self, argv: Sequence[str], cwd: Path, *, label: str = "") -> None:
+    def __init__(
+        self, argv: Sequence[str], cwd: Path, *, label: str = "", evaluation_id: str = ""
+    ) -> None:
         if not argv:
             raise ValueError("CommandTarget needs a non-empty argv")
         self.argv = tuple(argv)
         self.cwd = cwd
         self.label = label
+        self.evaluation_id = evaluation_id
         self.definition = command_definition(self.argv, cwd)
         self._running: set[asyncio.subprocess.Process] = set()
 
@@ -60,7 +65,11 @@ class CommandTarget:
         """Run the program once on this attempt's input and map its exit to a Turn."""
         try:
             code, stdout, stderr = await run_program(
-                self.argv, self.cwd, stdin_bytes(attempt.case.input), self._running
+                self.argv,
+                self.cwd,
+                stdin_bytes(attempt.case.input),
+                self._running,
+                attempt_env(attempt, self.evaluation_id),
             )
         except OSError as exc:
             return Turn("failed", error=f"cannot start {self.argv[0]!r}: {exc.strerror or exc}")
@@ -73,6 +82,15 @@ class CommandTarget:
         for proc in list(self._running):
             await kill_and_reap(proc)
         self._running.clear()
+
+
+def attempt_env(attempt: PlannedAttempt, evaluation_id: str) -> dict[str, str]:
+    """Which attempt a `command` agent is making, as its environment says it (PRODUCT.md)."""
+    return {
+        "PASSK_CASE": attempt.case.name,
+        "PASSK_ATTEMPT": str(attempt.attempt),
+        "PASSK_EVALUATION": evaluation_id,
+    }
 
 
 def _answer(stdout: bytes) -> str:

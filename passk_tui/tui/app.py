@@ -7,9 +7,9 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -32,14 +32,17 @@ from passk_tui.tui.app_exit import exit_messages, exit_status
 from passk_tui.tui.contrast import derived_variables
 from passk_tui.tui.form import FormValues
 from passk_tui.tui.last_used import load_theme, save_last_used, save_theme
+from passk_tui.tui.pair_run import PairShown
 from passk_tui.tui.palette_commands import screen_commands
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
-from passk_tui.tui.screens.help import HelpScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.terminal_guard import UnsafeCharacters
 from passk_tui.tui.view import EvaluationView
+
+if TYPE_CHECKING:
+    from passk_tui.evaluations.pairing import PairedRun
 
 #: Seconds to wait for the Runs in flight to be cancelled when quitting mid-run.
 QUIT_GRACE = 10.0
@@ -65,7 +68,15 @@ class PasskApp(App[None]):
     GUARD: ClassVar[LineFilter] = UnsafeCharacters()
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding(
+            "ctrl+q",
+            "quit",
+            "Quit",
+            priority=True,
+            show=False,
+            tooltip="Quit (Ctrl+Q; q where nothing is typed)",
+        ),
+        Binding("q", "quit", "Quit", show=False, tooltip="Quit (Ctrl+Q while typing)"),
         Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
         Binding(
             "question_mark,f1",
@@ -73,7 +84,14 @@ class PasskApp(App[None]):
             "Help",
             tooltip="What the figures, intervals and glyphs mean (? or F1; F1 while typing)",
         ),
-        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Commands",
+            show=False,
+            priority=True,
+            tooltip="Every action of this screen in words, and the theme",
+        ),
     ]
 
     def __init__(
@@ -82,10 +100,11 @@ class PasskApp(App[None]):
         form: FormValues | None = None,
         env_key: str | None = None,
         offer_demo: bool = False,
-        start: Evaluation | None = None,
+        start: Evaluation | PairedRun | None = None,
         show_timing: bool = True,
         export_path: Path | None = None,
         notices: Sequence[str] = (),
+        fail_on_regression: bool = False,
     ) -> None:
         super().__init__()
         self.form = form or {}
@@ -98,6 +117,9 @@ class PasskApp(App[None]):
         self.export_path = export_path
         self._notices = list(notices)
         self.view: EvaluationView | None = None
+        #: A baseline run beside the candidate (``self.view`` is the candidate's then).
+        self.pair: PairShown | None = None
+        self.fail_on_regression = fail_on_regression
         self.worker: Worker[str] | None = None
         #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
         self.failure: InputError | RunError | None = None
@@ -195,7 +217,9 @@ class PasskApp(App[None]):
 
         self._start_new(lambda: new_evaluation(settings, key), remember)
 
-    def _start_new(self, make: Callable[[], Evaluation], remember: FormValues | None) -> None:
+    def _start_new(
+        self, make: Callable[[], Evaluation | PairedRun], remember: FormValues | None
+    ) -> None:
         """Make the evaluation (bad input is shown, nothing starts), remember the form, run."""
         try:
             evaluation = make()
@@ -215,16 +239,24 @@ class PasskApp(App[None]):
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
+        from passk_tui.evaluations.pairing import find_pair, resume_pair
         from passk_tui.evaluations.session import resume_evaluation
 
+        started: Evaluation | PairedRun
         try:
-            resumed = resume_evaluation(ref, self.env_key, changes)
+            pair = find_pair(ref)
+            if pair is not None:  # either of a pair resumes both, as headless
+                paired = resume_pair(pair, self.env_key, changes)
+                warnings, started = paired.warnings, paired
+            else:
+                resumed = resume_evaluation(ref, self.env_key, changes)
+                warnings, started = resumed.warnings, resumed.evaluation
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Cannot resume", severity="error", timeout=10, markup=False)
             return
-        for warning in resumed.warnings:
+        for warning in warnings:
             self.notify(warning, severity="warning", timeout=15)
-        self._launch(resumed.evaluation)
+        self._launch(started)
 
     def start_demo(self) -> None:
         self.start_evaluation(demo_settings(), None)
@@ -241,23 +273,14 @@ class PasskApp(App[None]):
     def start_baseline(
         self, settings: Settings, baseline: int, key: str | None, remember: FormValues | None
     ) -> None:
-        """Both versions in one run, where the session can do it; else say where it is done."""
-        from passk_tui.evaluations import session
-
-        start = getattr(session, "start_baseline", None)
-        if start is None:
-            self.notify(
-                f"Baseline runs come from the CLI for now: passk-tui --headless --baseline "
-                f"{baseline} … (or clear the Baseline field to run v{settings.version} alone).",
-                title="Not started",
-                severity="warning",
-                timeout=15,
-            )
-            return
+        """Both versions in one run, their attempts in turn (as headless runs them), then
+        their comparison."""
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
-        self._start_new(lambda: start(settings, baseline, key), remember)
+        from passk_tui.evaluations.pairing import new_pair
+
+        self._start_new(lambda: new_pair(settings, baseline, key), remember)
 
     @on(RerunRequested)
     def _rerun_requested(self, message: RerunRequested) -> None:
@@ -339,33 +362,67 @@ class PasskApp(App[None]):
         self.push_screen(CompareScreen(compared))
 
     def action_help(self) -> None:
+        from passk_tui.tui.screens.help import HelpScreen  # made when asked for: not at start
+
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
 
     # -- running ---------------------------------------------------------------------------
 
-    def _launch(self, evaluation: Evaluation) -> None:
+    def _launch(self, evaluation: Evaluation | PairedRun) -> None:
+        """Run one evaluation, or a pair (both grids, then their comparison)."""
+        from passk_tui.evaluations.pairing import PairedRun
+
         self.failure = None
-        self.view = EvaluationView.running_here(evaluation)
-        self.view.show_timing = self.show_timing
+        if isinstance(evaluation, PairedRun):
+            self.pair = PairShown.of(evaluation, self.show_timing, self.fail_on_regression)
+            self.view = self.pair.candidate
+            screen = RunScreen(self.view, baseline=self.pair.baseline)
+            if evaluation.shown_only:  # resumed with both done: only the comparison
+                self._show_comparison()
+                return
+            run, close = evaluation.run, evaluation.aclose
+        else:
+            self.pair = None
+            self.view = EvaluationView.running_here(evaluation)
+            self.view.show_timing = self.show_timing
+            screen = RunScreen(self.view)
+            run, close = evaluation.run, evaluation.target.aclose
         self.worker = self.run_worker(
-            self._run(evaluation),
+            self._run(run, close),
             name="evaluation",
             group="evaluation",
             exit_on_error=False,
         )
-        self.push_screen(RunScreen(self.view))
+        self.push_screen(screen)
 
-    async def _run(self, evaluation: Evaluation) -> str:
+    async def _run(
+        self, run: Callable[[], Awaitable[str]], close: Callable[[], Awaitable[None]]
+    ) -> str:
         try:
-            return await evaluation.run()
+            return await run()
         finally:
-            await evaluation.target.aclose()
+            await close()
 
     def cancel_evaluation(self) -> None:
-        """Start nothing new and cancel the Runs in flight; what finished stays."""
-        if self.evaluation is not None and self.running:
+        """Start nothing new and cancel the Runs in flight (of both, in a pair); what finished
+        stays."""
+        if self.pair is not None and self.running:
+            self.pair.paired.cancel()
+        elif self.evaluation is not None and self.running:
             self.evaluation.cancel()
+
+    def _show_comparison(self) -> None:
+        """A pair ended: its comparison, made by the core from what the store holds."""
+        from passk_tui.tui.screens.compare import CompareScreen
+
+        assert self.pair is not None
+        try:
+            compared = self.pair.compare()
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot compare", severity="error", timeout=15)
+            return
+        self.push_screen(CompareScreen(compared))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place the evaluation's end is handled: results, or why it could not run."""
@@ -388,8 +445,12 @@ class PasskApp(App[None]):
         elif event.state == WorkerState.SUCCESS:
             status = worker.result
             if status == "failed":
-                self.failure = RunError(self.view.error if self.view else "the evaluation failed")
+                why = self.pair.paired.error if self.pair else None
+                why = why or (self.view.error if self.view else None)
+                self.failure = RunError(why or "the evaluation failed")
                 self.notify(str(self.failure), title="Could not run", severity="error", timeout=30)
+            elif self.pair is not None and not self._quit_when_stopped:
+                self._show_comparison()
             elif isinstance(self.screen, RunScreen) and not self._quit_when_stopped:
                 from passk_tui.tui.screens.results import ResultsScreen
 
@@ -400,15 +461,20 @@ class PasskApp(App[None]):
             self.exit()
 
     def _export(self) -> None:
-        """--export: write what the store holds of the evaluation that just ended."""
+        """--export: write what the store holds of the evaluation that just ended (of a pair:
+        their comparison, as headless writes it)."""
         evaluation = self.evaluation
         store = getattr(evaluation, "store", None)
         if self.export_path is None or evaluation is None or store is None:
             return
+        from passk_tui.reports.compare_export import export_comparison
         from passk_tui.reports.export import export
 
         try:
-            export(store.load(evaluation.evaluation_id), self.export_path)
+            if self.pair is not None:
+                export_comparison(self.pair.compare(), self.export_path)
+            else:
+                export(store.load(evaluation.evaluation_id), self.export_path)
         except (InputError, RunError) as exc:
             self.notify(str(exc), title="Export failed", severity="error", timeout=15)
         else:
@@ -482,11 +548,15 @@ class PasskApp(App[None]):
     @property
     def exit_status(self) -> int:
         """The process's exit status (``app_exit.exit_status``)."""
-        return exit_status(self.signalled, self.crash or self.failure, self.view)
+        status = exit_status(self.signalled, self.crash or self.failure, self.view)
+        return self.pair.exit_status(status) if self.pair else status
 
     def exit_messages(self) -> list[str]:
         """What to say on stderr once the terminal is back (``app_exit.exit_messages``)."""
-        return exit_messages(self.crash or self.failure, self.view)
+        messages = exit_messages(self.crash or self.failure, self.view)
+        if self.pair is None or self.crash or self.failure:
+            return messages
+        return self.pair.exit_messages(messages)
 
     def show_case(self, view: EvaluationView, case_index: int) -> None:
         """Open one case's attempts; the case screen is made once per evaluation and reused,

@@ -5,15 +5,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.run.settings import parse_version
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
+from passk_tui.evaluations.settings_text import (
+    flag,
+    resume_changes,
+    settings_from_args,
+    stack_key,
+)
 from passk_tui.reports.export import check_export_path
 from passk_tui.tui.form import TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used
+
+if TYPE_CHECKING:
+    from passk_tui.evaluations.pairing import PairedRun
 
 #: Flags that fill the configure field of the same name: every text field but the key,
 #: which reaches the screen as ``env_key`` and is never put in a field.
@@ -50,21 +61,28 @@ def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormV
 
 def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Open the app (running at once when the flags say what to measure); return the exit status."""
-    start: Evaluation | None = None
+    start: Evaluation | PairedRun | None = None
     warnings: list[str] = []
     try:
         key = stack_key(args, env)
-        export_path = check_export_path(args.export) if args.export else None
+        baseline = flag("baseline", args.baseline, parse_version, None)
+        export_path = (
+            _export_path(args.export, paired=baseline is not None) if args.export else None
+        )
         if args.resume:
-            from passk_tui.evaluations.session import resume_evaluation
-
-            resumed = resume_evaluation(args.resume, key, resume_changes(args))
-            start, warnings = resumed.evaluation, resumed.warnings
+            start, warnings = _resumed(args, key, baseline)
         elif starts_at_once(args):
-            from passk_tui.evaluations.session import new_evaluation
+            settings = settings_from_args(args, env)
+            if baseline is not None:
+                from passk_tui.evaluations.pairing import new_pair
 
-            recorded = new_evaluation(settings_from_args(args, env), key)
-            start, warnings = recorded, recorded.warnings
+                start = new_pair(settings, baseline, key)
+                warnings = start.warnings
+            else:
+                from passk_tui.evaluations.session import new_evaluation
+
+                recorded = new_evaluation(settings, key)
+                start, warnings = recorded, recorded.warnings
     except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: {terminal_safe(str(exc))}\n")
         return exc.exit_code
@@ -78,9 +96,39 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         start=start,
         export_path=export_path,
         notices=warnings,
+        fail_on_regression=bool(args.fail_on_regression),
     )
     with relaxed_gc():
         app.run()
     for line in app.exit_messages():
         sys.stderr.write(terminal_safe(line) + "\n")
     return app.exit_status
+
+
+def _export_path(text: str, *, paired: bool) -> Path:
+    """--export checked as the run will write it: a pair writes its comparison."""
+    if paired:
+        from passk_tui.reports.compare_export import check_comparison_export
+
+        return check_comparison_export(text)
+    return check_export_path(text)
+
+
+def _resumed(
+    args: argparse.Namespace, key: str | None, baseline: int | None
+) -> tuple[Evaluation | PairedRun, list[str]]:
+    """``--resume ID``: the pair it is one of (both go on together, as headless), else it alone."""
+    from passk_tui.evaluations.pairing import find_pair, resume_pair
+    from passk_tui.evaluations.session import resume_evaluation
+
+    pair = find_pair(args.resume)
+    if pair is not None:
+        paired = resume_pair(pair, key, resume_changes(args), baseline_version=baseline)
+        return paired, paired.warnings
+    if baseline is not None:
+        raise InputError(
+            f"--baseline: evaluation {args.resume} ran without a baseline; start a new "
+            "pair (--baseline V without --resume)"
+        )
+    resumed = resume_evaluation(args.resume, key, resume_changes(args))
+    return resumed.evaluation, resumed.warnings

@@ -11,6 +11,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading
 from passk_tui.core.stats.interval_choice import IntervalChoice, interval_choice
@@ -31,6 +32,7 @@ class EvaluationView:
     evaluation: Evaluation | None = None
     stored_status: str | None = None
     stored_error: str | None = None
+    stored_reason: str | None = None
     #: Why the evaluation stopped before it could run (prepare raised): set by the app.
     failed_with: str | None = None
     #: False in tests and snapshots: rates, clocks and durations show as dashes.
@@ -38,6 +40,7 @@ class EvaluationView:
     #: What the agent resolved to (``core.agent_definition``); None: not recorded.
     definition: Definition | None = None
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
+    _costs: tuple[int, list[CaseCosts]] | None = field(default=None, repr=False, compare=False)
     _case_readings: dict[int, tuple[tuple[bytes, str], CaseReading]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -64,6 +67,7 @@ class EvaluationView:
             stored.cases,
             stored_status=stored.status,
             stored_error=stored.error,
+            stored_reason=stored.status_reason,
             show_timing=show_timing,
             definition=stored.definition,
         )
@@ -82,6 +86,20 @@ class EvaluationView:
         if self.failed_with is not None:
             return self.failed_with
         return self.evaluation.error if self.evaluation is not None else self.stored_error
+
+    @property
+    def status_reason(self) -> str | None:
+        """Why it ended as it did, beside its status (``budget spent``); None: nothing to add."""
+        if self.evaluation is not None:
+            return self.evaluation.status_reason
+        return self.stored_reason
+
+    def costs(self) -> list[CaseCosts]:
+        """Per case its tokens, durations and money, worked out again only when Progress moved."""
+        version = self.progress.version
+        if self._costs is None or self._costs[0] != version:
+            self._costs = (version, progress_costs(self.progress, self.settings))
+        return self._costs[1]
 
     @property
     def running(self) -> bool:
@@ -124,7 +142,7 @@ class EvaluationView:
             figures = self.progress.all_figures()
             self._reading = (
                 version,
-                settings_reading(figures, self.settings, self.interval_choice()),
+                settings_reading(figures, self.settings, choice=self.interval_choice()),
             )
         return self._reading[1]
 
@@ -139,7 +157,8 @@ class EvaluationView:
         cached = self._case_readings.get(case_index)
         if cached is None or cached[0] != (cells, choice.method.name):
             figures = [self.progress.figures(case_index)]
-            reading = settings_reading(figures, self.settings, choice).cases[0]
+            whole = len(self.progress.cells)
+            reading = settings_reading(figures, self.settings, whole, choice).cases[0]
             cached = ((cells, choice.method.name), reading)
             self._case_readings[case_index] = cached
         return cached[1]

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
+from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD
 from passk_tui.core.stats.interval_choice import SHORT_OF_PLAN
 from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, interval_text
+from passk_tui.core.text.compare_text import suite_line
 from passk_tui.store.comparison import compare_stored
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
@@ -208,3 +210,28 @@ async def test_the_run_screen_shows_the_anytime_valid_interval_while_attempts_la
         assert f"intervals: 95% anytime-valid (beta-binomial mixture), {SHORT_OF_PLAN}" in " ".join(
             cases.split()
         )
+
+
+async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_adaptive_side(
+    app_env: Path,
+) -> None:
+    a, b = stored_pair()
+    adaptive = replace(b, settings=replace(b.settings, max_attempts=40))
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        for candidate, test in (
+            (b, "Fisher's exact test"),
+            (adaptive, "anytime-valid e-value test"),
+        ):
+            compared = compare_stored(a, candidate)
+            await app.push_screen(CompareScreen(compared))
+            await pilot.pause()
+            shown = str(app.screen.query_one("#compare-suite", Static).render())
+            assert shown == suite_line(compared.comparison)
+            assert shown.startswith("suite: B better on 1 case, worse on 1, same on 2; ")
+            counts = str(app.screen.query_one("#compare-counts", Static).render())
+            assert f"{test} per case, Holm-adjusted" in counts
+            notes = str(app.screen.query_one("#compare-notes", Static).render())
+            assert (ANYTIME_METHOD in " ".join(notes.split())) == (candidate is adaptive)
+            app.pop_screen()
+            await pilot.pause()

@@ -38,6 +38,16 @@ def test_gate_names_each_failing_case(agents: Path) -> None:
     assert gate_lines == ["passk-tui: gate: json-shape: pass@3 0.00 is below --require 0.9"]
 
 
+def test_the_errored_attempts_are_said_by_their_error_after_the_table(agents: Path) -> None:
+    """As the app's Errors view groups them: how many, of which kind, from which cases."""
+    result = scripted(agents, "--cases", str(agents / "seed.toml"))
+    assert result.stdout == SEED_TABLE
+    said = result.stderr.splitlines()
+    start = said.index("passk-tui: errored: 1 attempt, 1 kind of error")
+    assert said[start + 1].startswith("passk-tui:   1x failed: ")
+    assert said[start + 1].endswith("(json-shape x1)")
+
+
 def test_gate_holds(agents: Path) -> None:
     result = scripted(agents, "--cases", str(agents / "seed.toml"), "--require", "0")
     assert result.returncode == 0, result.stderr

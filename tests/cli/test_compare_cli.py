@@ -17,11 +17,25 @@ from passk_tui.demo import demo_agent
 from passk_tui.store import Store
 from passk_tui.store.errors import UnknownEvaluation
 from tests.support.cli import run
-from tests.support.compare import BASELINE, CANDIDATE, PRODUCT_TABLE, store_evaluation
+from tests.support.compare import (
+    BASELINE,
+    CANDIDATE,
+    PRODUCT_SUITE,
+    PRODUCT_TABLE,
+    SUITE_LINE,
+    SUITE_PASSES_A,
+    SUITE_PASSES_B,
+    store_evaluation,
+    suite_counts,
+)
 
-TABLE = PRODUCT_TABLE + (
-    "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, "
-    "a provider or a tool before the agent\n"
+TABLE = (
+    PRODUCT_TABLE
+    + PRODUCT_SUITE
+    + (
+        "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10): look at the platform, "
+        "a provider or a tool before the agent\n"
+    )
 )
 
 
@@ -122,7 +136,10 @@ def test_cases_in_only_one_are_listed_after_the_table_and_warnings_go_to_stderr(
     assert result.returncode == 0
     assert result.stdout.endswith(
         "x     5/5       0          3/4       0          -0.25   0.44  unclear\n"
-        "0 improved, 0 regressed, 1 unclear\nonly in A: gone\nonly in B: new\n"
+        "0 improved, 0 regressed, 1 unclear\n"
+        "suite: B better on 0 cases, worse on 1, same on 0; "
+        "odds ratio 0.00 (95% CI -), p 0.26, unclear\n"
+        "only in A: gone\nonly in B: new\n"
     )
     assert result.stderr == (
         "passk-tui: warning: B (ev_b) is interrupted: 1 attempts missing; "
@@ -155,12 +172,29 @@ def test_exports(tmp_path: Path) -> None:
     }
     assert summary["mostly_errored"] is True and summary["change"] == -0.7
     assert summary["p"] == pytest.approx(3 * summary["p_fisher"])
+    assert summary["p_raw"] == summary["p_fisher"]
+    assert document["method"] == (
+        "Fisher's exact test, two-sided, Holm-adjusted across the compared cases"
+    )
+    assert document["suite"] == {
+        "better": 1,
+        "worse": 2,
+        "same": 0,
+        "odds_ratio": pytest.approx(0.9, abs=0.005),
+        "low": pytest.approx(0.35, abs=0.01),
+        "high": pytest.approx(2.25, abs=0.01),
+        "p": pytest.approx(0.79, abs=0.005),
+        "verdict": "unclear",
+        "method": "Cochran-Mantel-Haenszel test over the cases' 2x2 tables, "
+        "Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland interval",
+    }
     rows = list(csv.DictReader(paths[1].open()))
     assert [r["verdict"] for r in rows] == ["improved", "unclear", "regressed"]
     assert rows[2]["mostly_errored"] == "yes" and float(rows[2]["p"]) == summary["p"]
     md = paths[2].read_text()
     assert "| summary | 10/10 | 0 | 3/10 | 6 | -0.70 | 0.01 | regressed |" in md
     assert "**1 improved, 1 regressed, 1 unclear**" in md
+    assert PRODUCT_SUITE in md
     assert "- summary: the drop is mostly errored attempts" in md
 
 
@@ -233,3 +267,69 @@ def test_compare_needs_neither_textual_nor_scipy() -> None:
         "assert 'textual' not in sys.modules and 'scipy' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=30, capture_output=True)
+
+
+@pytest.fixture
+def suite_pair() -> None:
+    store_evaluation("ev_old", suite_counts(SUITE_PASSES_A), created=1.0)
+    store_evaluation("ev_new", suite_counts(SUITE_PASSES_B), created=2.0)
+
+
+@pytest.mark.usefixtures("suite_pair")
+def test_the_suite_line_after_the_count_line_and_in_the_json(tmp_path: Path) -> None:
+    path = tmp_path / "cmp.json"
+    result = compare("last~1", "last", "--fail-on-regression", "--export", str(path))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.endswith(f"0 improved, 0 regressed, 20 unclear\n{SUITE_LINE}\n")
+    suite = json.loads(path.read_text())["suite"]
+    assert {k: suite[k] for k in ("better", "worse", "same", "verdict")} == {
+        "better": 7,
+        "worse": 2,
+        "same": 11,
+        "verdict": "improved",
+    }
+    assert (suite["odds_ratio"], suite["low"], suite["high"], suite["p"]) == pytest.approx(
+        (1.849057, 1.210575, 2.824286, 0.004298), rel=1e-5
+    )
+
+
+@pytest.mark.usefixtures("suite_pair")
+def test_fail_on_regression_fails_on_a_suite_regression_named_suite() -> None:
+    result = compare("last", "last~1", "--fail-on-regression")
+    assert "0 improved, 0 regressed, 20 unclear\n" in result.stdout
+    assert result.returncode == 1
+    assert result.stderr == (
+        "passk-tui: regressed: suite: B worse on 7 of 20 cases; "
+        "odds ratio 0.54 (95% CI 0.35-0.83), p 0.0043 < 0.05\n"
+    )
+    assert compare("last", "last~1").returncode == 0
+
+
+def test_an_adaptive_side_is_compared_by_the_anytime_test_named_in_output_and_json(
+    tmp_path: Path,
+) -> None:
+    store_evaluation("ev_fixed", {"x": (2, 18, 0), "y": (10, 10, 0)}, created=1.0)
+    store_evaluation("ev_adapt", {"x": (18, 2, 0), "y": (11, 9, 0)}, created=2.0, max_attempts=40)
+    path = tmp_path / "cmp.json"
+    result = compare("ev_fixed", "ev_adapt", "--export", str(path))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == (
+        "case  A passed  A errored  B passed  B errored  change  p       verdict\n"
+        "----  --------  ---------  --------  ---------  ------  ------  --------\n"
+        "x     2/20      0          18/20     0          +0.80   <0.001  improved\n"
+        "y     10/20     0          11/20     0          +0.05   1.00    unclear\n"
+        "1 improved, 0 regressed, 1 unclear\n"
+        "suite: B better on 2 cases, worse on 0, same on 0; odds ratio 4.62, p 0.14, unclear\n"
+        "B: n chosen by looking (adaptive or extended), so each case is tested by the "
+        "anytime-valid e-value test (Jeffreys beta-binomial mixture over the pooled rate), "
+        "Holm-adjusted across the compared cases\n"
+        "the suite line: anytime-valid e-value over the cases' attempts paired by number "
+        "(directional, "
+        "a common log-odds shift), Mantel-Haenszel common odds ratio as an estimate\n"
+    )
+    document = json.loads(path.read_text())
+    assert document["method"].startswith("anytime-valid e-value test")
+    x = document["cases"][0]
+    assert x["p_fisher"] is None and x["p"] == pytest.approx(2 * x["p_raw"])
+    assert document["suite"]["p"] == pytest.approx(0.14, abs=0.005)
+    assert document["suite"]["low"] is None and document["suite"]["high"] is None

@@ -40,11 +40,13 @@ def test_a_failing_case_is_exit_1_and_every_undecided_one_is_named(agents: Path)
     assert result.returncode == 1, result.stderr
     assert result.stdout == CONFIDENT_TABLE
     assert gate_lines(result.stderr) == [
-        "passk-tui: gate: arithmetic: undecided: pass@3 95% CI 0.37-1.00 includes "
-        "--require 0.9 (more attempts would settle it)",
-        "passk-tui: gate: json-shape: fail: pass@3 95% CI 0.00-0.90 is below --require 0.9",
-        "passk-tui: gate: summary: undecided: pass@3 95% CI 0.85-1.00 includes "
-        "--require 0.9 (more attempts would settle it)",
+        "passk-tui: gate: arithmetic: undecided: pass@3 95% CI 0.37-1.00, 0 of 5 errored, "
+        "includes --require 0.9 (about 771 more attempts would decide it half the time)",
+        "passk-tui: gate: json-shape: fail: pass@3 95% CI 0.00-0.90, 1 of 5 errored, "
+        "is below --require 0.9",
+        "passk-tui: gate: summary: undecided: pass@3 95% CI 0.85-1.00, 0 of 5 errored, "
+        "includes --require 0.9 (about 3 more attempts would decide it half the time)",
+        "passk-tui: gate: pass@3 at or above 0.9 at 95% per case: 0 pass, 1 fail, 2 undecided",
     ]
 
 
@@ -56,6 +58,7 @@ def test_undecided_and_no_fail_is_exit_4(agents: Path) -> None:
     assert [line.split(": ")[2] for line in gate_lines(result.stderr)] == [
         "arithmetic",
         "json-shape",
+        "pass@3 at or above 0.5 at 95% per case",
     ]
 
 
@@ -63,7 +66,9 @@ def test_every_case_decided_pass_is_exit_0(agents: Path) -> None:
     result = seed(agents, "--require", "0", "--confidence", "0.8")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].endswith("pass@3 80% CI  gate")
-    assert gate_lines(result.stderr) == []
+    assert gate_lines(result.stderr) == [
+        "passk-tui: gate: pass@3 at or above 0 at 80% per case: 3 pass, 0 fail, 0 undecided"
+    ]
 
 
 def test_confidence_without_require_adds_only_the_interval_column(agents: Path) -> None:

@@ -184,6 +184,8 @@ def test_every_format_round_trips_the_seed_figures(agents: Path, tmp_path: Path)
         "require": "0.9",
         "kind": "point",
         "confidence": None,
+        "promise": None,
+        "case_level": None,
         "held": False,
         "under": ["json-shape"],
         "undecided": [],

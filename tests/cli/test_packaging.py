@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import ROOT
+from tests.support.readme import normalized, run_shown
 
 #: Run by the installed package's Python, outside the repository: prints each stylesheet
 #: a Textual class of the package loads, as Textual resolves it (CSS_PATH relative to the
@@ -120,3 +121,31 @@ def test_the_installed_command_runs_the_demo(installed: Path, tmp_path: Path) ->
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr  # no gate: done
     assert "pass@" in ran.stdout and "10/10 attempts" in ran.stderr
+
+
+def test_the_installed_package_runs_the_readmes_python_and_pytest_examples(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The issue's "done when": a fresh venv with the wheel runs "Use from Python" as written,
+    the pytest plugin found through the wheel's own ``pytest11`` entry point."""
+    folder = tmp_path / "my-project"
+    folder.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PASSK_DATA_DIR": str(tmp_path / "d")}
+    for run, printed in run_shown(installed, folder, env):
+        assert printed == normalized(run.output), run.command
+    entry = subprocess.run(
+        [str(installed), "-c", ENTRY_POINT], cwd=tmp_path, capture_output=True, text=True,
+        env=env, timeout=60,
+    )  # fmt: skip
+    where, value = entry.stdout.split()
+    assert Path(where).resolve().is_relative_to(installed.parent.parent.resolve()), entry.stderr
+    assert value == "passk_tui.api.pytest_plugin"
+
+
+#: Where the installed distribution is, and the module its ``pytest11`` entry point names.
+ENTRY_POINT = """
+from importlib.metadata import distribution
+dist = distribution("passk-tui")
+(plugin,) = [e for e in dist.entry_points if e.group == "pytest11"]
+print(dist.locate_file(""), plugin.value)
+"""

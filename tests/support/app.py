@@ -76,18 +76,26 @@ def synthetic_view(
     attempts: int,
     names: tuple[str, ...] = ("steady", "flaky", "broken-tool", "mixed"),
     require: Fraction = Fraction(9, 10),
+    *,
+    patterns: tuple[str, ...] = ("P", "PW", "E", "PEWPE"),
+    finished: int | None = None,
+    version: int = 1,
 ):
     """A finished evaluation made in memory (no agent runs): case c's attempt a passes,
-    is wrong or errors by a fixed pattern, so a 100-attempt grid is quick and stable."""
+    is wrong or errors by a fixed pattern, so a 100-attempt grid is quick and stable.
+
+    ``finished``: only the first that many attempts of each case are in (the rest pending),
+    and the evaluation reads as running elsewhere."""
+    from dataclasses import replace
+
     from passk_tui.tui.view import EvaluationView
 
-    patterns = ("P", "PW", "E", "PEWPE")
     outcome = {"P": Outcome.PASSED, "W": Outcome.WRONG, "E": Outcome.ERRORED}
     progress = Progress(list(names), attempts, 3)
     records = []
     for c, name in enumerate(names):
         pattern = patterns[c % len(patterns)]
-        for a in range(1, attempts + 1):
+        for a in range(1, (attempts if finished is None else finished) + 1):
             result = outcome[pattern[(a - 1) % len(pattern)]]
             records.append(
                 record(
@@ -96,9 +104,10 @@ def synthetic_view(
                 )
             )  # fmt: skip
     progress.add(records)
-    settings = scripted(attempts=attempts, require=require)
+    settings = replace(scripted(attempts=attempts, require=require), version=version)
+    status = "done" if finished is None else "running"
     return EvaluationView(
-        "ev_synthetic", settings, progress, None, stored_status="done", show_timing=False
+        "ev_synthetic", settings, progress, None, stored_status=status, show_timing=False
     )
 
 

@@ -22,6 +22,7 @@ def store_evaluation(
     inputs: dict[str, str] | None = None,
     status: str | None = "done",
     version: int = 1,
+    max_attempts: int | None = None,
 ) -> None:
     """An evaluation whose cases got these counts of passed, wrong and errored attempts."""
     names = list(counts)
@@ -38,7 +39,9 @@ def store_evaluation(
                     "x", None, None, None, None, 0.0, 1.0,
                 )
             )  # fmt: skip
-    settings = Settings("bot", version, "/x/cases.toml", attempts=attempts, k=k)
+    settings = Settings(
+        "bot", version, "/x/cases.toml", attempts=attempts, k=k, max_attempts=max_attempts
+    )
     with Store.open() as store:
         store.create_evaluation(evaluation_id, settings, cases, "h", created=created)
         store.write(evaluation_id, records)
@@ -54,6 +57,26 @@ json-shape  8/10      1          7/10      0          -0.10   1.00  unclear
 summary     10/10     0          3/10      6          -0.70   0.01  regressed
 1 improved, 1 regressed, 1 unclear
 """
+#: The suite line of those three cases: the two big changes cancel out in the stratified odds.
+PRODUCT_SUITE = (
+    "suite: B better on 1 case, worse on 2, same on 0; "
+    "odds ratio 0.90 (95% CI 0.35-2.25), p 0.79, unclear\n"
+)
+
+#: Twenty cases of 20 attempts each whose suite line is PRODUCT.md's, to the character:
+#: B's passes per case, then A's. Seven went up, two down, eleven stayed (five at 20/20, three
+#: at 0/20: no variation, they drop out of the stratified test).
+SUITE_PASSES_B = [9, 14, 9, 19, 17, 8, 11, 12, 3, 0, 20, 20, 20, 4, 20, 0, 13, 20, 0, 20]
+SUITE_PASSES_A = [5, 10, 3, 14, 16, 3, 7, 13, 4, 0, 20, 20, 20, 4, 20, 0, 13, 20, 0, 20]
+SUITE_LINE = (
+    "suite: B better on 7 cases, worse on 2, same on 11; "
+    "odds ratio 1.85 (95% CI 1.21-2.83), p 0.004, improved"
+)
+
+
+def suite_counts(passes: list[int], n: int = 20) -> dict[str, tuple[int, int, int]]:
+    """The twenty cases as ``store_evaluation`` counts (passed, wrong, errored)."""
+    return {f"case-{i:02}": (c, n - c, 0) for i, c in enumerate(passes, start=1)}
 
 
 #: The outcomes that count, in the order of the counts above (withdrawn ones count nowhere).

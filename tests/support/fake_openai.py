@@ -8,8 +8,11 @@ headers) and counted by status.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import random
+import signal
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -97,7 +100,7 @@ class FakeOpenAI:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            reply = self.script.popleft() if self.script else Reply(content=self._default(body))
+            reply = self.script.popleft() if self.script else self._default_reply(body)
             delay = reply.delay or self.latency
             if delay:
                 await asyncio.sleep(delay)
@@ -131,6 +134,10 @@ class FakeOpenAI:
         finally:
             self.in_flight -= 1
 
+    def _default_reply(self, body: dict) -> Reply:
+        """What a request gets when nothing is queued."""
+        return Reply(content=self._default(body))
+
     def _default(self, body: dict) -> str:
         if callable(self.answer):
             return self.answer(body["messages"])
@@ -146,3 +153,53 @@ def _echoing(reply: Reply, authorization: str) -> Reply:
     if reply.body is None:
         return replace(reply, content=(reply.content or "") + said)
     return reply
+
+
+def text_usage(messages: list[dict], answer: str) -> dict[str, int]:
+    """Usage as a real endpoint would vary it: about four characters a token, each way."""
+    prompt = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
+    completion = len(answer) // 4 + 1
+    return {"prompt_tokens": prompt, "completion_tokens": completion}
+
+
+class ServedOpenAI(FakeOpenAI):
+    """The fake as a server of its own (``python -m tests.support.fake_openai``): answers
+    ``answer``, ``wrong`` of the time something else, with usage that follows the text."""
+
+    def __init__(self, answer: str, wrong: float, seed: int, latency: float) -> None:
+        super().__init__(answer, latency)
+        self._rng = random.Random(seed)
+        self._wrong = wrong
+
+    def _default_reply(self, body: dict) -> Reply:
+        content = self._default(body) if self._rng.random() >= self._wrong else "I am not sure."
+        return Reply(content=content, usage=text_usage(body.get("messages", []), content))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve until SIGINT/SIGTERM; the base URL (``http://127.0.0.1:PORT/v1``) on stdout."""
+    parser = argparse.ArgumentParser(prog="python -m tests.support.fake_openai")
+    parser.add_argument("--answer", default="391")
+    parser.add_argument("--wrong", type=float, default=0.2, help="share of other answers")
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    async def serve() -> None:
+        server = ServedOpenAI(args.answer, args.wrong, args.seed, args.latency)
+        print(await server.start(), flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            await stop.wait()
+        finally:
+            await server.stop()
+            print(json.dumps({"requests": server.requests}), flush=True)
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    main()

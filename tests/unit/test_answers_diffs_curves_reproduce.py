@@ -17,15 +17,16 @@ from passk_tui.cli.flags import parse
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case, load_cases
+from passk_tui.core.run.price import tokens_of
 from passk_tui.core.run.rerun import failing_cases, write_rerun
 from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.case_costs import case_costs, percentile, tokens_of
+from passk_tui.core.stats.case_costs import case_costs, percentile
 from passk_tui.core.stats.curves import pass_curve
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.forest import forest_rows
 from passk_tui.core.text.answer_diff import answer_diff, default_pair
 from passk_tui.core.text.answers import distinct_answers
-from passk_tui.core.text.error_groups import error_groups, normalised_error
+from passk_tui.core.text.error_groups import error_groups, errors_said, normalised_error
 from passk_tui.core.text.reproduce import headless_argv, headless_command, require_text
 from passk_tui.evaluations.settings_text import settings_from_args
 from tests.support import APP_AGENTS, records
@@ -180,6 +181,14 @@ def test_errors_group_across_cases_largest_first_and_ignore_non_errored() -> Non
     assert groups[0].cases() == {"a": 1, "b": 2}
     assert groups[0].example == reset
     assert error_groups([record(1, P, "x")]) == []
+    # What headless says after its table: the largest groups with their cases, the rest counted.
+    assert errors_said(groups) == [
+        "errored: 5 attempts, 2 kinds of error",
+        f"  3x failed: {reset} (a x1, b x2)",
+        "  2x timed_out (a x1, c x1)",
+    ]
+    assert errors_said(groups, limit=1)[-1] == "  and 1 kind more"
+    assert errors_said([]) == []
 
 
 # -- the curve over k and the forest ---------------------------------------------------
@@ -273,7 +282,7 @@ def test_costs_per_case_count_usage_only_where_reported() -> None:
     assert (capital.input_tokens.count, capital.input_tokens.p50) == (2, 41.0)
     assert capital.output_tokens.p95 == pytest.approx(numpy.percentile([3, 5], 95))
     assert capital.total_tokens == 90
-    assert other.output_tokens.count == 0 and other.total_tokens == 0  # True is not a count
+    assert other.output_tokens.count == 0 and other.total_tokens is None  # True is not a count
     assert empty.attempts == 0 and empty.duration.p50 is None
     assert tokens_of({"input_tokens": -1}, "input_tokens") is None
 

@@ -20,8 +20,8 @@ from passk_tui.core.stats.compare import (
     parse_exact_confidence,
 )
 from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.text.compare_text import plain_comparison, regression_lines, signed
-from tests.support.compare import PRODUCT_TABLE
+from passk_tui.core.text.compare_text import p_text, plain_comparison, regression_lines, signed
+from tests.support.compare import PRODUCT_SUITE, PRODUCT_TABLE
 
 
 def scipy_p(a: int, b: int, c: int, d: int) -> float:
@@ -151,16 +151,16 @@ def test_the_product_example_and_its_errored_regression() -> None:
     comparison = compare(*product_example())
     lines = plain_comparison(comparison).splitlines(keepends=True)
     # PRODUCT.md's table (there the rule under `verdict` is one dash short of `regressed`; here,
-    # as in every plain table, a rule is as wide as its column), the count line, then the note
-    # that the regression is mostly errored attempts.
-    assert "".join(lines[:6]) == PRODUCT_TABLE
-    assert len(lines) == 7
-    assert lines[6].startswith(
+    # as in every plain table, a rule is as wide as its column), the count line, the suite line,
+    # then the note that the regression is mostly errored attempts.
+    assert "".join(lines[:7]) == PRODUCT_TABLE + PRODUCT_SUITE
+    assert len(lines) == 8
+    assert lines[7].startswith(
         "summary: the drop is mostly errored attempts (A 0/10 errored, B 6/10)"
     )
     by_name = {c.name: c for c in comparison.cases}
     assert by_name["summary"].mostly_errored and not by_name["arithmetic"].mostly_errored
-    assert float(by_name["arithmetic"].p_fisher) == pytest.approx(scipy_p(2, 8, 9, 1), rel=1e-12)
+    assert float(by_name["arithmetic"].p_raw) == pytest.approx(scipy_p(2, 8, 9, 1), rel=1e-12)
     assert regression_lines(comparison) == [
         "regressed: summary: A 10/10 (pass@1 1.00), B 3/10 (pass@1 0.30), p 0.0093 < 0.05;"
         " mostly errored (B 6 errored, A 0)"
@@ -192,9 +192,12 @@ def test_cases_in_only_one_are_listed_apart_and_not_adjusted_for() -> None:
     comparison = compare(a, b)
     assert [c.name for c in comparison.cases] == ["x", "y"]  # A's order
     assert comparison.only_a == ("gone",) and comparison.only_b == ("new",)
-    assert comparison.cases[0].p == 2 * comparison.cases[0].p_fisher  # m = 2, not 4
+    assert comparison.cases[0].p == 2 * comparison.cases[0].p_raw  # m = 2, not 4
     assert plain_comparison(comparison).endswith(
-        "0 improved, 1 regressed, 1 unclear\nonly in A: gone\nonly in B: new\n"
+        "0 improved, 1 regressed, 1 unclear\n"
+        "suite: B better on 0 cases, worse on 1, same on 1; "
+        "odds ratio 0.26 (95% CI 0.06-0.94), p 0.03, regressed\n"
+        "only in A: gone\nonly in B: new\n"
     )
 
 
@@ -256,3 +259,22 @@ def test_unchanged_suites_are_seldom_called_regressed() -> None:
         )
         alarms += bool(compare(a, b).regressed)
     assert alarms / suites <= 0.05
+
+
+@pytest.mark.parametrize(
+    ("p", "shown"),
+    [
+        (Fraction(1), "1.00"),
+        (Fraction(79, 100), "0.79"),
+        (Fraction(93, 10000), "0.01"),  # PRODUCT.md's table: 0.0093 is 0.01
+        (Fraction(5, 1000), "0.01"),
+        (Fraction(4999, 1000000), "0.005"),
+        (Fraction(43, 10000), "0.004"),
+        (Fraction(1, 1000), "0.001"),
+        (Fraction(71, 100000), "<0.001"),  # never 0.00 beside a raw 0.00071
+        (Fraction(0), "<0.001"),
+        (None, "-"),
+    ],
+)
+def test_p_is_two_decimals_three_below_0_005_and_never_0(p: Fraction | None, shown: str) -> None:
+    assert p_text(p) == shown

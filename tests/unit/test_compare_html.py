@@ -9,13 +9,21 @@ from html.parser import HTMLParser
 
 import pytest
 
-from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD
 from passk_tui.core.stats.intervals import interval_text
-from passk_tui.core.text.compare_text import signed
+from passk_tui.core.text.compare_text import p_text, signed, suite_line
 from passk_tui.reports.compare_export import RENDERERS, export_comparison
 from passk_tui.store import Store
 from passk_tui.store.comparison import ComparedEvaluations, load_compared
-from tests.support.compare import BASELINE, CANDIDATE, store_evaluation
+from tests.support.compare import (
+    BASELINE,
+    CANDIDATE,
+    SUITE_LINE,
+    SUITE_PASSES_A,
+    SUITE_PASSES_B,
+    store_evaluation,
+    suite_counts,
+)
 from tests.support.reports import ATTEMPT_LINE, CONTROLS, HOSTILE, assert_controls_shown
 
 ONLY_A = "retired"
@@ -117,9 +125,11 @@ def test_regressions_first_with_both_versions_change_p_verdict_and_the_errored_m
             assert errored == str(f.errored)
             assert len(grid) == f.n  # a symbol per attempt
         assert cells[7] == signed(c.change)
-        assert cells[8] == f"{two_decimals(c.p)}{float(c.p_fisher):.2g}"
+        assert cells[8] == f"{p_text(c.p)}{p_text(c.p_raw)}"
         assert cells[9] == ("regressed mostly errored" if name == "summary" else str(c.verdict))
     assert page.ids["verdict"] == "1 improved, 1 regressed, 1 unclear"
+    assert page.ids["suite"] == suite_line(compared.comparison)
+    assert page.ids["suite"].startswith("suite: B better on 1 case, worse on 2, same on 0; ")
     assert "summary: the drop is mostly errored attempts" in page.ids["notes"]
 
 
@@ -171,3 +181,18 @@ def test_control_and_bidi_characters_in_either_side_are_shown_as_escapes() -> No
     )  # fmt: skip
     with Store.open() as store:
         assert_controls_shown(RENDERERS[".html"](load_compared(store, "last~1", "last")))
+
+
+def test_the_suite_line_and_the_methods_named() -> None:
+    store_evaluation("ev_a", suite_counts(SUITE_PASSES_A), created=1.0)
+    store_evaluation("ev_b", suite_counts(SUITE_PASSES_B), created=2.0)
+    store_evaluation("ev_c", suite_counts(SUITE_PASSES_B), created=3.0, max_attempts=40)
+    with Store.open() as store:
+        fixed_html = RENDERERS[".html"](load_compared(store, "ev_a", "ev_b"))
+        looked_html = RENDERERS[".html"](load_compared(store, "ev_a", "ev_c"))
+    fixed, looked = parse(fixed_html), parse(looked_html)
+    assert fixed.ids["suite"] == SUITE_LINE
+    assert ("p", {"class": "suite improved", "id": "suite"}) in fixed.tags
+    assert "Cochran-Mantel-Haenszel test" in fixed_html and ANYTIME_METHOD not in fixed_html
+    assert "; odds ratio 1.85, p " in looked.ids["suite"] and "CI" not in looked.ids["suite"]
+    assert ANYTIME_METHOD in looked_html and "Fisher" not in looked_html

@@ -9,6 +9,7 @@ from scipy.stats import binomtest
 
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import gate_lines, read
+from passk_tui.core.stats.planning import attempts_to_settle
 
 
 def case(name: str, n: int, c: int, k: int = 3) -> CaseFigures:
@@ -56,11 +57,13 @@ def test_confident_lines_name_failing_and_undecided_with_their_intervals() -> No
     figures = [case("low", 20, 2), case("mid", 5, 3), case("high", 40, 40)]
     partial = CaseFigures("short", 2, 2, 0, 0, 3, planned=5)
     lines = gate_lines(read([*figures, partial], Fraction("0.8"), 0.9), "0.80")
+    mid = attempts_to_settle(3, 5, Fraction("0.8"), 3, 0.9)
     assert lines == [
-        "gate: low: fail: pass@3 90% CI 0.05-0.64 is below --require 0.80",
-        "gate: mid: undecided: pass@3 90% CI 0.46-1.00 includes --require 0.80 "
-        "(more attempts would settle it)",
+        "gate: low: fail: pass@3 90% CI 0.05-0.64, 0 of 20 errored, is below --require 0.80",
+        "gate: mid: undecided: pass@3 90% CI 0.46-1.00, 0 of 5 errored, includes --require "
+        f"0.80 (about {mid} more attempts would decide it half the time)",
         "gate: short: undecided: pass@3 is undefined with 2 attempts (fewer than 3)",
+        "gate: pass@3 at or above 0.80 at 90% per case: 1 pass, 1 fail, 2 undecided",
     ]
 
 
@@ -68,3 +71,30 @@ def test_an_undefined_case_is_undecided_under_either_gate() -> None:
     partial = [CaseFigures("short", 2, 2, 0, 0, 3, planned=5)]
     assert read(partial, Fraction(1, 2), 0.95).exit_code == 4
     assert read(partial, Fraction(1, 2)).cases[0].verdict == "undecided"
+
+
+def test_family_wise_reads_each_case_at_the_bonferroni_level_as_scipy_does() -> None:
+    """20 cases at 95% for the suite: each read at 99.75%, its interval scipy's at that level."""
+    figures = [case(f"c{i}", 40, 30 + i % 11) for i in range(20)]
+    reading = read(figures, Fraction("0.9"), 0.95, family_wise=True)
+    assert reading.family_wise and reading.promise == 0.95
+    assert reading.level == pytest.approx(0.9975)
+    for c in reading.cases:
+        ci = binomtest(c.figures.passed, 40).proportion_ci(0.9975, method="exact")
+        assert c.intervals.pass_at_k.low == pytest.approx(1 - (1 - ci.low) ** 3, abs=1e-9)
+    assert gate_lines(reading)[-1].startswith(
+        "gate: pass@3 at or above 0.9 at 95% whole suite (Bonferroni: each of 20 cases at 99.75%)"
+    )
+    per_case = read(figures, Fraction("0.9"), 0.95)
+    assert per_case.level == 0.95 and "95% per case" in gate_lines(per_case)[-1]
+    # the point gate and a gate-less reading have no suite promise to keep
+    assert not read(figures, Fraction("0.9"), None, family_wise=True).family_wise
+
+
+def test_a_case_at_the_line_is_too_close_to_settle() -> None:
+    """pass@1 >= 0.5 with 50 of 100: its estimate is the line, no n decides it half the time."""
+    line = gate_lines(read([CaseFigures("coin", 100, 50, 40, 10, 1)], Fraction(1, 2), 0.95))[0]
+    assert line == (
+        "gate: coin: undecided: pass@1 95% CI 0.39-0.61, 10 of 100 errored, includes --require "
+        "0.5 (too close to the line: more than 10,000 more attempts to decide it)"
+    )

@@ -24,6 +24,7 @@ MAY_IMPORT = {
     "evaluations": {"core", "targets", "store", "reports"},
     "tui": {"core", "targets", "store", "reports", "evaluations"},
     "cli": {"core", "targets", "store", "reports", "evaluations", "tui"},
+    "api": {"core", "targets", "store", "reports", "evaluations"},
 }
 #: Third-party and standard modules the pure core must never load: no UI, no network, no SQL.
 NOT_IN_CORE = {"textual", "rich", "httpx", "httpx_aiohttp", "aiohttp", "sqlite3", "textual_serve"}
@@ -127,6 +128,19 @@ def test_core_loads_no_ui_network_or_sql() -> None:
         for third in imports_of(name) & NOT_IN_CORE
     )
     assert wrong == []
+
+
+def test_the_front_door_loads_the_api_only_when_asked() -> None:
+    """``passk_tui/__init__.py`` names the API for type checkers only; at run time each name is
+    imported on first use, so ``--help`` and an unmarked pytest session pay nothing for it."""
+    top = ast.parse(MODULES["passk_tui"].read_text(encoding="utf-8"))
+    eager = [
+        node
+        for node in top.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("passk_tui.api")
+    ]
+    assert eager == []
+    assert "passk_tui.api.evaluate" in GRAPH["passk_tui"]  # under TYPE_CHECKING, still read
 
 
 def test_the_graph_is_read_whole() -> None:

@@ -9,6 +9,7 @@ evaluation was made, as a JSON object of one of three stable shapes::
      "system": "..." | null, "api_key_env": "OPENAI_API_KEY" | null,
      "params": {"temperature": 0}, "timeout": 30.0 | null}
     {"kind": "stack", "stack": "https://stack.example", "agent": "calc", "version": 3}
+    {"kind": "python", "callable": "my_module.my_agent"}
 
 A command is kept as written, with the folder it runs in (the agents file's):
 that pair is exactly what starts the process, and relative paths among its
@@ -74,6 +75,16 @@ def openai_definition(
 def stack_definition(url: str, agent: str, version: int) -> Definition:
     """A stack agent version: its id and version, and where the stack was (no credentials)."""
     return {"kind": "stack", "stack": public_url(url), "agent": agent, "version": version}
+
+
+def python_definition(name: str) -> Definition:
+    """A Python callable given to ``passk_tui.evaluate``: its module and qualified name, the
+    only stable thing about it (its code may change under the same name, as a file's may)."""
+    return {"kind": PYTHON, "callable": name}
+
+
+#: The kind of a callable agent's definition: only the Python process that holds it can run it.
+PYTHON = "python"
 
 
 def public_url(url: str) -> str:
@@ -147,6 +158,8 @@ def describe(definition: Definition | None) -> str:
         return " · ".join(parts)
     if kind == "stack":
         return f"on the stack at {definition.get('stack')}"
+    if kind == PYTHON:
+        return f"python {definition.get('callable')}"
     return json.dumps(definition, ensure_ascii=False)
 
 
@@ -170,6 +183,7 @@ _FIELD_LABELS = {
     "params": "params",
     "timeout": "request timeout (s)",
     "stack": "stack",
+    "callable": "callable",
 }
 
 

@@ -51,9 +51,19 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
         )
     text = _read(path, label)
     rows = _toml_rows(text, label) if suffix == ".toml" else _jsonl_rows(text, label)
+    return cases_of_rows(rows, label, path.parent, completion_only)
+
+
+def cases_of_rows(
+    rows: list[tuple[str, Any]], label: str, base_dir: Path, completion_only: bool = False
+) -> list[Case]:
+    """Validate and compile rows (each with its place: 'line 3', 'cases[0]') read from ``label``.
+
+    A file's rows and the Python API's list of cases are checked alike, so a case given
+    either way is refused for the same reasons in the same words.
+    """
     if not rows:
         raise InputError(f"{label}: no cases")
-    base_dir = path.parent
     cases: list[Case] = []
     first_seen: dict[str, tuple[str, str]] = {}
     for place, row in rows:

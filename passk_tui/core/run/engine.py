@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn, Verdict
 from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.budget import BUDGET_SPENT
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import (
     AttemptFinished,
@@ -77,6 +78,8 @@ class Evaluation:
         self.progress.add(previous)
         self.status: Status | None = None
         self.error: str | None = None
+        #: Why it ended as it did, beside its status: ``budget spent`` (None: nothing to add).
+        self.status_reason: str | None = None
         self._sink = sink
         self._emit = on_event or (lambda event: None)
         self._pool = Pool(settings.concurrency)
@@ -132,7 +135,9 @@ class Evaluation:
         """Settle the status (done unless stopped or failed) and tell the front end."""
         if self.status is None:
             self.status = "cancelled" if self._cancelled else "done"
-        self._emit(EvaluationFinished(self.status, self.error))
+        if self.status == "done" and getattr(self.policy, "spent", False):
+            self.status_reason = BUDGET_SPENT
+        self._emit(EvaluationFinished(self.status, self.error, self.status_reason))
         return self.status
 
     def cancel(self) -> None:
@@ -228,6 +233,9 @@ class Evaluation:
             finally:
                 self._in_flight.pop(judging, None)
         self._keep(self._record(planned, turn, verdict, started, retries))
+        # Let the record's write (scheduled just now) run before this worker asks the policy
+        # for its next attempt: the policy then knows of this one (a budget, what it cost).
+        await asyncio.sleep(0)
 
     async def _run(self, planned: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
         """The attempt's Run, requested once the sink keeps the attempt as in flight.

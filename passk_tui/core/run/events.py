@@ -38,6 +38,8 @@ class EvaluationFinished:
 
     status: Literal["done", "cancelled", "failed"]
     error: str | None = None
+    reason: str | None = None
+    """Why it ended as it did, when the status does not say it all: ``budget spent``."""
 
 
 Event = AttemptStarted | AttemptRetrying | AttemptFinished | EvaluationFinished

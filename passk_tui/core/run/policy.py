@@ -19,6 +19,7 @@ from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.settings import parse_whole_number
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading
+from passk_tui.core.stats.settling import attempts_to_settle
 from passk_tui.core.stats.stopping import StopReason
 
 #: A stop rule: from a case's outcomes by attempt number (1 a pass, 0 not), why it may stop
@@ -136,6 +137,11 @@ class AdaptivePolicy:
     attempts ``in_flight`` when it stopped, whatever their case's records
     decide: their Runs may have started, and what the stack ran is counted, as
     it would have been had the run not stopped.
+
+    ``closest_first`` (a budget is set): extra attempts go instead to the undecided
+    case its expected path says is closest to settling (``core.stats.settling``),
+    counting the attempts it has in flight; a case they are expected to settle gets
+    none until they land. Cases that would not settle below the cap come last.
     """
 
     def __init__(
@@ -147,6 +153,8 @@ class AdaptivePolicy:
         records: Iterable[AttemptRecord] = (),
         retakes: Mapping[tuple[int, int], int] | None = None,
         in_flight: Iterable[Slot] = (),
+        *,
+        closest_first: bool = False,
     ) -> None:
         if max_attempts < attempts:
             raise ValueError("max_attempts must be at least attempts")
@@ -173,6 +181,9 @@ class AdaptivePolicy:
         self._in_flight = 0
         self._ready: list[tuple[int, int]] = []  # (top, case): undecided cases below the cap
         self._queued: set[int] = set()
+        self._closest_first = closest_first
+        #: closest_first: per ready case, the more attempts its expected path needs (None: many).
+        self._to_settle: dict[int, int | None] = {}
         for case_index in range(case_count):
             self._advance(case_index)
 
@@ -187,6 +198,8 @@ class AdaptivePolicy:
 
     def _extra(self) -> Slot | None:
         """One more attempt for the least-sampled undecided case below the cap, or None."""
+        if self._closest_first:
+            return self._closest()
         while self._ready:
             top, case_index = heapq.heappop(self._ready)
             if case_index in self.stop_reasons:
@@ -199,6 +212,35 @@ class AdaptivePolicy:
                 self._queued.discard(case_index)
             return Slot(case_index, top + 1, self._retakes.get((case_index, top + 1), 0))
         return None
+
+    def _closest(self) -> Slot | None:
+        """One more attempt for the ready case closest to settling, or None (wait, or none left)."""
+        best: tuple[float, int, int] | None = None
+        for case_index in list(self._queued):
+            if case_index in self.stop_reasons:
+                self._queued.discard(case_index)
+                continue
+            if case_index not in self._to_settle:
+                room = self.max_attempts - len(self._prefix[case_index])
+                prefix = bytes(self._prefix[case_index])
+                self._to_settle[case_index] = attempts_to_settle(prefix, self.stop_rule, room)
+            needed = self._to_settle[case_index]
+            top = self._top[case_index]
+            outstanding = top - len(self._prefix[case_index]) - len(self._ahead[case_index])
+            left = float("inf") if needed is None else needed - outstanding
+            if left <= 0:
+                continue  # what is in flight is expected to settle it
+            key = (left, top, case_index)
+            if best is None or key < best:
+                best = key
+        if best is None:
+            return None
+        case_index = best[2]
+        self._top[case_index] += 1
+        if self._top[case_index] >= self.max_attempts:
+            self._queued.discard(case_index)
+        attempt = self._top[case_index]
+        return Slot(case_index, attempt, self._retakes.get((case_index, attempt), 0))
 
     def landed(self, record: AttemptRecord) -> None:
         self._in_flight -= 1
@@ -213,6 +255,7 @@ class AdaptivePolicy:
         ahead, prefix = self._ahead[case_index], self._prefix[case_index]
         while (m := len(prefix) + 1) in ahead:
             prefix.append(ahead.pop(m))
+            self._to_settle.pop(case_index, None)
             if m >= self.attempts and case_index not in self.stop_reasons:
                 self._judge(case_index, m)
         if (
@@ -222,7 +265,8 @@ class AdaptivePolicy:
             and case_index not in self._queued
         ):
             self._queued.add(case_index)
-            heapq.heappush(self._ready, (self._top[case_index], case_index))
+            if not self._closest_first:
+                heapq.heappush(self._ready, (self._top[case_index], case_index))
 
     def _judge(self, case_index: int, n: int) -> None:
         """Stop the case when the rule names a reason at n, or when n is the cap."""

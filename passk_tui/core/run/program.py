@@ -7,7 +7,7 @@ import contextlib
 import os
 import shutil
 import signal
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 #: Variables no local program is given: the stack key is the user's, held for the stack
@@ -44,13 +44,15 @@ def program_problem(program: str, cwd: Path) -> str | None:
     return None
 
 
-def child_env() -> dict[str, str]:
-    """The environment a local program (agent or `command` check) runs in: ours, minus ``WITHHELD``.
+def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a local program (agent or `command` check) runs in: ours and ``extra``
+    (an agent's PASSK_CASE, PASSK_ATTEMPT, PASSK_EVALUATION), minus ``WITHHELD``.
 
     Read at each start, so it follows this process's environment; other secrets (an
     `openai` agent's api_key_env, say) stay, as a check that asks a model needs them.
     """
-    return {name: value for name, value in os.environ.items() if name not in WITHHELD}
+    env = {**os.environ, **(extra or {})}
+    return {name: value for name, value in env.items() if name not in WITHHELD}
 
 
 async def run_program(
@@ -58,6 +60,7 @@ async def run_program(
     cwd: Path,
     stdin: bytes,
     running: set[asyncio.subprocess.Process] | None = None,
+    extra_env: Mapping[str, str] | None = None,
 ) -> tuple[int | None, bytes, bytes]:
     """Run ``argv`` in its own process group with ``stdin``: (exit code, stdout, stderr).
 
@@ -66,12 +69,12 @@ async def run_program(
     group is killed too, so a backgrounded grandchild does not outlive it.
     OSError (the program cannot start) propagates. ``running`` holds the
     process while it runs, for a caller that must kill it on close. Its
-    environment is ``child_env()``: never the stack key.
+    environment is ``child_env(extra_env)``: never the stack key.
     """
     proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=cwd,
-        env=child_env(),
+        env=child_env(extra_env),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.run.price import Price
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.text.quoting import shorten
 
@@ -41,6 +42,15 @@ class Settings:
     """Adaptive without a gate: the widest pass@1 interval a decided case may have (None: 0.2)."""
     confidence: float | None = None
     """``--confidence``: the level of the intervals shown and of the gate (None: not given)."""
+    price: Price | None = None
+    """The version's price per million tokens (``--price-in``/``--price-out``, or the agents
+    file's ``price``); None: no prices, so no money is shown."""
+    budget_runs: int | None = None
+    """``--budget-runs``: at most this many Runs started by the evaluation, resumes included."""
+    budget_cost: Fraction | None = None
+    """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
+    family_wise: bool = False
+    """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
     extended: bool = False
     """Attempts were added after some were recorded (``--resume ID --attempts N`` or
     ``--max-attempts N``, the app's More attempts): n was chosen by looking, so every interval

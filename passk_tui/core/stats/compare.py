@@ -1,4 +1,4 @@
-"""Did the change help? Two evaluations compared per case: Fisher's exact test, Holm, a verdict.
+"""Did the change help? Two evaluations compared per case (a test, Holm, a verdict) and as a suite.
 
 Each case shared by the baseline (A) and the candidate (B) gives a 2x2 table,
 passes and non-passes of A and of B. Its two-sided p-value is Fisher's exact
@@ -10,6 +10,13 @@ multiple test procedure"), which keeps the chance of calling any unchanged case
 improved or regressed under 1-C. Everything is a ``Fraction`` until shown, so
 a verdict never turns on rounding.
 
+Fisher's test is valid only when both sides' n were fixed in advance. When
+either side's n was chosen by looking (``interval_choice.n_chosen_by_looking``: an
+adaptive or extended evaluation), every case is tested instead by the
+anytime-valid e-value test of ``anytime_compare``, Holm-adjusted the same way,
+and the comparison names the method it used. The whole suite's line (the
+cases' tables stratified by case) is ``suite.compare_suite``.
+
 This module only computes; the faces and the exports format a ``Comparison``.
 """
 
@@ -17,14 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.settings import parse_require
+from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD, anytime_p
 from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.suite import SuiteComparison, compare_suite
+from passk_tui.core.stats.verdicts import ChangeVerdict as ChangeVerdict
+
+#: How the comparison names Fisher's test in its output and in the .json ``method``.
+FISHER_METHOD = "Fisher's exact test, two-sided, Holm-adjusted across the compared cases"
 
 DEFAULT_CONFIDENCE = Fraction(95, 100)
 
@@ -36,14 +48,6 @@ _TIE_TOLERANCE = Fraction(1, 10**14)
 
 class NothingToCompare(InputError):
     """Two evaluations that cannot be compared: no case name in common, or different k (exit 2)."""
-
-
-class ChangeVerdict(StrEnum):
-    """What the adjusted p-value says about one case's change."""
-
-    IMPROVED = "improved"
-    REGRESSED = "regressed"
-    UNCLEAR = "unclear"
 
 
 @lru_cache(maxsize=65536)
@@ -104,6 +108,8 @@ class Side:
     label: str
     k: int
     figures: Sequence[CaseFigures]
+    looked: bool = False
+    """Its n was chosen by looking (adaptive or extended): Fisher's fixed-n test is not valid."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +119,10 @@ class CaseComparison:
     name: str
     a: CaseFigures
     b: CaseFigures
-    p_fisher: Fraction
-    """Fisher's exact test on this case alone."""
+    p_raw: Fraction
+    """The comparison's test on this case alone (Fisher's, or the anytime-valid one)."""
     p: Fraction
-    """``p_fisher`` adjusted by Holm across every compared case: what the verdict reads."""
+    """``p_raw`` adjusted by Holm across every compared case: what the verdict reads."""
     verdict: ChangeVerdict
 
     @property
@@ -152,6 +158,18 @@ class Comparison:
     """The shared cases, in A's order."""
     only_a: tuple[str, ...]
     only_b: tuple[str, ...]
+    suite: SuiteComparison
+    """All the shared cases at once, stratified by case."""
+
+    @property
+    def anytime(self) -> bool:
+        """Either side's n was chosen by looking, so every test is the anytime-valid one."""
+        return self.a.looked or self.b.looked
+
+    @property
+    def method(self) -> str:
+        """The per-case test, as the output and the .json ``method`` name it."""
+        return ANYTIME_METHOD if self.anytime else FISHER_METHOD
 
     @property
     def alpha(self) -> Fraction:
@@ -164,6 +182,11 @@ class Comparison:
     @property
     def regressed(self) -> list[CaseComparison]:
         return self.with_verdict(ChangeVerdict.REGRESSED)
+
+    @property
+    def fails_on_regression(self) -> bool:
+        """What --fail-on-regression fails on: a case regressed, or the suite did."""
+        return bool(self.regressed) or self.suite.verdict is ChangeVerdict.REGRESSED
 
 
 def compare(a: Side, b: Side, confidence: Fraction = DEFAULT_CONFIDENCE) -> Comparison:
@@ -181,7 +204,8 @@ def compare(a: Side, b: Side, confidence: Fraction = DEFAULT_CONFIDENCE) -> Comp
     pairs = [(fa, in_b[fa.name]) for fa in a.figures if fa.name in in_b]
     if not pairs:
         raise NothingToCompare(f"{a.label} and {b.label} share no case name: nothing to compare")
-    raw = [fisher_exact_p(*_table(fa, fb)) for fa, fb in pairs]
+    anytime = a.looked or b.looked
+    raw = [_case_p(fa, fb, anytime=anytime) for fa, fb in pairs]
     alpha = 1 - confidence
     cases = tuple(
         CaseComparison(fa.name, fa, fb, p_raw, p, _verdict(fa, fb, p, alpha))
@@ -194,7 +218,15 @@ def compare(a: Side, b: Side, confidence: Fraction = DEFAULT_CONFIDENCE) -> Comp
         cases=cases,
         only_a=tuple(f.name for f in a.figures if f.name not in in_b),
         only_b=tuple(f.name for f in b.figures if f.name not in names_a),
+        suite=compare_suite(pairs, confidence, anytime=anytime),
     )
+
+
+def _case_p(a: CaseFigures, b: CaseFigures, *, anytime: bool) -> Fraction:
+    """The case's own p: Fisher's exact, or the anytime-valid one (exactly the float it is)."""
+    if anytime:
+        return Fraction(anytime_p(a.passed, a.n, b.passed, b.n))
+    return fisher_exact_p(*_table(a, b))
 
 
 def _table(a: CaseFigures, b: CaseFigures) -> tuple[int, int, int, int]:

@@ -4,8 +4,10 @@ Two gates share one shape. The seed's point gate (``--require`` alone) fails a
 case whose exact pass@k is below X. The confident gate (``--require`` with
 ``--confidence``) reads the pass@k interval: ``pass`` when its low end is at or
 above X, ``fail`` when its high end is below, ``undecided`` otherwise, so a
-verdict it gives is wrong with chance at most (1-C)/2 per case. A case whose
-pass@k is undefined (fewer than k attempts) is ``undecided`` under either.
+verdict it gives is wrong with chance at most (1-C)/2 per case; with
+``--family-wise`` each case is read at the level that makes the promise the
+whole suite's (``core.stats.suite_promise``). A case whose pass@k is undefined
+(fewer than k attempts) is ``undecided`` under either.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from fractions import Fraction
 
 from passk_tui.core.errors import ExitCode
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals
+from passk_tui.core.stats.gate_thresholds import MAX_PLANNED
 from passk_tui.core.stats.intervals import (
     CLOPPER_PEARSON,
     DEFAULT_CONFIDENCE,
@@ -25,6 +28,8 @@ from passk_tui.core.stats.intervals import (
     interval_text,
     level_text,
 )
+from passk_tui.core.stats.planning import attempts_to_settle
+from passk_tui.core.stats.suite_promise import FAMILY_WISE_METHOD, case_level, promise_words
 
 #: The confident gate in one line, for --help and the Configure screen's confidence field.
 CONFIDENT_GATE_MEANING = (
@@ -58,7 +63,8 @@ class Reading:
 
     ``confident`` says whether the gate reads intervals (``--confidence`` given)
     or is the seed's point gate; ``level`` is the intervals' level either way
-    (the default 0.95 where none was given).
+    (the default 0.95 where none was given): each case's, which ``family_wise``
+    makes 1-(1-C)/M for the suite's promise ``promise`` (C).
     """
 
     cases: tuple[CaseReading, ...]
@@ -67,6 +73,9 @@ class Reading:
     confident: bool
     level: float
     method: IntervalMethod
+    family_wise: bool = False
+    promise: float = DEFAULT_CONFIDENCE
+    suite_size: int = 0
 
     @property
     def failing(self) -> list[CaseReading]:
@@ -108,15 +117,25 @@ def read(
     require: Fraction | None,
     confidence: float | None = None,
     method: IntervalMethod = CLOPPER_PEARSON,
+    family_wise: bool = False,
+    suite_size: int | None = None,
 ) -> Reading:
-    """Read every case's intervals and verdict; ``confidence`` None keeps the seed's point gate."""
-    level = DEFAULT_CONFIDENCE if confidence is None else confidence
+    """Read every case's intervals and verdict; ``confidence`` None keeps the seed's point gate.
+
+    ``family_wise``: ``confidence`` is the whole suite's promise, each case read at its share
+    of the ``suite_size`` cases (default: the ``figures`` given; one case read alone gives it).
+    """
+    promise = DEFAULT_CONFIDENCE if confidence is None else confidence
+    family_wise = family_wise and confidence is not None and require is not None
+    size = len(figures) if suite_size is None else suite_size
+    level = case_level(promise, size, family_wise)
     k = figures[0].k if figures else 1
     cases = []
     for f in figures:
         intervals = f.intervals(level, method)
         cases.append(CaseReading(f, intervals, _verdict(f, intervals, require, confidence)))
-    return Reading(tuple(cases), k, require, confidence is not None, level, method)
+    confident = confidence is not None
+    return Reading(tuple(cases), k, require, confident, level, method, family_wise, promise, size)
 
 
 def _verdict(
@@ -131,8 +150,37 @@ def _verdict(
     return "fail" if f.pass_at_k < require else "pass"
 
 
+def promise_text(reading: Reading) -> str:
+    """Which promise the confident gate's verdicts keep: ``95% per case``, or ``95% whole
+    suite (Bonferroni: each of 20 cases at 99.75%)``."""
+    text = f"{level_text(reading.promise)} {promise_words(reading.family_wise)}"
+    if reading.family_wise:
+        text += (
+            f" ({FAMILY_WISE_METHOD}: each of {reading.suite_size:,} cases at "
+            f"{level_text(reading.level)})"
+        )
+    return text
+
+
+def settle_text(case: CaseReading, reading: Reading) -> str:
+    """What would settle an undecided case: about how many more attempts decide it half
+    the time, its rate taken at its estimate (``core.stats.planning``)."""
+    assert reading.require is not None
+    f = case.figures
+    more = attempts_to_settle(f.passed, f.n, reading.require, reading.k, reading.level)
+    if more is None:
+        return f"too close to the line: more than {MAX_PLANNED:,} more attempts to decide it"
+    return f"about {more:,} more {'attempt' if more == 1 else 'attempts'} would decide it half the time"
+
+
+def errored_share(f: CaseFigures) -> str:
+    """``6 of 10 errored``: how much of a case's not passing is the platform's."""
+    return f"{f.errored} of {f.n} errored"
+
+
 def gate_lines(reading: Reading, shown: str | None = None) -> list[str]:
-    """One line per failing (and, for the confident gate, undecided) case, for stderr."""
+    """One line per failing (and, for the confident gate, undecided) case, for stderr; the
+    confident gate ends with its count of verdicts and the promise they keep."""
     if reading.require is None:
         return []
     shown = shown or gate_text(reading.require)
@@ -147,7 +195,9 @@ def gate_lines(reading: Reading, shown: str | None = None) -> list[str]:
     lines = []
     for c in reading.cases:
         interval = c.intervals.pass_at_k
-        ci = f"pass@{k} {level} CI {interval_text(interval)}" if interval else ""
+        ci = ""
+        if interval:
+            ci = f"pass@{k} {level} CI {interval_text(interval)}, {errored_share(c.figures)},"
         if interval is None and c.verdict == "undecided":
             lines.append(
                 f"gate: {c.figures.name}: undecided: pass@{k} is undefined "
@@ -158,6 +208,11 @@ def gate_lines(reading: Reading, shown: str | None = None) -> list[str]:
         elif c.verdict == "undecided":
             lines.append(
                 f"gate: {c.figures.name}: undecided: {ci} includes --require {shown} "
-                "(more attempts would settle it)"
+                f"({settle_text(c, reading)})"
             )
+    counts = [sum(c.verdict == v for c in reading.cases) for v in ("pass", "fail", "undecided")]
+    lines.append(
+        f"gate: pass@{k} at or above {shown} at {promise_text(reading)}: "
+        f"{counts[0]:,} pass, {counts[1]:,} fail, {counts[2]:,} undecided"
+    )
     return lines

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 
 from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.budget import BudgetedPolicy, budgeted
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.case_costs import total_cost
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading, read
 from passk_tui.core.stats.interval_choice import IntervalChoice, evaluation_choice
@@ -27,6 +30,7 @@ from passk_tui.core.stats.stopping import (
     StopReason,
     stop_rule,
 )
+from passk_tui.core.stats.suite_promise import case_level
 
 
 def gate_confidence(settings: Settings) -> float | None:
@@ -41,13 +45,17 @@ def gate_confidence(settings: Settings) -> float | None:
     return DEFAULT_CONFIDENCE if settings.adaptive else None
 
 
-def case_stop_rule(settings: Settings) -> GateRule | PrecisionRule:
-    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s."""
+def case_stop_rule(settings: Settings, case_count: int) -> GateRule | PrecisionRule:
+    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s; at
+    each case's level (``--family-wise``: the suite's promise shared among its cases)."""
+    confidence = DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence
+    if settings.require is not None:
+        confidence = case_level(confidence, case_count, settings.family_wise)
     return stop_rule(
         settings.require,
         settings.k,
         DEFAULT_PRECISION if settings.precision is None else settings.precision,
-        DEFAULT_CONFIDENCE if settings.confidence is None else settings.confidence,
+        confidence,
     )
 
 
@@ -57,23 +65,42 @@ def sampling_policy(
     records: Iterable[AttemptRecord] = (),
     retakes: Mapping[tuple[int, int], int] | None = None,
     in_flight: Iterable[Slot] = (),
-) -> FixedPolicy | AdaptivePolicy:
+    runs_started: int | None = None,
+) -> FixedPolicy | AdaptivePolicy | BudgetedPolicy:
     """The policy the settings name, continued from ``records`` (a resume, an extension).
 
     Adaptive, the attempts ``in_flight`` before are handed out again before any the
-    policy chooses; a fixed n hands them out anyway, having no record of them.
+    policy chooses; a fixed n hands them out anyway, having no record of them. With a
+    budget, the policy is held to it (``core.run.budget``), counting ``runs_started``
+    before (default: a Run per record and per attempt in flight) and the records' cost;
+    adaptive, its extra attempts then go to the undecided cases closest to settling.
     """
+    records, in_flight = list(records), list(in_flight)
+    policy: FixedPolicy | AdaptivePolicy
     if settings.max_attempts is None:
-        return FixedPolicy(case_count, settings.attempts, records, retakes)
-    rule = case_stop_rule(settings)
-    return AdaptivePolicy(
-        case_count,
-        settings.attempts,
-        settings.max_attempts,
-        rule.reason,
-        records,
-        retakes,
-        in_flight,
+        policy = FixedPolicy(case_count, settings.attempts, records, retakes)
+    else:
+        rule = case_stop_rule(settings, case_count)
+        policy = AdaptivePolicy(
+            case_count,
+            settings.attempts,
+            settings.max_attempts,
+            rule.reason,
+            records,
+            retakes,
+            in_flight,
+            closest_first=budgeted(settings),
+        )
+    if not budgeted(settings):
+        return policy
+    started = len(records) + len(in_flight) if runs_started is None else runs_started
+    spent = Fraction(0) if settings.price is None else total_cost(settings.price, records)
+    return BudgetedPolicy(
+        policy,
+        settings,
+        runs_started=started,
+        cost_spent=spent or Fraction(0),
+        replays=in_flight,
     )
 
 
@@ -84,15 +111,25 @@ def interval_level(settings: Settings) -> float:
 
 
 def reading(
-    figures: Sequence[CaseFigures], settings: Settings, choice: IntervalChoice | None = None
+    figures: Sequence[CaseFigures],
+    settings: Settings,
+    suite_size: int | None = None,
+    choice: IntervalChoice | None = None,
 ) -> Reading:
     """Every case's intervals and verdict as the settings call for (method, level, gate).
 
-    ``choice``: the evaluation's method (``core.interval_choice``), when ``figures`` are not
-    all its cases (one case redrawn live); by default decided from ``figures``.
+    ``suite_size`` and ``choice`` (the evaluation's method, ``core.interval_choice``): for
+    when ``figures`` are only some of its cases (one case redrawn live); by default the
+    method is decided from ``figures``.
     """
-    method = (choice or evaluation_choice(settings, figures)).method
-    return read(figures, settings.require, gate_confidence(settings), method)
+    return read(
+        figures,
+        settings.require,
+        gate_confidence(settings),
+        (choice or evaluation_choice(settings, figures)).method,
+        settings.family_wise,
+        suite_size,
+    )
 
 
 def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:

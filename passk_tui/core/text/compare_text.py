@@ -1,11 +1,15 @@
-"""A ``Comparison`` as text: the plain table PRODUCT.md shows, the count line, the notes under it."""
+"""A ``Comparison`` as text: the plain table PRODUCT.md shows, the count line, the suite line,
+the notes under them."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from math import ceil, floor, isinf
 
 from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparison
-from passk_tui.core.stats.figures import CaseFigures, two_decimals
+from passk_tui.core.stats.figures import UNDEFINED, CaseFigures, two_decimals
+from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.stats.suite import SuiteComparison
 from passk_tui.core.text.table import plain_columns
 
 HEADERS = ("case", "A passed", "A errored", "B passed", "B errored", "change", "p", "verdict")
@@ -16,6 +20,19 @@ def signed(value: Fraction | None) -> str:
     if value is None or value == 0:
         return two_decimals(value)
     return f"{float(value):+.2f}" if value > 0 else f"-{float(-value):.2f}"
+
+
+def p_text(p: Fraction | float | None) -> str:
+    """A p-value as shown: two decimals as PRODUCT.md's table has them (0.0093 is ``0.01``),
+    three below 0.005 where two would read ``0.00``, ``<0.001`` below 0.001; ``-`` if none.
+
+    So no shown p is 0, and a Holm p never looks smaller than the raw p beside it.
+    """
+    if p is None:
+        return UNDEFINED
+    if p < Fraction(1, 1000):
+        return "<0.001"
+    return f"{float(p):.3f}" if p < Fraction(5, 1000) else f"{float(p):.2f}"
 
 
 def passed_cell(f: CaseFigures) -> str:
@@ -34,7 +51,7 @@ def comparison_rows(comparison: Comparison) -> list[tuple[str, ...]]:
                 passed_cell(c.b),
                 str(c.b.errored),
                 signed(c.change),
-                two_decimals(c.p),
+                p_text(c.p),
                 str(c.verdict),
             )
         )
@@ -44,6 +61,44 @@ def comparison_rows(comparison: Comparison) -> list[tuple[str, ...]]:
 def count_line(comparison: Comparison) -> str:
     """``1 improved, 1 regressed, 1 unclear``: counts, never a mean."""
     return ", ".join(f"{len(comparison.with_verdict(v))} {v}" for v in ChangeVerdict)
+
+
+def suite_line(comparison: Comparison) -> str:
+    """``suite: B better on 7 cases, worse on 2, same on 11; odds ratio 1.85 (95% CI
+    1.21-2.83), p 0.004, improved`` (no interval when a side's n was chosen by looking)."""
+    suite = comparison.suite
+    cases = "case" if suite.better == 1 else "cases"
+    return (
+        f"suite: B better on {suite.better} {cases}, worse on {suite.worse}, same on "
+        f"{suite.same}; {odds_text(suite, comparison)}, p {p_text(suite.p)}, {suite.verdict}"
+    )
+
+
+def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
+    """``odds ratio 1.85 (95% CI 1.21-2.83)``, the interval rounded outward (low down, high up)
+    so the shown one holds the computed one; ``inf`` and ``-`` where there is no number."""
+    ratio = suite.odds_ratio
+    shown = UNDEFINED if ratio is None else "inf" if isinf(ratio) else f"{ratio:.2f}"
+    if comparison.anytime:
+        return f"odds ratio {shown}"
+    interval = UNDEFINED
+    if suite.low is not None and suite.high is not None:
+        interval = f"{floor(suite.low * 100) / 100:.2f}-{ceil(suite.high * 100) / 100:.2f}"
+    return f"odds ratio {shown} ({level_text(float(comparison.confidence))} CI {interval})"
+
+
+def method_lines(comparison: Comparison) -> list[str]:
+    """When a side's n was chosen by looking: which tests stood in for Fisher's and the CMH."""
+    if not comparison.anytime:
+        return []
+    looked = " and ".join(
+        side for side, s in (("A", comparison.a), ("B", comparison.b)) if s.looked
+    )
+    return [
+        f"{looked}: n chosen by looking (adaptive or extended), so each case is tested by the "
+        f"{comparison.method}",
+        f"the suite line: {comparison.suite.method}",
+    ]
 
 
 def only_lines(comparison: Comparison) -> list[str]:
@@ -64,20 +119,32 @@ def errored_note(c: CaseComparison) -> str:
 
 
 def notes(comparison: Comparison) -> list[str]:
-    """What follows the count line: the mostly-errored regressions, then the cases in only one."""
-    return [errored_note(c) for c in comparison.regressed if c.mostly_errored] + only_lines(
-        comparison
-    )
+    """What follows the suite line: the methods when a side's n was chosen by looking, the
+    mostly-errored regressions, then the cases in only one."""
+    errored = [errored_note(c) for c in comparison.regressed if c.mostly_errored]
+    return [*method_lines(comparison), *errored, *only_lines(comparison)]
 
 
 def plain_comparison(comparison: Comparison) -> str:
-    """The table, the count line and the notes, as `passk-tui compare` prints them on stdout."""
-    lines = [count_line(comparison), *notes(comparison)]
+    """The table, the count line, the suite line and the notes, as `passk-tui compare` prints
+    them on stdout."""
+    lines = [count_line(comparison), suite_line(comparison), *notes(comparison)]
     return plain_columns(comparison_rows(comparison)) + "\n".join(lines) + "\n"
 
 
 def regression_lines(comparison: Comparison) -> list[str]:
-    """One line per regressed case with both figures and p, for stderr (--fail-on-regression)."""
+    """One line per regressed case with both figures and p, then the suite's if it regressed,
+    for stderr (--fail-on-regression)."""
+    suite = comparison.suite
+    suite_regressed = (
+        [
+            f"regressed: suite: B worse on {suite.worse} of {len(comparison.cases)} cases; "
+            f"{odds_text(suite, comparison)}, p {float(suite.p or 1):.2g} "
+            f"< {float(comparison.alpha):g}"
+        ]
+        if suite.verdict is ChangeVerdict.REGRESSED
+        else []
+    )
     return [
         f"regressed: {c.name}: A {passed_cell(c.a)} (pass@1 {two_decimals(c.a.pass_at_1)}), "
         f"B {passed_cell(c.b)} (pass@1 {two_decimals(c.b.pass_at_1)}), "
@@ -88,4 +155,4 @@ def regression_lines(comparison: Comparison) -> list[str]:
             else ""
         )
         for c in comparison.regressed
-    ]
+    ] + suite_regressed

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import counted
 
 #: Ids of the shapes stacks and libraries print, most specific first.
 _PLACEHOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -34,6 +36,10 @@ _PLACEHOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 #: How much of a long (multi-line) error the group is named by.
 LABEL_WIDTH = 160
+#: The groups named after the headless table (the largest); the rest are counted.
+GROUPS_SAID = 3
+#: Cases named per group before the rest are counted.
+CASES_NAMED = 4
 
 
 def normalised_error(status: str, error: str | None) -> str:
@@ -75,6 +81,12 @@ class ErrorGroup:
             counts[case] = counts.get(case, 0) + 1
         return counts
 
+    def cases_text(self, limit: int = CASES_NAMED) -> str:
+        """``weather-tool x4, summary x2`` (then ``+N cases``), names terminal-safe."""
+        counts = list(self.cases().items())
+        shown = ", ".join(f"{terminal_safe(case)} x{count}" for case, count in counts[:limit])
+        return shown + (f" +{len(counts) - limit} cases" if len(counts) > limit else "")
+
 
 def error_groups(records: Iterable[AttemptRecord]) -> list[ErrorGroup]:
     """The errored attempts grouped by ``normalised_error``, largest group first."""
@@ -94,3 +106,22 @@ def error_groups(records: Iterable[AttemptRecord]) -> list[ErrorGroup]:
     ]
     groups.sort(key=lambda g: -g.count)  # stable: equal counts keep first-met order
     return groups
+
+
+def errors_said(groups: list[ErrorGroup], limit: int = GROUPS_SAID) -> list[str]:
+    """Why attempts errored, in a few lines: what the headless face prints after its table
+    (the app's Errors view shows the same groups in full).
+
+    ``errored: 6 attempts, 2 kinds of error``, then the largest groups, each
+    ``4x failed: weather tool: upstream timed out (weather-tool x4)``."""
+    if not groups:
+        return []
+    errored = sum(group.count for group in groups)
+    lines = [f"errored: {counted(errored, 'attempt')}, {counted(len(groups), 'kind')} of error"]
+    lines += [
+        f"  {group.count}x {terminal_safe(group.label)} ({group.cases_text()})"
+        for group in groups[:limit]
+    ]
+    if len(groups) > limit:
+        lines.append(f"  and {counted(len(groups) - limit, 'kind')} more")
+    return lines

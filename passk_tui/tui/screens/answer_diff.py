@@ -54,7 +54,9 @@ def diff_text(lines: list[DiffLine], role: Callable[[str], Style]) -> Text:
 class DiffScreen(ViewScreen):
     """Any two attempts of a case, chosen above; their answers' lines and characters compared."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "swap", "Swap sides")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "swap", "Swap sides", tooltip="The other attempt as the reference")
+    ]
 
     def __init__(
         self, view: EvaluationView, case_index: int, pair: tuple[int, int] | None = None

@@ -32,8 +32,8 @@ class AnswersScreen(ViewScreen):
     """ "Sydney x4, Canberra x1": the answers a case got, grouped; the highlighted one in full."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "copy_answer", "Copy answer"),
-        Binding("D", "diff", "Diff two attempts"),
+        Binding("c", "copy_answer", "Copy answer", tooltip="The chosen answer, to the clipboard"),
+        Binding("D", "diff", "Diff two attempts", tooltip="Two attempts' answers, line by line"),
     ]
 
     def __init__(self, view: EvaluationView, case_index: int) -> None:

@@ -16,12 +16,13 @@ from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
+from passk_tui.core.text.cost_text import case_cost_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.core.text.words import retries_text
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
 from passk_tui.tui.widgets.row_table import AttemptsTable
@@ -57,9 +58,9 @@ class CaseScreen(CaseViews):
     """One case: its figures, input and check, a row per attempt, the chosen attempt's answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         Binding("a", "focus_answer", "Answer", show=False, tooltip="Move to the answer (a)"),
-        Binding("t", "focus_attempts", "Attempts"),
+        Binding("t", "focus_attempts", "Attempts", tooltip="Move to the attempts list"),
         Binding("i", "toggle_input", "Whole input", tooltip="Show the whole input (again: less)"),
     ]
 
@@ -104,6 +105,12 @@ class CaseScreen(CaseViews):
         self.refresh_from_progress()
         table.focus()
         self.set_interval(0.25, self.refresh_from_progress)
+        follow_theme(self, self._restyle)
+
+    def _restyle(self) -> None:
+        """A new theme: the rows and the attempt again, in its colours."""
+        self._seen = None
+        self.refresh_from_progress()
 
     def _case_text(self) -> Text:
         text = Text()
@@ -224,6 +231,9 @@ class CaseScreen(CaseViews):
         ):
             shown = interval_text(interval) if interval is not None else "-"
             parts.append((f"{' · ' if number else ''}{label} {shown}", ""))
+        costs = self.view.costs()[self.case_index]
+        priced = self.view.settings.price is not None
+        parts.append((f"\n{case_cost_text(costs, priced, self.view.show_timing)}", muted))
         text = parts_line(*parts)
         self.query_one("#case-figures", Static).update(text)
 

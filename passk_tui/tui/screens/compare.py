@@ -15,11 +15,17 @@ from passk_tui.core.run.agent_definition import describe
 from passk_tui.core.run.progress import Cell
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict
-from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.text.compare_text import count_line, notes, passed_cell, signed
+from passk_tui.core.text.compare_text import (
+    count_line,
+    notes,
+    p_text,
+    passed_cell,
+    signed,
+    suite_line,
+)
 from passk_tui.core.text.glyphs import SYMBOLS
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import CasesTable
@@ -77,7 +83,7 @@ class CompareScreen(Screen[None]):
     """Did the change help? Per case: both versions' attempts, the change, Holm's p, the verdict."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         Binding("s", "swap", "Swap A and B", tooltip="The other evaluation as the baseline"),
     ]
 
@@ -91,6 +97,7 @@ class CompareScreen(Screen[None]):
         yield Static(id="compare-versions")
         yield Static(id="compare-agents")
         yield Static(id="compare-counts")
+        yield Static(id="compare-suite")
         yield CasesTable(id="compare-table")
         yield Static(id="compare-notes")
         yield KeyBar()
@@ -99,6 +106,7 @@ class CompareScreen(Screen[None]):
         self.sub_title = "compare"
         self.show()
         self.query_one(DataTable).focus()
+        follow_theme(self, self.show)
 
     def show(self) -> None:
         """Fill the lines and the table from the comparison (again after a swap)."""
@@ -118,12 +126,16 @@ class CompareScreen(Screen[None]):
         self.query_one("#compare-agents", Static).update(Text("\n".join(ran)))
         counts = Text(count_line(comparison))
         counts.append("  ·  ")
+        test = "anytime-valid e-value test" if comparison.anytime else "Fisher's exact test"
         counts.append(
-            f"Fisher's exact test per case, Holm-adjusted; a verdict where p < "
-            f"{float(comparison.alpha):g}",
+            f"{test} per case, Holm-adjusted; a verdict where p < {float(comparison.alpha):g}",
             style=muted,
         )
         self.query_one("#compare-counts", Static).update(counts)
+        suite_style = colours.get(VERDICT_COLOUR[comparison.suite.verdict], "")
+        self.query_one("#compare-suite", Static).update(
+            Text(suite_line(comparison), style=f"bold {suite_style}")
+        )
         warnings = compared.warnings()
         self.query_one("#compare-notes", Static).update(
             Text("\n".join(map(terminal_safe, [*notes(comparison), *warnings])), style=muted)
@@ -164,7 +176,7 @@ class CompareScreen(Screen[None]):
             (str(c.a.errored), errored if c.a.errored else ""),
             (b_errored, f"bold {errored}" if c.mostly_errored else errored if c.b.errored else ""),
             (signed(c.change), ""),
-            (two_decimals(c.p), ""),
+            (p_text(c.p), ""),
             (str(c.verdict), verdict_style),
         ]
 

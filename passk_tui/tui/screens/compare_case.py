@@ -37,7 +37,13 @@ class CompareCaseScreen(ViewScreen):
     """A's attempts beside B's; the cursor in each list picks the answer diffed from that side."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "app.focus_next", "Other version", show=False),
+        Binding(
+            "tab",
+            "app.focus_next",
+            "Other version",
+            show=False,
+            tooltip="Move to the other version's attempts",
+        ),
     ]
 
     def __init__(self, compared: ComparedEvaluations, case: CaseComparison) -> None:

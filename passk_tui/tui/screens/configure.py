@@ -45,8 +45,8 @@ class ConfigureScreen(Screen[None]):
     """A form over Settings; Run stays disabled while any field is invalid."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+r", "run", "Run", priority=True),
-        Binding("d", "demo", "Run the demo"),
+        Binding("ctrl+r", "run", "Run", priority=True, tooltip="Start the evaluation as filled in"),
+        Binding("d", "demo", "Run the demo", tooltip="The bundled demo suite and agent"),
     ]
 
     valid: reactive[bool] = reactive(False)

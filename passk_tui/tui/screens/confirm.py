@@ -19,8 +19,8 @@ class ConfirmScreen(ModalScreen[bool]):
     """Asks ``question``; dismisses with True for yes, False for no (Escape is no)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", "Yes", tooltip="Yes, do it"),
+        Binding("n,escape", "answer(False)", "No", tooltip="No, leave it"),
     ]
 
     def __init__(

@@ -23,7 +23,9 @@ PREVIEW = 40
 class CopyScreen(ModalScreen[None]):
     """Each choice is (what it is, its text); Enter copies one through the terminal (OSC 52)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close", tooltip="Close without copying")
+    ]
 
     def __init__(self, choices: Sequence[tuple[str, str]], note: str = "") -> None:
         super().__init__(classes="view-dialog")

@@ -1,4 +1,4 @@
-"""Per case, what its attempts took: wall seconds and tokens, median and 95th percentile."""
+"""Per case, what its attempts took: wall seconds and tokens (median and 95th percentile), money."""
 
 from __future__ import annotations
 
@@ -6,12 +6,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.stats.case_costs import Spread, case_costs
+from passk_tui.core.run.price import money_text
+from passk_tui.core.stats.case_costs import Spread
+from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
 COLUMNS = ("case", "attempts", "p50 s", "p95 s", "in p50", "in p95", "out p50", "out p95", "tokens")
+#: After the counts when the version has prices.
+MONEY_COLUMNS = ("cost", "per pass")
 
 
 def spread_cells(spread: Spread, digits: int) -> tuple[Text, Text]:
@@ -34,13 +38,17 @@ class CostsScreen(ViewScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*COLUMNS)
+        priced = self.view.settings.price is not None
+        # Priced, the money goes first after the counts: at 80 columns the rest may scroll.
+        money = MONEY_COLUMNS if priced else ()
+        self.query_one(DataTable).add_columns(*COLUMNS[:2], *money, *COLUMNS[2:])
         super().on_mount()
         self.query_one(DataTable).focus()
 
     def refresh_view(self) -> None:
         show_timing = getattr(self.app, "show_timing", True)
-        rows = case_costs(self.view.progress.case_names, self.all_records())
+        rows = self.view.costs()
+        priced = self.view.settings.price is not None
         table = self.query_one(DataTable)
         table.clear()
         for row in rows:
@@ -48,22 +56,29 @@ class CostsScreen(ViewScreen):
             table.add_row(
                 Text(terminal_safe(row.name)),  # a cell's str would be read as markup
                 Text(str(row.attempts), justify="right"),
+                *(
+                    (
+                        Text(money_text(row.cost), justify="right"),
+                        Text(money_text(row.cost_per_pass), justify="right"),
+                    )
+                    if priced
+                    else ()
+                ),
                 *durations,
                 *spread_cells(row.input_tokens, 0),
                 *spread_cells(row.output_tokens, 0),
-                Text(
-                    str(row.total_tokens)
-                    if row.input_tokens.count or row.output_tokens.count
-                    else "-",
-                    justify="right",
-                ),
+                Text("-" if row.total_tokens is None else str(row.total_tokens), justify="right"),
             )
         summary = Text("Wall seconds per attempt and tokens per attempt, by case")
         summary.append(self.live_note(), style="dim")
         self.query_one("#costs-summary", Static).update(summary)
-        reported = any(r.input_tokens.count or r.output_tokens.count for r in rows)
-        self.query_one("#costs-note", Static).update(
+        reported = any(r.reported for r in rows)
+        note = (
             "in/out: input and output tokens of the attempts that reported usage."
             if reported
             else "No attempt reported token usage (a local command agent has none to report)."
         )
+        summary_line = cost_summary(rows, self.view.settings)
+        if summary_line:
+            note += f"\n{summary_line}"
+        self.query_one("#costs-note", Static).update(Text(note))

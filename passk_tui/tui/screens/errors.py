@@ -26,17 +26,12 @@ COLUMNS = ("count", "cases", "error")
 WITH_RETRIES = ("count", "retries", "cases", "error")
 
 
-def cases_text(group: ErrorGroup, limit: int = 4) -> str:
-    """``weather-tool x4, summary x2`` (then ``+N cases``)."""
-    counts = list(group.cases().items())
-    shown = ", ".join(f"{terminal_safe(case)} x{count}" for case, count in counts[:limit])
-    return shown + (f" +{len(counts) - limit} cases" if len(counts) > limit else "")
-
-
 class ErrorsScreen(ViewScreen):
     """ "6x ConnectionResetError", "4x timed_out": every errored attempt, alike ones together."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("c", "copy_error", "Copy error")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy_error", "Copy error", tooltip="The chosen error as recorded")
+    ]
 
     groups: list[ErrorGroup]
     #: The table's columns as last laid out (the retries column comes and goes).
@@ -80,7 +75,7 @@ class ErrorsScreen(ViewScreen):
             table.add_columns(*columns)
             self._columns = columns
         table.clear()
-        places = [cases_text(group) for group in self.groups]
+        places = [group.cases_text() for group in self.groups]
         chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
         room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, places), default=0))
         for group, where in zip(self.groups, places, strict=True):

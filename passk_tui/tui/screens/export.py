@@ -47,7 +47,9 @@ def export_view(view: EvaluationView, path: Path) -> Path:
 class ExportScreen(ModalScreen[None]):
     """Type a path; Enter writes it (.md, .json, .csv, .xml, or any other format export knows)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close", tooltip="Close without writing")
+    ]
 
     def __init__(self, view: EvaluationView) -> None:
         super().__init__(classes="view-dialog")

@@ -1,8 +1,12 @@
-"""The `?` screen: what every figure, interval, outcome and glyph on the other screens means."""
+"""The `?` screen: what every figure, outcome and glyph means, and the keys of the screen under it.
+
+The keys are read from that screen's bindings (``palette_commands``), the table the keys
+line and the palette read too: a key added to a screen is listed here without a word more.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.table import Table
@@ -10,11 +14,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from passk_tui.core.run.progress import Cell
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.palette_commands import key_rows
+from passk_tui.tui.screens.compare import MOSTLY_ERRORED
+from passk_tui.tui.screens.history import MARK as HISTORY_MARK
+from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 
 #: What the figures mean, in the words of PRODUCT.md (n attempts of a case, c of them passed).
 DEFINITIONS: tuple[tuple[str, str], ...] = (
@@ -70,28 +78,35 @@ GLYPHS: dict[Cell, str] = {
     Cell.ERRORED: "no completed Turn",
 }
 
-KEYS = (
-    ("Enter", "open the case under the cursor (its attempts, answers, errors)"),
-    ("/", "search case names (Run, Results); evaluations (History)"),
-    ("n p e …", "sort Results by a column; again to reverse (▲ lowest first, ▼ highest)"),
-    ("f", "only the cases with wrong or errored attempts"),
-    ("m", "Results: more attempts per case, for the flaky or undecided (says the Runs first)"),
-    ("space c", "History: mark two evaluations, compare them (the older is A; s swaps)"),
-    ("Home End", "first and last row; ←/→ move a long grid's attempts"),
-    ("Ctrl+P", "every command of this screen, and the theme"),
+#: The other marks the screens draw, beside the attempt glyphs.
+MARKS: tuple[tuple[str, str], ...] = (
+    (SAMPLED_MARK, "sampling: the case still has attempts to come (Run)"),
+    ("▲ ▼", "the sorted column, lowest or highest first (Results)"),
+    ("├─●─┤ ┊", "an interval, its figure, the gate (Results, intervals plot)"),
+    (HISTORY_MARK, "marked to compare (History)"),
+    (MOSTLY_ERRORED.strip(), "after B's errored count: a regression mostly of errored attempts"),
 )
+#: The keys every list and table moves by (Textual's and ours; not actions, so not above).
+MOVES = "↑ ↓ PgUp PgDn Home End move the cursor; ← → a long grid's attempts or a wide table"
 
 
 class HelpScreen(ModalScreen[None]):
-    """Definitions, glyphs and keys; Escape or ? closes it."""
+    """Definitions, glyphs and the keys of ``under`` (the screen help was opened on)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "app.pop_screen", "Close"),
+        Binding("escape,question_mark,q", "app.pop_screen", "Close", tooltip="Close help"),
     ]
+
+    def __init__(self, under: Screen[Any] | None = None) -> None:
+        super().__init__()
+        self.under = under
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog"):
             yield Static(self.body(), id="help-text")
+
+    def on_mount(self) -> None:
+        follow_theme(self, lambda: self.query_one("#help-text", Static).update(self.body()))
 
     def body(self) -> Group:
         """Definitions, glyphs and keys, coloured as the other screens colour them."""
@@ -115,12 +130,28 @@ class HelpScreen(ModalScreen[None]):
             )
             for cell, meaning in GLYPHS.items()
         ]
+        muted = colours.get("muted-text", "")
         return Group(
-            Text("What the screens show", style="bold"),
-            grid([(Text(term, style="bold"), meaning) for term, meaning in DEFINITIONS]),
-            Text("\nAttempt glyphs", style="bold"),
+            Text("Keys here (Ctrl+P names them all too; Escape closes this)", style="bold"),
+            grid(self._keys()),
+            Text(MOVES, style=muted),
+            Text("\nGlyphs", style="bold"),
             grid(glyphs),
-            Text("\nKeys", style="bold"),
-            grid([(Text(key, style="bold"), meaning) for key, meaning in KEYS]),
-            Text("\nEscape closes this.", style=colours.get("muted-text", "")),
+            grid([(Text(mark, style="bold"), meaning) for mark, meaning in MARKS]),
+            Text("\nWhat the screens show", style="bold"),
+            grid([(Text(term, style="bold"), meaning) for term, meaning in DEFINITIONS]),
+            Text("\nEscape closes this.", style=muted),
         )
+
+    def _keys(self) -> list[tuple[Text, str]]:
+        """Every key of the screen under help: ``key  Name: what it does`` (dim when not now)."""
+        if self.under is None:
+            return []
+        muted = palette(self.app).get("muted-text", "")
+        return [
+            (
+                Text(keys, style="bold" if enabled else f"bold {muted}"),
+                f"{name}: {what}" + ("" if enabled else " (not now)"),
+            )
+            for keys, name, what, enabled in key_rows(self.under)
+        ]

@@ -17,7 +17,7 @@ from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned
 from passk_tui.tui.widgets.row_table import EvaluationsTable
@@ -54,8 +54,10 @@ class HistoryScreen(Screen[None]):
     """Every stored evaluation, newest first (as `passk-tui history` prints them)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
-        Binding("u", "resume", "Resume"),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
+        Binding(
+            "u", "resume", "Resume", tooltip="Run the attempts the chosen evaluation is missing"
+        ),
         Binding(
             "slash",
             "search",
@@ -64,7 +66,7 @@ class HistoryScreen(Screen[None]):
         ),
         Binding("space", "mark", "Mark", tooltip="Mark an evaluation to compare (two at most)"),
         Binding("c", "compare", "Compare", tooltip="Compare the two marked (the older is A)"),
-        Binding("f5", "reload", "Reload"),
+        Binding("f5", "reload", "Reload", tooltip="Read the store again"),
     ]
 
     def __init__(self) -> None:
@@ -87,6 +89,7 @@ class HistoryScreen(Screen[None]):
         self.sub_title = "history"
         self.action_reload()
         self.query_one(DataTable).focus()
+        follow_theme(self, self._show)
 
     def action_reload(self) -> None:
         from passk_tui.store import Store

@@ -38,7 +38,9 @@ class MoreAttemptsScreen(ModalScreen[int | None]):
     """Type N; each keystroke says how many Runs that is; Enter (when valid) dismisses with N."""
 
     CSS_PATH = "views.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "Close", tooltip="Close, no attempts added")
+    ]
 
     def __init__(self, view: EvaluationView) -> None:
         super().__init__(classes="view-dialog")

@@ -11,11 +11,15 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
+from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.gate import CaseReading, gate_text
+from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
 from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.stats.planning import attempts_to_settle
+from passk_tui.core.stats.suite_promise import promise_words
 from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock, counted
@@ -24,7 +28,7 @@ from passk_tui.tui.results_order import COLUMN_BY_KEY, Order, sort_figures
 from passk_tui.tui.results_table import Column, headings, layout, row_cells
 from passk_tui.tui.screens.view_actions import ResultsViews
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.glyphs import palette
+from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from passk_tui.tui.widgets.line_text import parts_line
@@ -36,10 +40,20 @@ GATE_NAMES_SHOWN = 4
 RESUMABLE = ("interrupted", "cancelled", "failed")
 
 
-def _named(cases: list[CaseReading]) -> str:
-    """The first few cases with their pass@k, the rest counted."""
+def _named(cases: list[CaseReading], settle: Reading | None = None) -> str:
+    """The first few cases with their pass@k, the rest counted; with ``settle`` (an undecided
+    gate's reading), each named case with the attempts that would settle it."""
+
+    def more(c: CaseReading) -> str:
+        if settle is None or settle.require is None:
+            return ""
+        found = attempts_to_settle(
+            c.figures.passed, c.figures.n, settle.require, settle.k, settle.level
+        )
+        return ", too close to settle" if found is None else f", ~{found:,} more"
+
     named = ", ".join(
-        f"{terminal_safe(c.figures.name)} ({two_decimals(c.figures.pass_at_k)})"
+        f"{terminal_safe(c.figures.name)} ({two_decimals(c.figures.pass_at_k)}{more(c)})"
         for c in cases[:GATE_NAMES_SHOWN]
     )
     if len(cases) > GATE_NAMES_SHOWN:
@@ -55,7 +69,7 @@ class ResultsScreen(ResultsViews):
     """A row per case (never a mean across cases), wrong and errored coloured apart."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", "Back", show=False, tooltip="The screen before"),
         _sort_binding("p", "Sort pass@k", "Sort by pass@k, lowest first (again: reversed)", True),
         _sort_binding("e", "Sort errored", "Sort by errored, most first (again: reversed)"),
         _sort_binding("n", "Sort name", "Sort by name (again: reversed)"),
@@ -103,6 +117,7 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-agent")
         yield Static(id="results-status")
         yield Static(id="results-cases")
+        yield Static(id="results-cost")
         yield Static(id="results-gate")
         yield Static(id="results-order")
         yield SearchBar()
@@ -116,6 +131,7 @@ class ResultsScreen(ResultsViews):
         table = self.query_one(LineTable)
         self.rebuild()
         table.focus()
+        follow_theme(self, self._restyle)
         if self.view.live:
             self.set_interval(1.0, self.rebuild)
 
@@ -133,6 +149,11 @@ class ResultsScreen(ResultsViews):
         if action == "resume":
             return self.view.status in RESUMABLE and not self.view.live
         return True
+
+    def _restyle(self) -> None:
+        """A new theme: every line again, in its colours (the rows' cache is keyed by theme)."""
+        self._header.clear()
+        self.rebuild(force=True)
 
     def rebuild(self, force: bool = False) -> None:
         """Fill the table from Progress (again only when it moved, the order or filter changed)."""
@@ -175,8 +196,10 @@ class ResultsScreen(ResultsViews):
             TableColumn(column.key, heading, column.width + 1)
             for column, heading in zip(columns, headings(columns), strict=True)
         ]
-        version = progress.version
-        table.set_rows(headed, len(order), cells, lambda position: (order[position], version))
+        version, theme = progress.version, self.app.theme
+        table.set_rows(
+            headed, len(order), cells, lambda position: (order[position], version, theme)
+        )
         if cursor_case is not None and cursor_case in order:
             table.move_cursor(row=order.index(cursor_case))
         self.refresh_bindings()
@@ -202,6 +225,8 @@ class ResultsScreen(ResultsViews):
         if status == "done":
             line.append("Done", style=f"bold {colours.get('outcome-passed', '')}")
             line.append(f": {counts}{took}")
+            if view.status_reason:
+                line.append(f", {view.status_reason}", style=f"bold {colours.get('gate-fail', '')}")
         elif view.live:
             line.append("Running (live)", style="bold")
             line.append(f": {counts} so far{took}")
@@ -236,6 +261,7 @@ class ResultsScreen(ResultsViews):
             style=colours.get("muted-text", ""),
         )
         self._show("#results-cases", cases)
+        self._show_cost()
 
         gate = self._gate_text(totals.cases_under_gate, totals.cases)
         wanted = len(worth_more(view.reading()))
@@ -265,6 +291,20 @@ class ResultsScreen(ResultsViews):
         order = parts_line(*parts)
         self._show("#results-order", order)
 
+    def _show_cost(self) -> None:
+        """The cost line: what it cost and its tokens, and which cases a spent budget cut short;
+        hidden when nothing reported usage and no price or budget was set."""
+        view = self.view
+        parts = [cost_summary(view.costs(), view.settings)]
+        if view.status_reason == BUDGET_SPENT:
+            parts.append(budget_line(view.progress, view.settings))
+        shown = " · ".join(part for part in parts if part)
+        widget = self.query_one("#results-cost", Static)
+        widget.display = bool(shown)
+        self._show(
+            "#results-cost", Text(terminal_safe(shown) + ("  (d: per case)" if shown else ""))
+        )
+
     def _show(self, selector: str, text: Text) -> None:
         """Update a header line only when it changed: each update lays the screen out again
         (a sort changes one line of four)."""
@@ -287,8 +327,12 @@ class ResultsScreen(ResultsViews):
             return gate
         shown = gate_text(reading.require)
         failing, undecided = reading.failing, reading.undecided
+        promise = ""
+        if reading.confident:
+            promise = f" ({level_text(reading.promise)} {promise_words(reading.family_wise)})"
         if failing:
             gate.append("Gate failed", style=f"bold {colours.get('gate-fail', '')}")
+            gate.append(promise)
             if reading.confident:
                 gate.append(
                     f": {len(failing)} of {cases} cases have pass@{k} wholly below {shown}: "
@@ -298,13 +342,16 @@ class ResultsScreen(ResultsViews):
             gate.append(_named(failing))
         elif undecided and reading.confident:
             gate.append("Gate undecided", style=f"bold {colours.get('outcome-wrong', '')}")
+            gate.append(promise)
             gate.append(
                 f": {len(undecided)} of {cases} cases have a pass@{k} interval that includes "
-                f"{shown} (m: more attempts): "
+                f"{shown} (m: more attempts; ~N: to decide half the time): "
             )
-            gate.append(_named(undecided))
+            # The attempts to settle a case are worked out once it stops moving.
+            gate.append(_named(undecided, None if self.view.running else reading))
         else:
             gate.append("Gate held", style=f"bold {colours.get('outcome-passed', '')}")
+            gate.append(promise)
             if reading.confident:
                 gate.append(f": every case's pass@{k} interval is at or above {shown}")
             else:

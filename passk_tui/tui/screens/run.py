@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,7 +15,7 @@ from textual.widgets import Header, Static
 from passk_tui.core.run.progress import Cell
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.interval_choice import watched_text
-from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.stats.intervals import Interval, level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock
@@ -27,29 +28,51 @@ from passk_tui.tui.messages import (
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
+from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
 from passk_tui.tui.widgets.search_bar import SearchBar, matching
+
+
+def _pass_at_k_interval(view: EvaluationView, case_index: int) -> Interval | None:
+    """A case's live pass@k interval, as its grid shows it."""
+    return view.case_reading(case_index).intervals.pass_at_k
+
+
+def _interval_kind(view: EvaluationView) -> str:
+    """The method the grid's intervals are read by now: its lines are drawn again on a change."""
+    return view.interval_choice().method.name
+
 
 #: Repaints per second at most; a repaint happens only when Progress moved.
 REFRESH_HZ = 10
 
 
 class RunScreen(Screen[None]):
-    """Watches one evaluation: reads its Progress on a timer, never per event."""
+    """Watches one evaluation, or a baseline and its candidate run together (``--baseline``):
+    reads their Progress on a timer, never per event. A pair shows a grid per version, A
+    (the baseline) above B; ``view`` is the candidate's."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "cancel_run", "Cancel run"),
-        Binding("r", "results", "Results"),
+        Binding(
+            "c",
+            "cancel_run",
+            "Cancel run",
+            tooltip="Start nothing new, withdraw the Runs in flight",
+        ),
+        Binding("r", "results", "Results", tooltip="The results table, live"),
         Binding("slash", "search", "Search", tooltip="Show only the cases whose name contains…"),
-        Binding("escape", "back", "Back", show=False),
+        Binding(
+            "escape", "back", "Back", show=False, tooltip="To Configure (while running: cancel?)"
+        ),
     ]
 
-    def __init__(self, view: EvaluationView) -> None:
+    def __init__(self, view: EvaluationView, baseline: EvaluationView | None = None) -> None:
         super().__init__()
         self.view = view
+        self.baseline = baseline
+        self._grid_list: list[AttemptsGrid] | None = None
         self._took: float | None = None
         #: What the summary last showed: (progress version, status, half-seconds elapsed).
         self._shown: tuple[int, str, int] | None = None
@@ -57,25 +80,58 @@ class RunScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(self._settings_line(), id="run-settings")
-        yield LiveLine(id="run-summary")
+        if self.baseline is None:
+            yield LiveLine(id="run-summary")
         yield LiveLine(id="run-status")
         yield SearchBar()
-        view = self.view
-        yield AttemptsGrid(
-            view.progress,
-            interval=lambda case_index: view.case_reading(case_index).intervals.pass_at_k,
-            interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
-            interval_kind=lambda: view.interval_choice().method.name,
-            sampled=view.still_sampled,
-            id="attempts-grid",
-        )
+        for side, view in self.sides():
+            if side:
+                yield LiveLine(id=f"run-summary-{side.lower()}")
+            grid = AttemptsGrid(
+                view.progress,
+                interval=partial(_pass_at_k_interval, view),
+                interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
+                interval_kind=partial(_interval_kind, view),
+                sampled=view.still_sampled,
+                id=f"attempts-grid-{side.lower()}" if side else "attempts-grid",
+            )
+            yield grid.set_class(bool(side), "-paired")
         yield Static(self._legend(), id="run-legend")
         yield KeyBar()
 
+    def sides(self) -> list[tuple[str, EvaluationView]]:
+        """``("", view)`` alone; a pair's baseline as A, then its candidate as B."""
+        if self.baseline is None:
+            return [("", self.view)]
+        return [("A", self.baseline), ("B", self.view)]
+
+    def _grids(self) -> list[AttemptsGrid]:
+        """The grids, A's first (looked up once: the timer asks ten times a second)."""
+        if self._grid_list is None:
+            self._grid_list = list(self.query(AttemptsGrid))
+        return self._grid_list
+
+    def _view_of(self, grid: AttemptsGrid | None) -> EvaluationView:
+        """The evaluation a grid shows (the candidate's when none is focused)."""
+        for (_, view), shown in zip(self.sides(), self._grids(), strict=True):
+            if shown is grid:
+                return view
+        return self.view
+
     def on_mount(self) -> None:
         self.sub_title = self.view.title()
-        self.query_one(AttemptsGrid).focus()
+        if self.baseline is not None:
+            self.sub_title += f" · baseline v{self.baseline.settings.version}"
+        self._grids()[-1].focus()
         self.set_interval(1 / REFRESH_HZ, self.refresh_from_progress)
+        self.refresh_from_progress()
+        follow_theme(self, self._restyle)
+
+    def _restyle(self) -> None:
+        """A new theme: the legend and the live lines again, in its colours (now, or when
+        this screen is back on top)."""
+        self.query_one("#run-legend", Static).update(self._legend())
+        self._shown = None
         self.refresh_from_progress()
 
     def on_screen_resume(self) -> None:
@@ -93,6 +149,8 @@ class RunScreen(Screen[None]):
             s.stack or "local agent",
             watched_text(s),
         ]
+        if self.baseline is not None:
+            parts.insert(0, f"v{self.baseline.settings.version} (A) and v{s.version} (B) in turn")
         return Text(terminal_safe(" · ".join(parts)))
 
     def _legend(self) -> Text:
@@ -115,24 +173,41 @@ class RunScreen(Screen[None]):
         if not self.is_current:
             return
         view = self.view
-        self.query_one(AttemptsGrid).refresh_from_progress()
+        for grid in self._grids():
+            grid.refresh_from_progress()
         status = view.status
         if status != "running" and self._took is None:
             self._took = view.progress.elapsed()
         elapsed = self._took if self._took is not None else view.progress.elapsed()
         show_timing = self.view.show_timing
-        key = (view.progress.version, status, int(elapsed * 2) if show_timing else 0)
+        moved = sum(v.progress.version for _, v in self.sides())
+        key = (moved, status, int(elapsed * 2) if show_timing else 0)
         if key == self._shown:
             return
         self._shown = key
-        self.query_one("#run-summary", LiveLine).show(
-            summary_text(view.progress, palette(self.app))
-        )
+        colours = palette(self.app)
+        for side, shown in self.sides():
+            if not side:
+                self.query_one("#run-summary", LiveLine).show(summary_text(shown.progress, colours))
+                continue
+            line = Text(f"{side} v{shown.settings.version} ", style="bold")
+            line.append_text(summary_text(shown.progress, colours))
+            self.query_one(f"#run-summary-{side.lower()}", LiveLine).show(line)
         self.query_one("#run-status", LiveLine).show(self._status_text(status, elapsed))
+
+    def _pace(self, status: str, elapsed: float) -> str:
+        """The pace line; a pair's counts the Runs in flight of both."""
+        pace = pace_text(self.view.progress, status, elapsed, show_timing=self.view.show_timing)
+        if self.baseline is None:
+            return pace
+        if status != "running":
+            return f"took {clock(elapsed)}" if self.view.show_timing else "took -"
+        in_flight = sum(v.progress.in_flight for _, v in self.sides())
+        return f"{in_flight} Runs in flight, A's and B's attempts in turn"
 
     def _status_text(self, status: str, elapsed: float) -> Text:
         colours = palette(self.app)
-        pace = pace_text(self.view.progress, status, elapsed, show_timing=self.view.show_timing)
+        pace = self._pace(status, elapsed)
         if status == "running":
             took = f" for {clock(elapsed)}" if self.view.show_timing else ""
             return Text(f"Running{took}  ·  {pace}", style=colours.get("muted-text", ""))
@@ -150,21 +225,25 @@ class RunScreen(Screen[None]):
 
     @on(AttemptsGrid.CaseChosen)
     def _open_case(self, event: AttemptsGrid.CaseChosen) -> None:
-        self.post_message(CaseOpened(self.view, event.case_index))
+        """The case in the grid it was chosen in (focused by the key or the click)."""
+        grid = self.focused if isinstance(self.focused, AttemptsGrid) else None
+        self.post_message(CaseOpened(self._view_of(grid), event.case_index))
 
     def action_results(self) -> None:
-        self.post_message(ResultsOpened(self.view))
+        grid = self.focused if isinstance(self.focused, AttemptsGrid) else None
+        self.post_message(ResultsOpened(self._view_of(grid)))
 
     def action_search(self) -> None:
         self.query_one(SearchBar).open()
 
     @on(SearchBar.Searched)
     def _searched(self, event: SearchBar.Searched) -> None:
-        self.query_one(AttemptsGrid).show_only(matching(self.view.progress.case_names, event.query))
+        for grid in self._grids():
+            grid.show_only(matching(self.view.progress.case_names, event.query))
 
     @on(SearchBar.Closed)
     def _search_closed(self) -> None:
-        self.query_one(AttemptsGrid).focus()
+        self._grids()[-1].focus()
 
     def action_cancel_run(self) -> None:
         if not self.view.running:

@@ -41,8 +41,20 @@ class CaseViews(Screen[None]):
     case_index: int
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("A", "distinct_answers", "Distinct answers", show=False),
-        Binding("D", "diff_attempts", "Diff two attempts", show=False),
+        Binding(
+            "A",
+            "distinct_answers",
+            "Group answers",
+            show=False,
+            tooltip="The case's distinct answers with their counts",
+        ),
+        Binding(
+            "D",
+            "diff_attempts",
+            "Diff two attempts",
+            show=False,
+            tooltip="First passing against first failing answer, line by line",
+        ),
         Binding("g", "curve", "pass@k curve", show=False, tooltip="pass@k and pass^k for every k"),
         Binding(
             "c", "copy", "Copy…", show=False, tooltip="The answer, error or ids of the attempt"
@@ -97,12 +109,26 @@ class ResultsViews(Screen[None]):
     view: EvaluationView
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("E", "errors", "Errors by kind", show=False),
+        Binding(
+            "E",
+            "errors",
+            "Errors by kind",
+            show=False,
+            tooltip="Every errored attempt grouped by its error",
+        ),
         Binding("i", "forest", "Intervals plot", show=False, tooltip="Every case's interval"),
-        Binding("d", "costs", "Durations, tokens", show=False),
+        Binding(
+            "d", "costs", "Durations, tokens", show=False, tooltip="Per case: time, tokens, cost"
+        ),
         Binding("x", "export", "Export…", show=False, tooltip=".md .json .csv .xml"),
         Binding("c", "copy", "Copy…", show=False, tooltip="The command that reruns this, the id"),
-        Binding("R", "rerun_failing", "Rerun failing", show=False),
+        Binding(
+            "R",
+            "rerun_failing",
+            "Rerun failing",
+            show=False,
+            tooltip="The cases with a wrong or errored attempt, as a new evaluation",
+        ),
     ]
 
     def action_errors(self) -> None:

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.tui.widgets.glyphs import follow_theme
 
 if TYPE_CHECKING:
     from passk_tui.tui.view import EvaluationView
@@ -23,7 +24,9 @@ class ViewScreen(Screen[None]):
 
     CSS_PATH = "views.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back", tooltip="The screen before")
+    ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "view--passed",
@@ -45,7 +48,7 @@ class ViewScreen(Screen[None]):
         self.sub_title = self.view.title()
         # After the first layout, when the screen's styles (and so ``role``) are resolved.
         self.call_after_refresh(self._refresh_if_moved)
-        self.app.theme_changed_signal.subscribe(self, lambda _: self.refresh_view())
+        follow_theme(self, self.refresh_view)
         if self.view.running:
             self.set_interval(1.0, self._refresh_if_moved)
 

@@ -59,10 +59,24 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
     """Every case's attempts as a grid of symbols, with its live counts, pass@1 and pass@k."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open_case", "Open case"),
+        Binding(
+            "enter", "open_case", "Open case", tooltip="The case under the cursor: its attempts"
+        ),
         *CURSOR_BINDINGS,
-        Binding("left", "cells_left", "Earlier attempts", show=False),
-        Binding("right", "cells_right", "Later attempts", show=False),
+        Binding(
+            "left",
+            "cells_left",
+            "Earlier attempts",
+            show=False,
+            tooltip="A long grid's window, to earlier attempts",
+        ),
+        Binding(
+            "right",
+            "cells_right",
+            "Later attempts",
+            show=False,
+            tooltip="A long grid's window, to later attempts",
+        ),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

@@ -7,6 +7,9 @@ by every evaluation the app shows. This draws the same line (the key, bold in
 the footer's key colour, then what it does; a key the screen disables now
 dimmed; the command palette's key at the right) from the screen's active
 bindings, repaints it when they change, and turns a click into the key press.
+
+What does not fit is left out whole, never cut: the last keys go first, help's last of
+all (it lists every key of the screen, and the palette names every action).
 """
 
 from __future__ import annotations
@@ -24,6 +27,29 @@ from textual.widget import Widget
 _GAP = " "
 #: Before the command palette's key, at the right.
 _DIVIDER = "▏"
+#: The action kept when keys must go: it lists all of them.
+_KEPT_LAST = "help"
+
+Entry = tuple[str, str, str, bool]
+"""A key on the line: (key, shown key, description, enabled)."""
+
+
+def _width(entries: list[Entry]) -> int:
+    """Cells the entries take on the line, gaps included."""
+    cells = sum(
+        cell_len(display) + 1 + cell_len(description) for _, display, description, _ in entries
+    )
+    return cells + cell_len(_GAP) * max(0, len(entries) - 1)
+
+
+def fitting(entries: list[Entry], kept_last: str | None, room: int) -> list[Entry]:
+    """The entries that fit in ``room`` cells, whole and in order: the last go first, the
+    entry whose key is ``kept_last`` only when nothing else is left."""
+    kept = list(entries)
+    while kept and _width(kept) > room:
+        others = [i for i, entry in enumerate(kept) if entry[0] != kept_last]
+        del kept[others[-1] if others else -1]
+    return kept
 
 
 class KeyBar(Widget):
@@ -53,6 +79,8 @@ class KeyBar(Widget):
         super().__init__()
         #: Each drawn key's cells on the line: (start, end, key, enabled).
         self._spans: list[tuple[int, int, str, bool]] = []
+        #: The key of help's binding when it is on the line (kept when others must go).
+        self._kept_last: str | None = None
         #: What the strip was drawn from: (keys, palette's key, width, theme).
         self._drawn: tuple[object, ...] | None = None
         self._strip = Strip([])
@@ -63,14 +91,18 @@ class KeyBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _keys(self) -> tuple[list[tuple[str, str, str, bool]], tuple[str, str, str, bool] | None]:
+    def _keys(self) -> tuple[list[Entry], Entry | None]:
         """(key, shown key, description, enabled) of each shown binding, and the palette's."""
         app = self.app
         active = self.screen.active_bindings
-        shown, seen = [], set()
+        shown: list[Entry] = []
+        seen = set()
+        self._kept_last = None
         for _, binding, enabled, _ in active.values():
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
+                if binding.action == _KEPT_LAST:
+                    self._kept_last = binding.key
                 shown.append(
                     (binding.key, app.get_key_display(binding), binding.description, enabled)
                 )
@@ -93,8 +125,8 @@ class KeyBar(Widget):
 
     def _draw(
         self,
-        shown: list[tuple[str, str, str, bool]],
-        palette: tuple[str, str, str, bool] | None,
+        shown: list[Entry],
+        palette: Entry | None,
         width: int,
     ) -> Strip:
         base = self.rich_style
@@ -106,13 +138,12 @@ class KeyBar(Widget):
         room = width
         if palette is not None:
             room -= cell_len(_DIVIDER) + cell_len(palette[1]) + 1 + cell_len(palette[2])
+        room = max(0, room)
         left: list[Segment] = []
         at = 0
-        for index, entry in enumerate(shown):
+        for index, entry in enumerate(fitting(shown, self._kept_last, room)):
             at = self._add(left, entry, at, _GAP if index else "", styles, base)
-        room = max(0, room)
         strip = Strip(left).crop_extend(0, room, base)
-        self._spans = [span for span in self._spans if span[1] <= room]  # cut off: not clickable
         if palette is not None:
             divider = base + self.get_component_rich_style("key-bar--divider", partial=True)
             right = [Segment(_DIVIDER, divider)]
@@ -123,7 +154,7 @@ class KeyBar(Widget):
     def _add(
         self,
         segments: list[Segment],
-        entry: tuple[str, str, str, bool],
+        entry: Entry,
         at: int,
         lead: str,
         styles: tuple[Style, Style],

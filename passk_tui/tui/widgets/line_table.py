@@ -83,7 +83,9 @@ class LineTable(RowCursor, ScrollView, can_focus=True):
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Open case"),
+        Binding(
+            "enter", "select_cursor", "Open case", tooltip="The case under the cursor: its attempts"
+        ),
         *CURSOR_BINDINGS,
         Binding("left", "scroll_left", "Left", show=False),
         Binding("right", "scroll_right", "Right", show=False),

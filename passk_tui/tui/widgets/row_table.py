@@ -32,16 +32,22 @@ class RowTable(DataTable[RenderableType]):
 class CasesTable(RowTable):
     """A row per case; Enter opens it (said in the footer and the palette)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open case")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open case", tooltip="The case in both versions")
+    ]
 
 
 class EvaluationsTable(RowTable):
     """A row per stored evaluation; Enter opens its results."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open results")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open results", tooltip="The chosen evaluation's results")
+    ]
 
 
 class AttemptsTable(RowTable):
     """A row per attempt of a case; Enter moves to its answer."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Answer")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Answer", tooltip="Move to the attempt's answer")
+    ]

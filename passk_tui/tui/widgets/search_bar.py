@@ -23,7 +23,7 @@ class SearchBar(Input):
     DEFAULT_CSS = "SearchBar { display: none; } SearchBar.-open { display: block; }"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "drop", "Clear search", show=False),
+        Binding("escape", "drop", "Clear search", show=False, tooltip="Every row again"),
     ]
 
     class Searched(Message):

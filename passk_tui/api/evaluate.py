@@ -1,0 +1,291 @@
+"""``passk_tui.evaluate()``: an evaluation from Python, stored like any other, its results as values.
+
+Keywords are the CLI's flags and go through the same validator (``check_settings``), so a bad
+one raises InputError with the CLI's one line. The library prints nothing: warnings go through
+``warnings``, progress to the optional callback.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from passk_tui.api.cases import Case, written_cases
+from passk_tui.api.made import Made, made
+from passk_tui.api.results import Result
+from passk_tui.api.running import blocking, run_stoppable
+from passk_tui.api.stack import Stack
+from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.run.engine import Status
+from passk_tui.core.run.events import AttemptFinished, Event
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.text.quoting import type_name
+from passk_tui.evaluations.pairing import pair_status
+from passk_tui.evaluations.session import RecordedEvaluation, TargetFactory
+from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.store import Store
+
+#: A local agent's name, a stack's agent, or a Python callable taking the case's input.
+Agent = Callable[..., Any] | str | Stack
+#: Called after each attempt lands: (attempts finished, attempts planned).
+ProgressCallback = Callable[[int, int], None]
+#: Where the cases of a list are written, beside the store.
+CASES_FOLDER = "cases"
+#: The keywords a resume may give anew, by the Settings field they set.
+RESUMED = {
+    "attempts": "attempts",
+    "max_attempts": "max_attempts",
+    "require": "require",
+    "confidence": "confidence",
+    "precision": "precision",
+    "concurrency": "concurrency",
+    "timeout": "timeout",
+    "agents": "agents_path",
+}
+
+
+@dataclass
+class _Plan:
+    """What the keywords resolved to: the settings (or a resume's changes) and where to keep it."""
+
+    settings: Settings | None
+    changes: dict[str, object]
+    key: str | None
+    target_for: TargetFactory | None
+    store: Store
+    scratch: Path | None
+    baseline: int | None
+
+
+async def evaluate_async(
+    agent: Agent,
+    /,
+    *,
+    cases: str | os.PathLike[str] | Sequence[Case | Mapping[str, Any]] | None = None,
+    attempts: int | None = None,
+    k: int | None = None,
+    name: str | None = None,
+    version: int | str | None = None,
+    require: float | Fraction | str | None = None,
+    confidence: float | None = None,
+    max_attempts: int | None = None,
+    precision: float | None = None,
+    concurrency: int | None = None,
+    timeout: float | None = None,
+    completion_only: bool = False,
+    agents: str | os.PathLike[str] | None = None,
+    export: str | os.PathLike[str] | None = None,
+    baseline: int | str | None = None,
+    resume: str | None = None,
+    store: bool = True,
+    progress: ProgressCallback | None = None,
+) -> Result:
+    """Evaluate ``agent`` on ``cases``; the keywords are the CLI's flags (README, "Use from Python").
+
+    ``agent`` is a callable (sync or async) called with each case's input, whose return is the
+    answer and whose exception makes the attempt errored; it may take ``case``, ``attempt`` and
+    ``evaluation`` by keyword. Or a local agent's name (``agents`` names its file), or a
+    ``Stack``. ``name`` and ``version`` say how a callable's evaluation is stored (default its
+    ``__name__`` and 0). ``resume`` continues a stored evaluation (an id or ``last``);
+    ``baseline`` runs another version of a local or stack agent beside it (``result.baseline``,
+    ``result.comparison()``).
+    """
+    given: dict[str, object] = {
+        "attempts": attempts,
+        "k": k,
+        "require": require,
+        "confidence": confidence,
+        "max_attempts": max_attempts,
+        "precision": precision,
+        "concurrency": concurrency,
+        "timeout": timeout,
+        "agents": None if agents is None else os.fspath(agents),
+        "completion_only": completion_only or None,
+    }
+    export_path = _export_path(export, paired=baseline is not None)
+    plan = _plan(agent, cases, name, version, given, resume, store, baseline)
+    try:
+        listener = _Listener(progress)
+        making = made(
+            plan.settings,
+            plan.changes,
+            plan.key,
+            plan.target_for,
+            plan.store,
+            resume=resume,
+            baseline=plan.baseline,
+            on_event=listener,
+        )
+        listener.watch(making.evaluations)
+        for warning in making.warnings:
+            warnings.warn(warning, stacklevel=3)
+        status: Status = "done"
+        if not making.shown_only:
+            status = pair_status(await run_stoppable(making.running))
+        if status == "failed":
+            raise RunError(making.error)
+        result = making.result(status, stored=plan.scratch is None)
+        if export_path is not None:
+            _export(making, plan.store, export_path)
+        return result
+    finally:
+        if plan.scratch is not None:
+            plan.store.close()
+            shutil.rmtree(plan.scratch, ignore_errors=True)
+
+
+evaluate = blocking(evaluate_async)
+evaluate.__name__ = evaluate.__qualname__ = "evaluate"
+evaluate.__doc__ = (evaluate_async.__doc__ or "") + (
+    "\n\n    ``evaluate`` waits for the result; ``evaluate_async`` is the same inside a running loop."
+)
+
+
+def _plan(
+    agent: Agent,
+    cases: object,
+    name: str | None,
+    version: int | str | None,
+    given: dict[str, object],
+    resume: str | None,
+    store: bool,
+    baseline: int | str | None,
+) -> _Plan:
+    """Validate every keyword (nothing runs); InputError says the first problem in one line."""
+    texts: dict[str, str | bool | None] = {
+        word: value if isinstance(value, bool) or value is None else str(value)
+        for word, value in given.items()
+    }
+    target_for = _agent(agent, name, version, texts)
+    if baseline is not None:
+        if target_for is not None:
+            raise InputError(
+                "--baseline: a Python callable has no other version to run beside it; "
+                "evaluate each and compare them (passk-tui compare A B)"
+            )
+        texts["baseline"] = str(baseline)
+    scratch = None if store else Path(tempfile.mkdtemp(prefix="passk-"))
+    opened: Store | None = None
+    try:
+        opened = Store.open(scratch / "passk.db" if scratch else None)
+        if resume is None:
+            folder = opened.path.parent / CASES_FOLDER
+            texts["cases"] = _cases_text(cases, folder, bool(texts["completion_only"]))
+        check = check_settings(texts, demo=resume is not None)
+        line = check.first_line()
+        if line is not None:
+            raise InputError(line)
+    except BaseException:
+        if opened is not None and scratch is not None:
+            opened.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    key, paired = check.key, check.baseline
+    if resume is None:
+        return _Plan(check.settings, {}, key, target_for, opened, scratch, paired)
+    changes = {
+        field: texts[word] if word == "agents" else check.values[word]
+        for word, field in RESUMED.items()
+        if texts.get(word) is not None
+    }
+    return _Plan(None, changes, key, target_for, opened, scratch, paired)
+
+
+def _agent(
+    agent: Agent, name: str | None, version: int | str | None, texts: dict[str, str | bool | None]
+) -> TargetFactory | None:
+    """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory."""
+    texts["version"] = None if version is None else str(version)
+    if isinstance(agent, Stack):
+        _same_name(name, agent.agent_id, "a stack agent")
+        texts.update(agent=agent.agent_id, stack=agent.url)
+        texts["key"] = agent.key or os.environ.get("PASSK_KEY") or None
+        return None
+    if isinstance(agent, str):
+        _same_name(name, agent, "a local agent")
+        texts["agent"] = agent
+        return None
+    if not callable(agent):
+        raise InputError(
+            f"agent: a Python callable, a local agent's name or passk_tui.Stack(...), "
+            f"got {type_name(agent)}"
+        )
+    from passk_tui.targets.callable import CallableTarget
+
+    texts["agent"] = name or getattr(agent, "__name__", None) or type(agent).__name__
+    texts["version"] = texts["version"] or "0"
+
+    def target_for(evaluation_id: str, settings: Settings) -> CallableTarget:
+        return CallableTarget(agent, evaluation_id, settings.concurrency)
+
+    return target_for
+
+
+def _same_name(name: str | None, agent: str, what: str) -> None:
+    if name is not None and name != agent:
+        raise InputError(f"name: {what} is stored under its own name ({agent!r}), not {name!r}")
+
+
+def _cases_text(cases: object, folder: Path, completion_only: bool) -> str | None:
+    """The cases file's path as text: ``cases`` itself, or a list of cases written to ``folder``."""
+    if cases is None:
+        return None
+    if isinstance(cases, str | os.PathLike):
+        return os.fspath(cases)
+    if isinstance(cases, Sequence) and not isinstance(cases, bytes):
+        return str(written_cases(list(cases), folder, completion_only))
+    raise InputError(f"cases: a path or a list of passk_tui.Case, got {type_name(cases)}")
+
+
+class _Listener:
+    """The engine's events as (finished, planned) calls to the user's ``progress``, one per
+    attempt (the engine lands them in batches: its count is already the batch's end)."""
+
+    def __init__(self, progress: ProgressCallback | None) -> None:
+        self.progress = progress
+        self.evaluations: list[RecordedEvaluation] = []
+        self.finished = 0
+
+    def watch(self, evaluations: Sequence[RecordedEvaluation]) -> None:
+        self.evaluations = list(evaluations)
+        self.finished = sum(e.progress.finished for e in evaluations)  # a resume's, already in
+
+    def __call__(self, event: Event) -> None:
+        if self.progress is not None and self.evaluations and isinstance(event, AttemptFinished):
+            self.finished += 1
+            self.progress(self.finished, sum(e.progress.total for e in self.evaluations))
+
+
+def _export_path(export: str | os.PathLike[str] | None, *, paired: bool) -> Path | None:
+    """The export's path, checked before anything runs (its suffix names the format; with a
+    baseline, the comparison's formats)."""
+    if export is None:
+        return None
+    if paired:
+        from passk_tui.reports.compare_export import check_comparison_export
+
+        return check_comparison_export(os.fspath(export))
+    from passk_tui.reports.export import check_export_path
+
+    return check_export_path(os.fspath(export))
+
+
+def _export(making: Made, store: Store, path: Path) -> None:
+    """Write the export as the CLI does: the evaluation's, or with a baseline the comparison's."""
+    settings = making.evaluations[-1].settings
+    if making.paired is not None:
+        from passk_tui.reports.compare_export import export_comparison
+
+        export_comparison(making.paired.compared(making.level), path)
+        return
+    from passk_tui.reports.export import export
+
+    export(store.load(making.evaluations[-1].evaluation_id), path, settings.confidence)

@@ -1,0 +1,137 @@
+"""``passk_tui.Result``: an evaluation's figures as typed values, read as every face reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Literal
+
+from passk_tui.core.errors import ExitCode, InputError
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.figures import CaseFigures, FigureIntervals
+from passk_tui.core.stats.gate import CaseReading, Reading
+from passk_tui.core.stats.intervals import GateVerdict
+from passk_tui.core.stats.sampling import reading as settings_reading
+from passk_tui.core.text.table import plain_table
+
+#: The figures ``CaseResult.interval`` knows.
+Figure = Literal["pass_at_1", "pass_at_k", "pass_hat_k"]
+FIGURES = ("pass_at_1", "pass_at_k", "pass_hat_k")
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """One case: its counts, its exact figures (None where its attempts cannot define one yet),
+    its gate verdict (None without ``require``) and its intervals."""
+
+    name: str
+    passed: int
+    wrong: int
+    errored: int
+    attempts: int
+    pass_at_1: Fraction | None
+    pass_at_k: Fraction | None
+    pass_hat_k: Fraction | None
+    all_passed: bool | None
+    gate: GateVerdict | None
+    intervals: FigureIntervals = field(repr=False)
+
+    def interval(self, figure: Figure = "pass_at_k") -> tuple[float, float] | None:
+        """``(low, high)`` of ``figure`` at the evaluation's level; None where it is undefined."""
+        if figure not in FIGURES:
+            raise InputError(f"interval: no figure {figure!r} (one of {', '.join(FIGURES)})")
+        interval = getattr(self.intervals, figure)
+        return None if interval is None else (interval.low, interval.high)
+
+    @classmethod
+    def of(cls, reading: CaseReading) -> CaseResult:
+        f: CaseFigures = reading.figures
+        return cls(
+            f.name,
+            f.passed,
+            f.wrong,
+            f.errored,
+            f.n,
+            f.pass_at_1,
+            f.pass_at_k,
+            f.pass_hat_k,
+            f.all_passed,
+            reading.verdict,
+            reading.intervals,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """An evaluation's outcome: its cases in file order, the gate, the exit status the CLI
+    would give, and ``table()``, the CLI's plain table."""
+
+    id: str
+    agent: str
+    version: int
+    k: int
+    status: Literal["done", "cancelled"]
+    cases: tuple[CaseResult, ...]
+    gate: GateVerdict | None
+    """``fail`` when any case fails, else ``undecided`` when any is, else ``pass``; None
+    without ``require``."""
+    exit_status: int
+    level: float
+    """The level of every interval (``confidence``, else 0.95)."""
+    method: str
+    """How the intervals are made: ``clopper-pearson``, or an anytime-valid one."""
+    stored: bool
+    """Whether it is in the store (History, ``--resume``, ``compare``): not with store=False."""
+    _table: str = field(repr=False)
+    baseline: Result | None = field(default=None, repr=False)
+    """With ``baseline=V``: version V's own Result, run beside this one."""
+    _comparison: str | None = field(default=None, repr=False)
+
+    def table(self) -> str:
+        """The plain table as the CLI prints it: ``print(result.table())`` writes its stdout."""
+        return self._table
+
+    def comparison(self) -> str | None:
+        """With ``baseline=V``: the comparison as ``passk-tui compare`` prints it (the baseline
+        as A); None without a baseline."""
+        return self._comparison
+
+    def beside(self, baseline: Result, comparison: str) -> Result:
+        """This Result with the baseline's beside it and their comparison."""
+        return replace(self, baseline=baseline, _comparison=comparison)
+
+    @classmethod
+    def of(
+        cls,
+        evaluation_id: str,
+        settings: Settings,
+        figures: Sequence[CaseFigures],
+        status: Literal["done", "cancelled"],
+        stored: bool,
+    ) -> Result:
+        """Read ``figures`` as the headless face does (``cli/run.py``): same reading, same table."""
+        reading = settings_reading(figures, settings)
+        shown = reading if settings.confidence is not None else None
+        return cls(
+            evaluation_id,
+            settings.agent,
+            settings.version,
+            settings.k,
+            status,
+            tuple(CaseResult.of(case) for case in reading.cases),
+            _gate(reading),
+            int(reading.exit_code if status == "done" else ExitCode.CANCELLED),
+            reading.level,
+            reading.method.name,
+            stored,
+            plain_table(figures, settings.k, shown).removesuffix("\n"),
+        )
+
+
+def _gate(reading: Reading) -> GateVerdict | None:
+    if reading.require is None:
+        return None
+    if reading.failing:
+        return "fail"
+    return "undecided" if reading.undecided else "pass"

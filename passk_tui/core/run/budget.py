@@ -1,0 +1,136 @@
+"""Budgets (``--budget-runs``, ``--budget-cost``): the policy that starts nothing once one is spent.
+
+A budget is held where attempts are handed out, so no face can get it wrong: the
+engine's workers ask ``BudgetedPolicy.next`` for every attempt, on one event loop,
+so the count is exact however many run at once. A Run is counted when its attempt
+is handed out (before its request), once per idempotency key: a resend or a resume's
+replay of a key in flight starts no new Run and costs nothing. Money is counted as
+attempts land (every Turn that reported usage, errored ones included); the attempts
+in flight when it is spent finish and count, so a cost budget may end a little over,
+a Run budget never. What a resume spent before is counted from the store
+(``StoredEvaluation.runs_started`` and the records' cost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.policy import Pause, SamplingPolicy, Slot
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
+
+#: The ``status_reason`` of an evaluation whose budget stopped it (PRODUCT.md's words).
+BUDGET_SPENT = "budget spent"
+
+
+class BudgetedPolicy:
+    """``inner``'s attempts while the budget lasts; past it, only replays of keys in flight.
+
+    ``spent`` turns true the first time an attempt is refused: the budget, not the
+    policy, ended the evaluation.
+    """
+
+    def __init__(
+        self,
+        inner: SamplingPolicy,
+        settings: Settings,
+        *,
+        runs_started: int = 0,
+        cost_spent: Fraction = Fraction(0),
+        replays: Iterable[Slot] = (),
+    ) -> None:
+        self.inner = inner
+        self.budget_runs = settings.budget_runs
+        self.budget_cost = settings.budget_cost
+        self.price = settings.price
+        #: Runs started so far, this session's and the stored ones.
+        self.runs_started = runs_started
+        #: Money spent so far (exact), on the attempts that landed.
+        self.cost_spent = cost_spent
+        #: Keys in flight when it last stopped: their Runs are counted already.
+        self._replays = set(replays)
+        self.spent = False
+
+    def _exhausted(self) -> bool:
+        if self.budget_runs is not None and self.runs_started >= self.budget_runs:
+            return True
+        return self.budget_cost is not None and self.cost_spent >= self.budget_cost
+
+    def next(self) -> Slot | Pause:
+        if self.spent and not self._replays:
+            return Pause.DONE
+        while True:
+            slot = self.inner.next()
+            if isinstance(slot, Pause):
+                return slot
+            if slot in self._replays:
+                self._replays.discard(slot)
+                return slot
+            if self._exhausted():
+                # Refused: the inner policy hears of it as of any attempt that never ran.
+                self.spent = True
+                self.inner.dropped(slot)
+                if not self._replays:
+                    return Pause.DONE
+                continue  # past the budget, only the replays still to come may start
+            self.runs_started += 1
+            return slot
+
+    def landed(self, record: AttemptRecord) -> None:
+        if self.price is not None:
+            self.cost_spent += self.price.cost(record.usage) or 0
+        self.inner.landed(record)
+
+    def dropped(self, slot: Slot) -> None:
+        # Its Run may have been requested: it stays counted ("at most N Runs").
+        self.inner.dropped(slot)
+
+    def planned(self, case_index: int) -> int:
+        return self.inner.planned(case_index)
+
+    def most_left(self) -> int:
+        """The most attempts still to start: the inner policy's, bounded by the Runs left."""
+        left: int = getattr(self.inner, "most_left", lambda: 0)()
+        if self.budget_cost is not None and self.cost_spent >= self.budget_cost:
+            return min(left, len(self._replays))
+        if self.budget_runs is not None:
+            return min(left, max(0, self.budget_runs - self.runs_started) + len(self._replays))
+        return left
+
+    @property
+    def stop_reasons(self) -> object:
+        """The inner (adaptive) policy's stop reasons; AttributeError for a fixed n's."""
+        return self.inner.stop_reasons  # type: ignore[attr-defined]
+
+
+def budgeted(settings: Settings) -> bool:
+    """Whether the settings set a budget."""
+    return settings.budget_runs is not None or settings.budget_cost is not None
+
+
+def short_of_plan(progress: Progress, settings: Settings) -> list[int]:
+    """The cases (indices) that got fewer attempts than planned: under ``--attempts``, or,
+    adaptive, not yet stopped by their rule or the cap."""
+    return [
+        i
+        for i, figures in enumerate(progress.all_figures())
+        if figures.n < settings.attempts or (settings.adaptive and i not in progress.stop_reasons)
+    ]
+
+
+#: Cases named in the budget line; the rest are counted (the .json lists them all).
+NAMED_SHORT = 10
+
+
+def budget_line(progress: Progress, settings: Settings) -> str:
+    """The stderr line of an evaluation its budget ended: which cases got fewer attempts."""
+    short = short_of_plan(progress, settings)
+    figures = progress.all_figures()
+    planned = "" if settings.adaptive else f" of {settings.attempts}"  # adaptive: no fixed plan
+    named = ", ".join(f"{figures[i].name} ({figures[i].n}{planned})" for i in short[:NAMED_SHORT])
+    if len(short) > NAMED_SHORT:
+        named += f" and {len(short) - NAMED_SHORT} more"
+    what = f"{len(short)} {'case' if len(short) == 1 else 'cases'} got fewer attempts than planned"
+    return f"{BUDGET_SPENT}: {what}" + (f": {named}" if named else "")

@@ -1,0 +1,129 @@
+"""What `passk-tui plan` prints: its tables and lines, from core's arithmetic (no figure here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from passk_tui.core.stats.adaptive_plan import AdaptiveRow
+from passk_tui.core.stats.compare_power import ComparePlan
+from passk_tui.core.stats.figures import two_decimals
+from passk_tui.core.stats.gate import Reading
+from passk_tui.core.stats.gate_thresholds import MAX_PLANNED
+from passk_tui.core.stats.intervals import interval_text, level_text
+from passk_tui.core.stats.planning import TARGETS, PlanRow
+from passk_tui.core.text.table import plain_columns
+
+#: A plan's cell for no n up to the limit.
+BEYOND = f">{MAX_PLANNED}"
+
+
+def n_cell(n: int | None, defined: bool = True) -> str:
+    """An n, ``>10000`` when none up to the limit does, ``-`` when there is no right verdict."""
+    if not defined:
+        return "-"
+    return BEYOND if n is None else str(n)
+
+
+def target_headers(prefix: str = "n") -> list[str]:
+    return [f"{prefix} for {target * 100:g}%" for target in TARGETS]
+
+
+def all_pass_line(n: int | None, anytime: bool = False) -> str:
+    """The plan's first line: from which n an agent that passes every attempt passes."""
+    how = " (anytime-valid interval)" if anytime else ""
+    if n is None:
+        return (
+            f"an agent that passes every attempt does not pass this gate by n = {MAX_PLANNED}{how}"
+        )
+    return f"an agent that passes every attempt passes this gate from n = {n}{how}"
+
+
+def plan_table(rows: Sequence[PlanRow], k: int) -> str:
+    """``pass rate  pass@K  n for 50%  n for 80%  verdict``, a row per expected rate."""
+    cells = [["pass rate", f"pass@{k}", *target_headers(), "verdict"]]
+    for row in rows:
+        defined = row.verdict is not None
+        cells.append(
+            [
+                two_decimals(row.rate),
+                two_decimals(row.pass_at_k),
+                *(n_cell(row.n_for[t], defined) for t in TARGETS),
+                row.verdict or "never",
+            ]
+        )
+    return plain_columns(cells)
+
+
+def adaptive_table(rows: Sequence[AdaptiveRow], k: int) -> str:
+    """``pass rate  pass@K  mean attempts  right  undecided  verdict``: simulated shares."""
+    cells = [["pass rate", f"pass@{k}", "mean attempts", "right", "undecided", "verdict"]]
+    for row in rows:
+        cells.append(
+            [
+                two_decimals(row.rate),
+                two_decimals(row.pass_at_k),
+                f"{row.mean_attempts:.1f}",
+                two_decimals(row.right) if row.verdict is not None else "-",
+                two_decimals(row.undecided),
+                row.verdict or "never",
+            ]
+        )
+    return plain_columns(cells)
+
+
+def adaptive_line(first: int, cap: int, simulations: int, seed: int) -> str:
+    return (
+        f"adaptive: {first} attempts, then one at a time while undecided, up to {cap}; "
+        f"{simulations:,} simulated cases per rate, seed {seed}"
+    )
+
+
+def suite_line(confidence: float, cases: int, level: float) -> str:
+    """Under ``--family-wise --cases M``: the level each case is judged at, and why."""
+    return (
+        f"whole suite: each of {cases:,} cases judged at {level_text(level)} (Bonferroni), "
+        f"so that every verdict is right with chance at least {level_text(confidence)}"
+    )
+
+
+def compare_table(plans: Sequence[ComparePlan]) -> str:
+    """``A pass rate  B pass rate  change  n for 50%  n for 80%  verdict`` per version per case."""
+    cells = [["A pass rate", "B pass rate", "change", *target_headers(), "verdict"]]
+    for plan in plans:
+        defined = plan.verdict != "never"
+        cells.append(
+            [
+                two_decimals(plan.rate_a),
+                two_decimals(plan.rate_b),
+                f"{float(plan.rate_b - plan.rate_a):+.2f}",
+                *(n_cell(plan.n_for[t], defined) for t in TARGETS),
+                plan.verdict,
+            ]
+        )
+    return plain_columns(cells)
+
+
+def compare_line(alpha: float, cases: int) -> str:
+    holm = f", Holm over {cases:,} cases (its first step)" if cases > 1 else ""
+    return (
+        f"attempts per version per case for Fisher's exact test (two-sided) to find the change "
+        f"at p < {alpha:.4g}{holm}"
+    )
+
+
+def undecided_table(reading: Reading, more: Sequence[dict[float, int | None]]) -> str:
+    """``plan --from``: each undecided case, its estimate and interval, the attempts to add."""
+    k = reading.k
+    cells = [["case", "passed", f"pass@{k}", reading.ci_header, *target_headers("more")]]
+    for case, found in zip(reading.undecided, more, strict=True):
+        f, interval = case.figures, case.intervals.pass_at_k
+        cells.append(
+            [
+                f.name,
+                f"{f.passed}/{f.n}",
+                two_decimals(f.pass_at_k),
+                "-" if interval is None else interval_text(interval),
+                *(n_cell(found[t]) for t in TARGETS),
+            ]
+        )
+    return plain_columns(cells)

@@ -1,0 +1,214 @@
+"""``@pytest.mark.passk``, run as a user runs it: pytest in its own process on a test file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.cli import run
+from tests.support.readme import private_env
+
+#: Each test's body passes, is wrong or errors by a counter of its own (attempts run one at a
+#: time by default, so the n-th call is attempt n).
+MARKED = """
+import itertools
+import pytest
+
+counters = {}
+
+def nth(name):
+    return next(counters.setdefault(name, itertools.count(1)))
+
+@pytest.mark.passk(attempts=10, k=3, require=0.8)
+def test_holds():
+    assert nth("holds") != 10
+
+@pytest.mark.passk(attempts=10, k=1, require=0.9)
+def test_fails():
+    n = nth("fails")
+    if n % 2 == 0:
+        if n <= 4:
+            raise AssertionError("wrong answer")
+        raise ValueError("provider down")
+
+@pytest.mark.passk(attempts=10, k=1, require=0.5, confidence=0.95)
+def test_undecided():
+    assert nth("undecided") <= 6
+
+@pytest.mark.passk(attempts=3, k=1)
+def test_reports():
+    raise RuntimeError("no gate: reported only")
+"""
+
+#: Plugins of this environment the tests here do not use, left out to start pytest faster
+#: (hypothesis alone takes seconds to import, its modules rewritten for asserts).
+QUIETER = ["-p", "no:hypothesispytest", "-p", "no:textual-snapshot", "-p", "no:syrupy"]
+
+
+def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """pytest in its own process in ``folder``, the store in ``folder``/data."""
+    env = private_env(folder / "data")
+    env.pop("PYTEST_ADDOPTS", None)
+    env.pop("PYTEST_XDIST_WORKER", None)
+    env["COLUMNS"] = "120"
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *QUIETER, "-rA", *args],
+        cwd=folder, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def outcomes(output: str) -> dict[str, str]:
+    """Each test's outcome, from the short summary (``-rA``)."""
+    found = {}
+    for line in output.splitlines():
+        word, _, rest = line.partition(" ")
+        if word in ("PASSED", "FAILED", "ERROR") and "::" in rest:
+            found[rest.split(" ")[0].split("::")[1]] = word
+    return found
+
+
+def summary(output: str) -> list[str]:
+    """The lines of the terminal summary's passk section."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if " passk " in line and line.startswith("="))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("="))
+    return lines[start + 1 : end]
+
+
+def stored(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run(*args, data=folder / "data", headless=args[0] not in ("history", "compare"))
+
+
+def test_the_gate_decides_each_marked_tests_outcome(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    done = pytest_in(tmp_path, "test_marked.py")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert outcomes(done.stdout) == {
+        "test_holds": "PASSED",
+        "test_fails": "FAILED",
+        "test_undecided": "FAILED",
+        "test_reports": "PASSED",
+    }
+    assert "gate: test_marked.py::test_fails: pass@1 0.50 is below --require 0.9" in done.stdout
+    assert (
+        "gate: test_marked.py::test_undecided: undecided: pass@1 95% CI 0.26-0.88 includes "
+        "--require 0.5 (more attempts would settle it)"
+    ) in done.stdout
+    table = summary(done.stdout)
+    assert table[:2] == [
+        "case                            passed  wrong  errored  pass@1  pass@1  all passed",
+        "------------------------------  ------  -----  -------  ------  ------  ----------",
+    ]
+    rows = [line.split() for line in table[2:6]]
+    assert rows == [
+        ["test_marked.py::test_holds", "9/10", "1", "0", "0.90", "0.90", "no"],
+        ["test_marked.py::test_fails", "5/10", "2", "3", "0.50", "0.50", "no"],
+        ["test_marked.py::test_undecided", "6/10", "4", "0", "0.60", "0.60", "no"],
+        ["test_marked.py::test_reports", "0/3", "0", "3", "0.00", "0.00", "no"],
+    ]
+    evaluation_id = table[6].split()[3]
+    assert table[6] == (
+        f"stored as evaluation {evaluation_id} ({tmp_path.name} v0): "
+        f"passk-tui --resume {evaluation_id} shows it"
+    )
+    shown = stored(tmp_path, "--resume", evaluation_id)
+    assert (shown.returncode, shown.stdout.splitlines()) == (0, table[:6])
+
+
+def test_agent_version_and_export_of_the_session(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    args = ["test_marked.py", "-k", "holds or reports", "--passk-agent", "bot"]
+    done = pytest_in(tmp_path, *args, "--passk-version", "7", "--passk-export", "out.json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done.stdout)[-1] == f"wrote {tmp_path / 'out.json'}"
+    exported = json.loads((tmp_path / "out.json").read_text())
+    assert [case["name"] for case in exported["cases"]] == [
+        "test_marked.py::test_holds",
+        "test_marked.py::test_reports",
+    ]
+    errors = {a["error"] for a in exported["attempts"] if a["outcome"] == "errored"}
+    assert errors == {"RuntimeError: no gate: reported only"}
+    listed = stored(tmp_path, "history")
+    (row,) = [line.split() for line in listed.stdout.splitlines()[2:]]
+    assert row[3:6] == ["bot", "7", "2"]
+
+
+def test_x_stops_at_the_first_failing_gate_and_stores_what_ran(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    done = pytest_in(tmp_path, "test_marked.py", "-x", "-k", "fails or undecided")
+    assert outcomes(done.stdout) == {"test_fails": "FAILED"}
+    assert [line.split()[0] for line in summary(done.stdout)[2:-1]] == [
+        "test_marked.py::test_fails"
+    ]
+
+
+def test_last_failed_runs_only_the_failed_marked_tests(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    pytest_in(tmp_path, "test_marked.py", "-p", "cacheprovider")
+    again = pytest_in(tmp_path, "test_marked.py", "-p", "cacheprovider", "--lf")
+    assert outcomes(again.stdout) == {"test_fails": "FAILED", "test_undecided": "FAILED"}
+    assert len(summary(again.stdout)) == 2 + 2 + 1
+
+
+def test_each_xdist_worker_stores_its_own_evaluation(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    done = pytest_in(tmp_path, "test_marked.py", "-n", "2", "-k", "holds or reports")
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = stored(tmp_path, "history").stdout.splitlines()[2:]
+    assert sum(int(row.split()[5]) for row in listed) == 2  # each test in one evaluation
+    shown = [line.split()[0] for line in done.stdout.splitlines() if "::test_" in line]
+    assert sorted(set(shown) & {"test_marked.py::test_holds", "test_marked.py::test_reports"})
+
+
+def test_fixtures_are_set_up_once_per_test_and_async_bodies_run(tmp_path: Path) -> None:
+    (tmp_path / "test_fixture.py").write_text(
+        "import asyncio, pytest\n"
+        "setups = []\n"
+        "@pytest.fixture\n"
+        "def resource():\n"
+        "    setups.append(1)\n"
+        "    return len(setups)\n"
+        "@pytest.mark.passk(attempts=4, k=1)\n"
+        "def test_sync(resource):\n"
+        "    assert resource == 1\n"
+        "@pytest.mark.passk(attempts=4, k=1, require=1)\n"
+        "async def test_async():\n"
+        "    await asyncio.sleep(0)\n"
+    )
+    done = pytest_in(tmp_path, "test_fixture.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line.split()[:2] for line in summary(done.stdout)[2:4]]
+    assert rows == [["test_fixture.py::test_sync", "4/4"], ["test_fixture.py::test_async", "4/4"]]
+
+
+def test_a_session_that_marks_no_test_gets_nothing(tmp_path: Path) -> None:
+    (tmp_path / "test_plain.py").write_text(
+        "import sys\n"
+        "def test_nothing_of_passk_is_loaded():\n"
+        "    loaded = [m for m in sys.modules if m.startswith('passk_tui')]\n"
+        "    assert 'passk_tui.api.pytest_plugin' in loaded\n"
+        "    assert 'passk_tui.core.run.engine' not in loaded, loaded\n"
+        "    assert 'passk_tui.api.pytest_session' not in loaded, loaded\n"
+    )
+    done = pytest_in(tmp_path, "test_plain.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passk " not in done.stdout
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_bad_marker_fails_its_test_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "test_bad.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.passk(attempts=0)\n"
+        "def test_zero():\n"
+        "    pass\n"
+        "@pytest.mark.passk(attempt=3)\n"
+        "def test_typo():\n"
+        "    pass\n"
+    )
+    done = pytest_in(tmp_path, "test_bad.py")
+    assert outcomes(done.stdout) == {"test_zero": "FAILED", "test_typo": "FAILED"}
+    assert "passk: --attempts: must be at least 1, got 0" in done.stdout
+    assert "passk: unknown keyword 'attempt'" in done.stdout
