@@ -222,7 +222,7 @@ def new_evaluation(
     ``target_for`` builds the target instead of the settings' stack or agents file (a
     Python callable, which no file names).
     """
-    settings = with_local_price(settings)
+    settings = with_local_price(settings, from_file=target_for is None)
     cases = load_suite(settings)
     check_planned_size(len(cases), settings.attempts)
     if settings.max_attempts is not None:

@@ -397,11 +397,14 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
     )
 
 
-def with_local_price(settings: Settings) -> Settings:
+def with_local_price(settings: Settings, *, from_file: bool = True) -> Settings:
     """The settings with a local version's own ``price`` when no flag gave one; a
-    ``--budget-cost`` with no price from either is bad input (InputError)."""
+    ``--budget-cost`` with no price from either is bad input (InputError).
+
+    ``from_file=False``: the agent is no agents file's (a Python callable), so only a
+    price given with the settings counts."""
     price = settings.price
-    if price is None and not settings.stack:
+    if price is None and from_file and not settings.stack:
         from passk_tui.targets.agents_file import find_agents_file, find_version
 
         explicit = Path(settings.agents_path) if settings.agents_path else None

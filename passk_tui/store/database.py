@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +33,10 @@ from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.extent import extent, known_attempts
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.interval_choice import evaluation_choice
+from passk_tui.core.stats.stopping import StopReason
 from passk_tui.core.text.quoting import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
 from passk_tui.store import rows as layout
@@ -375,22 +376,23 @@ class Store:
         return [self._summary(row, counts.get(row["id"], {})) for row in evaluations]
 
     def _summary(self, row: sqlite3.Row, counts: dict[int, tuple[int, int]]) -> EvaluationSummary:
+        settings = layout.settings_from_row(row)
         under: int | None = None
         decided: int | None = None
         if row["require"] is not None:
-            settings = layout.settings_from_row(row)
             figures = []
             for i in range(row["case_count"]):
                 n, passed = counts.get(i, (0, 0))
                 figures.append(
                     CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
                 )
-            choice = evaluation_choice(settings, figures)
-            if choice.by_looking:
+            if evaluation_choice(settings, figures).by_looking:
                 # The anytime-valid interval reads each case's outcomes in order.
                 orders = self._orders(row["id"])
                 figures = [replace(f, order=orders.get(i, b"")) for i, f in enumerate(figures)]
-            under, decided = gate_counts(figures, Fraction(row["require"]), choice.method)
+            under, decided = gate_counts(figures, settings)
+        finished = [counts.get(i, (0, 0))[0] for i in range(row["case_count"])]
+        reasons = self._stop_reasons(row["id"]) if settings.adaptive else {}
         return EvaluationSummary(
             id=row["id"],
             created=row["created"],
@@ -400,12 +402,27 @@ class Store:
             stack=row["stack"],
             cases=row["case_count"],
             attempts=row["attempts"],
-            recorded=sum(n for n, _ in counts.values()),
+            recorded=sum(finished),
             status=self._status(row["id"], row["status"]),
             under_gate=under,
             decided=decided,
             max_attempts=row["max_attempts"],
+            extent=extent(
+                settings,
+                row["case_count"],
+                sum(finished),
+                known_attempts(settings.attempts, finished),
+                reasons,
+            ),
         )
+
+    def _stop_reasons(self, evaluation_id: str) -> dict[int, StopReason]:
+        """An adaptive evaluation's stored stop reasons, by case index."""
+        rows = self._query(
+            "SELECT case_index, name, stop_reason FROM cases WHERE evaluation_id = ?",
+            (evaluation_id,),
+        )
+        return layout.stop_reasons(rows, f"{self.path}: evaluation {evaluation_id}")
 
     def _orders(self, evaluation_id: str) -> dict[int, bytes]:
         """Per case, its counted outcomes by attempt number (1 a pass, 0 not), as the

@@ -180,7 +180,7 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         extended = store.load(evaluation_id)
         assert extended.settings.attempts == 5 and extended.missing == 0
         assert [s.recorded for s in store.list_evaluations()] == [20]
-        assert [s.total for s in store.list_evaluations()] == [20]
+        assert [s.extent.known for s in store.list_evaluations()] == [20]
 
 
 async def test_the_run_screen_shows_the_anytime_valid_interval_while_attempts_land(
