@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.driver import Driver
@@ -38,6 +38,7 @@ from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
+from passk_tui.tui.screenshot_saving import ScreenshotSaving
 from passk_tui.tui.terminal_guard import UnsafeCharacters
 from passk_tui.tui.view import EvaluationView
 
@@ -55,7 +56,7 @@ def demo_settings() -> Settings:
     return settings
 
 
-class PasskApp(App[None]):
+class PasskApp(ScreenshotSaving):
     """passk-tui: configure an evaluation, watch its attempts land, read the results.
 
     The evaluation runs in one asyncio worker on the app's loop (the engine is
@@ -321,6 +322,13 @@ class PasskApp(App[None]):
     @on(messages.CaseOpened)
     def _case_opened(self, message: messages.CaseOpened) -> None:
         self.show_case(message.view, message.case_index)
+
+    @on(messages.AttemptsOpened)
+    def _attempts_opened(self, message: messages.AttemptsOpened) -> None:
+        from passk_tui.tui.screens.case import CaseScreen
+
+        m = message
+        self.push_screen(CaseScreen(m.view, m.case_index, m.attempts, m.about))
 
     @on(messages.ResultsOpened)
     def _results_opened(self, message: messages.ResultsOpened) -> None:

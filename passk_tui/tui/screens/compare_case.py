@@ -17,9 +17,10 @@ from passk_tui.core.stats.compare import CaseComparison
 from passk_tui.core.text.answer_diff import default_cross_pair
 from passk_tui.core.text.compare_text import p_text, passed_cell, signed
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.screens.answer_diff import diff_text, shown_diff
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.diff_text import diff_text, shown_diff
+from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.row_table import RowTable
 
@@ -123,4 +124,4 @@ class CompareCaseScreen(ViewScreen):
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style=self.role("muted")))
         else:
-            body.update(diff_text(lines, self.role))
+            body.update(diff_text(lines, old.outcome, new.outcome, palette(self.app)))
