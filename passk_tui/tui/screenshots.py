@@ -82,8 +82,9 @@ async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
         save("results")
         await pilot.press("o", *["down"] * mixed, "enter")
         await pilot.pause(0.3)
-        first_errored = cells.index(Cell.ERRORED) if Cell.ERRORED in cells else 0
-        await pilot.press(*["down"] * first_errored)
+        # A wrong attempt beside the list, its diff against the passing one (when there is one).
+        first_wrong = cells.index(Cell.WRONG) if Cell.WRONG in cells else 0
+        await pilot.press(*["down"] * first_wrong)
         await pilot.pause(0.3)
         save("case")
     saved = []
