@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from passk_tui.api.cases import Case, written_cases
+from passk_tui.api.pytest_plugin import EXPORT
 from passk_tui.api.running import run_stoppable
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.agent_definition import python_definition
@@ -56,6 +57,8 @@ KEYWORDS = (
 #: What a marked test runs with unless its marker says otherwise (attempts one at a time:
 #: a test body is seldom written to run beside itself).
 DEFAULTS = {"concurrency": "1"}
+#: How a bad agent or version is named: by the option that gave it.
+SOURCES = {"agent": "--passk-agent", "version": "--passk-version"}
 #: The definition every session's evaluation records: what ran is the test suite.
 DEFINITION = python_definition("pytest")
 
@@ -77,10 +80,11 @@ class MarkedTests:
         self.evaluation_id = new_evaluation_id()
         self.agent = str(config.getoption("passk_agent") or config.rootpath.name)
         self.version = str(config.getoption("passk_version") or "0")
-        export = config.getoption("passk_export")
-        #: Relative to where pytest was started, whatever folder a test moved to since.
-        self.export = None if export is None else config.invocation_params.dir / export
+        #: Checked when pytest starts (``pytest_plugin.pytest_configure``).
+        self.export: Path | None = config.stash.get(EXPORT, None)
         self.tests: list[MarkedTest] = []
+        #: How the stored evaluation ends: ``cancelled`` when Ctrl-C stopped a marked test.
+        self.status = "done"
         #: The summary's lines once stored (the table, where it is), or what went wrong.
         self.lines: list[str] = []
 
@@ -109,8 +113,12 @@ class MarkedTests:
             on_event=keep,
             policy=sampling_policy(settings, 1),
         )
-        asyncio.run(run_stoppable(Interleaved([evaluation])))
-        self.tests.append(MarkedTest(item.nodeid, settings, records))
+        self.tests.append(MarkedTest(item.nodeid, settings, records))  # kept if interrupted
+        try:
+            asyncio.run(run_stoppable(Interleaved([evaluation])))
+        except KeyboardInterrupt:
+            self.status = "cancelled"  # what finished is stored; the rest is not measured
+            raise
         read = reading(evaluation.progress.all_figures(), settings)
         if read.exit_code:
             said = gate_lines(read)
@@ -127,7 +135,7 @@ class MarkedTests:
         texts: dict[str, str | bool | None] = {**DEFAULTS, "cases": "pytest"}
         texts.update({word: None if v is None else str(v) for word, v in keywords.items()})
         texts.update(agent=self.agent, version=self.version)
-        check = check_settings(texts)
+        check = check_settings(texts, sources=SOURCES)
         line = check.first_line()
         if line is not None:
             pytest.fail(f"passk: {line}", pytrace=False)
@@ -158,7 +166,7 @@ class MarkedTests:
             self.evaluation_id, settings, cases, file_sha256(path), definition=DEFINITION
         )
         store.write(self.evaluation_id, records)
-        store.finish(self.evaluation_id, "done")
+        store.finish(self.evaluation_id, self.status)
         progress = Progress([t.name for t in self.tests], settings.attempts, settings.k)
         progress.add(records)
         figures = progress.all_figures()
@@ -170,13 +178,9 @@ class MarkedTests:
             f"passk-tui --resume {self.evaluation_id} shows it"
         )
         if self.export:
-            from passk_tui.reports.export import check_export_path, export
+            from passk_tui.reports.export import export
 
-            written = export(
-                store.load(self.evaluation_id),
-                check_export_path(str(self.export)),
-                settings.confidence,
-            )
+            written = export(store.load(self.evaluation_id), self.export, settings.confidence)
             lines.append(f"wrote {written}")
         return lines
 

@@ -222,7 +222,7 @@ def test_the_gate_reads_the_candidate_and_combines_with_the_regression_gate(
         start(*pair_args(stack, cases, "--require", "0.5"), data=data, key=KEY)
     )
     assert (status, out) == (1, expected(stack)), err  # beta fails the point gate in version 2
-    assert "passk-tui: B (version 2) gate: beta: pass@3 0.00 is below --require 0.5" in err
+    assert "passk-tui: B (version 2) gate: beta: pass@3 0.00, 0 of 6 errored, is below" in err
     # The confident gate: beta's 0/6 leaves pass@3 at 0.00-0.84, undecided against 0.5: 4 ...
     confident = pair_args(stack, cases, "--require", "0.5", "--confidence", "0.95")
     status, out, err = finish(start(*confident, data=data, key=KEY))
@@ -271,8 +271,8 @@ def test_local_agents_pair_and_a_mostly_errored_regression(local_pair, tmp_path)
         "alpha  5/5       0          5/5       0          0.00    1.00  unclear\n"
         "beta   5/5       0          0/5       5          -1.00   0.02  regressed\n"
         "0 improved, 1 regressed, 1 unclear\n"
-        "suite: B better on 0 cases, worse on 1, same on 1; odds ratio 0.00 (95% CI -), p 0.003,"
-        " regressed\n"
+        "suite: B better on 0 cases, worse on 1, same on 1; "
+        "odds ratio 0.00 (95% CI -), p 0.003, regressed\n"
         "beta: the drop is mostly errored attempts (A 0/5 errored, B 5/5): look at the "
         "platform, a provider or a tool before the agent\n"
         f"A: echo v1: {shlex.join([sys.executable, str(AGENTS / 'echo.py')])}\n"

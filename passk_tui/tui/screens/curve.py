@@ -28,9 +28,10 @@ class CurveScreen(ViewScreen):
         as the Results and Case screens read it."""
         f = self.view.progress.figures(self.case_index)
         settings = self.view.settings
-        return pass_curve(
-            f.passed, f.n, interval_level(settings), interval_method(settings), f.order
-        )
+        return pass_curve(f.passed, f.n, self._level(), interval_method(settings), f.order)
+
+    def _level(self) -> float:
+        return interval_level(self.view.settings, len(self.view.progress.case_names))
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -42,7 +43,7 @@ class CurveScreen(ViewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        level = level_text(interval_level(self.view.settings))
+        level = level_text(self._level())
         table.add_columns("k", "pass@k", f"{level} CI", "pass^k", "CI")
         super().on_mount()
         table.focus()
