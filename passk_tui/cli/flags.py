@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "exit status: 0 done (and the gate held), 1 the --require gate failed "
-            "(or, with --fail-on-regression, a case regressed), "
+            "(or, with --fail-on-regression, a case or the suite regressed), "
             "2 bad flags or input files, 3 the evaluation could not run, "
             "4 the confident gate could not decide some case (none failed), "
             "5 only the --export could not be written, 130 cancelled"
@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--fail-on-regression",
         action="store_true",
-        help="with --baseline: exit 1 when any case regressed, naming each",
+        help="with --baseline: exit 1 when any case (or the suite) regressed, naming each",
     )
     parser.add_argument(
         "-V", "--program-version", action="version", version=f"passk-tui {__version__}"

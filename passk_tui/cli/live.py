@@ -18,7 +18,10 @@ from passk_tui.cli.output import resume_hint, to_devnull
 from passk_tui.core.errors import signalled_exit
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.stop_signals import Stop, StopSignals
+from passk_tui.core.stats.extent import progress_extent
+from passk_tui.core.text.extent_text import attempts_cell, time_left_text
 from passk_tui.core.text.words import clock
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
@@ -49,7 +52,8 @@ async def run_live(
     loop = asyncio.get_running_loop()
     resume_id = evaluation.evaluations[-1].evaluation_id
     if line is None:
-        line = lambda: progress_line(evaluation.evaluations[0].progress)  # noqa: E731
+        first = evaluation.evaluations[0]
+        line = lambda: progress_line(first.progress, first.settings)  # noqa: E731
     try:
         await evaluation.prepare()
     except BaseException:
@@ -132,14 +136,14 @@ async def _report(line: Callable[[], str], err: TextIO, closed: Callable[[], Non
             return
 
 
-def progress_line(progress: Progress) -> str:
-    """The live line: attempts done of planned, in flight, rate, outcomes so far, time, time left."""
-    elapsed = progress.elapsed()
+def progress_line(progress: Progress, settings: Settings) -> str:
+    """The live line: attempts done of planned (adaptive: of at most), in flight, rate,
+    outcomes so far, time, time left (adaptive, while the total may grow: at most)."""
     rate = progress.rate()
-    left = progress.seconds_left()
-    eta = f"~{clock(left)} left" if left else ""
+    extent = progress_extent(progress, settings)
     return (
-        f"{progress.finished}/{progress.total} attempts  {progress.in_flight} in flight  "
+        f"{attempts_cell(extent)} attempts  {progress.in_flight} in flight  "
         f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
-        f"errored {sum(progress.errored)}  {clock(elapsed)}  {eta}"
+        f"errored {sum(progress.errored)}  {clock(progress.elapsed())}  "
+        f"{time_left_text(extent, rate)}"
     ).rstrip()

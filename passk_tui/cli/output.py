@@ -11,6 +11,7 @@ import sys
 from typing import TextIO
 
 from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
+from passk_tui.core.text.reproduce import resume_text
 from passk_tui.core.text.terminal_text import message_line
 
 
@@ -30,7 +31,7 @@ def stopped_exit(stopped_by: list[int]) -> int:
 
 def resume_hint(evaluation_id: str) -> None:
     """How to go on with an evaluation that did not finish: one line naming its id."""
-    say(f"what finished is stored; to continue: passk-tui --resume {evaluation_id}")
+    say(resume_text(evaluation_id))
 
 
 def say(line: str) -> None:

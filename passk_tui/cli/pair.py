@@ -23,10 +23,12 @@ from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.run.settings import parse_version
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gate import gate_lines, read
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.stats.sampling import gate_confidence, interval_method
 from passk_tui.core.text.error_groups import error_groups, errors_said
+from passk_tui.core.text.extent_text import attempts_cell
 from passk_tui.core.text.words import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
@@ -169,7 +171,8 @@ def pair_progress_line(paired: PairedRun) -> str:
     for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
         p = evaluation.progress
         sides.append(
-            f"{label} v{evaluation.settings.version} {p.finished}/{p.total} passed {sum(p.passed)} "
+            f"{label} v{evaluation.settings.version} "
+            f"{attempts_cell(progress_extent(p, evaluation.settings))} passed {sum(p.passed)} "
             f"wrong {sum(p.wrong)} errored {sum(p.errored)}"
         )
     in_flight = sum(e.progress.in_flight for e in paired.running.evaluations)

@@ -16,11 +16,13 @@ from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.stats.case_costs import progress_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
+from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.error_groups import error_groups, errors_said
+from passk_tui.core.text.extent_text import not_run_text
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -106,8 +108,7 @@ def _report_end(
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
         if status == "cancelled":
-            not_run = evaluation.progress.total - evaluation.progress.finished
-            say(f"cancelled: {not_run} attempts not run")
+            say(not_run_text(progress_extent(evaluation.progress, settings)))
             resume_hint(evaluation.evaluation_id)
             code = cancelled
         else:

@@ -37,6 +37,34 @@ def local_agents(explicit: Path | None) -> tuple[Path, dict[str, list[int]]]:
     return path, {name: list(versions) for name, versions in agents.items()}
 
 
+#: The files ``passk-tui init`` writes, as Configure finds them in the working folder.
+WORKING_CASES = "cases.toml"
+WORKING_AGENTS = "agents.toml"
+
+
+def working_folder_fields(folder: Path) -> dict[str, str]:
+    """Configure's fields from the files in ``folder`` (``passk-tui init`` writes them): its
+    cases.toml, its agents.toml, and when that file names one agent, the agent and its newest
+    version. A file that does not read fills nothing (the form says what is wrong once used)."""
+    fields: dict[str, str] = {}
+    if (folder / WORKING_CASES).is_file():
+        fields["cases"] = WORKING_CASES
+    if (folder / WORKING_AGENTS).is_file():
+        fields["agents"] = WORKING_AGENTS
+        from passk_tui.targets.agents_file import load_agents
+
+        try:
+            agents = load_agents(folder / WORKING_AGENTS)
+        except InputError:
+            return fields
+        if len(agents) == 1:
+            ((name, versions),) = agents.items()
+            fields["agent"] = name
+            if versions:
+                fields["version"] = str(max(versions))
+    return fields
+
+
 async def stack_versions(stack: str, key: str | None, agent: str) -> list[int] | str:
     """The versions the stack knows of ``agent``, or why it could not say (one line)."""
     from passk_tui.targets.stack import StackTarget

@@ -21,7 +21,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +32,9 @@ from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.extent import extent, known_attempts
 from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.sampling import interval_method
+from passk_tui.core.stats.stopping import StopReason
 from passk_tui.core.text.quoting import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
 from passk_tui.store import rows as layout
@@ -373,10 +373,10 @@ class Store:
         return [self._summary(row, counts.get(row["id"], {})) for row in evaluations]
 
     def _summary(self, row: sqlite3.Row, counts: dict[int, tuple[int, int]]) -> EvaluationSummary:
+        settings = layout.settings_from_row(row)
         under: int | None = None
         decided: int | None = None
         if row["require"] is not None:
-            settings = layout.settings_from_row(row)
             orders = self._orders(row["id"]) if settings.adaptive else {}
             figures = []
             for i in range(row["case_count"]):
@@ -386,8 +386,9 @@ class Store:
                         str(i), n, passed, 0, n - passed, row["k"], row["attempts"], orders.get(i)
                     )
                 )
-            method = interval_method(settings)
-            under, decided = gate_counts(figures, Fraction(row["require"]), method)
+            under, decided = gate_counts(figures, settings)
+        finished = [counts.get(i, (0, 0))[0] for i in range(row["case_count"])]
+        reasons = self._stop_reasons(row["id"]) if settings.adaptive else {}
         return EvaluationSummary(
             id=row["id"],
             created=row["created"],
@@ -397,12 +398,27 @@ class Store:
             stack=row["stack"],
             cases=row["case_count"],
             attempts=row["attempts"],
-            recorded=sum(n for n, _ in counts.values()),
+            recorded=sum(finished),
             status=self._status(row["id"], row["status"]),
             under_gate=under,
             decided=decided,
             max_attempts=row["max_attempts"],
+            extent=extent(
+                settings,
+                row["case_count"],
+                sum(finished),
+                known_attempts(settings.attempts, finished),
+                reasons,
+            ),
         )
+
+    def _stop_reasons(self, evaluation_id: str) -> dict[int, StopReason]:
+        """An adaptive evaluation's stored stop reasons, by case index."""
+        rows = self._query(
+            "SELECT case_index, name, stop_reason FROM cases WHERE evaluation_id = ?",
+            (evaluation_id,),
+        )
+        return layout.stop_reasons(rows, f"{self.path}: evaluation {evaluation_id}")
 
     def _orders(self, evaluation_id: str) -> dict[int, bytes]:
         """Per case, its counted outcomes by attempt number (1 a pass, 0 not), as the

@@ -4,36 +4,42 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from fractions import Fraction
 
+from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import UNDEFINED, CaseFigures
 from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE, IntervalMethod
-from passk_tui.core.text.table import below_gate
+from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
+from passk_tui.core.stats.sampling import interval_method, reading
+from passk_tui.core.text.extent_text import attempts_cell
 from passk_tui.store.models import EvaluationSummary
 
 HEADERS = ("id", "when", "agent", "version", "cases", "attempts", "status", "under gate")
 
 
-def gate_counts(
-    figures: Sequence[CaseFigures], require: Fraction, method: IntervalMethod = CLOPPER_PEARSON
-) -> tuple[int | None, int]:
-    """(cases under the point gate, cases the confident gate decides at the default level).
+def gate_counts(figures: Sequence[CaseFigures], settings: Settings) -> tuple[int | None, int]:
+    """(cases the evaluation's own gate fails, cases a confident gate decides).
 
-    The first is None while any case's pass@k is undefined (fewer than k
-    attempts): a count over the cases that happen to be defined would look final.
-    ``method`` is the evaluation's own (anytime-valid when it was adaptive).
+    The gate is the one Results reads (``core.sampling.reading``): the confident one
+    for an adaptive evaluation, so History's count is Results' "failed", not a point
+    gate beside it. Under the point gate the count is None while any case's pass@k
+    is undefined (fewer than k attempts): a count over the cases that happen to be
+    defined would look final; the cases decided are then read at the default level.
     """
-    under = None if any(not f.defined for f in figures) else len(below_gate(figures, require))
-    return under, read(figures, require, DEFAULT_CONFIDENCE, method).decided
+    own = reading(figures, settings)
+    if own.confident:
+        return len(own.failing), own.decided
+    under = None if any(not f.defined for f in figures) else len(own.failing)
+    confident = read(figures, settings.require, DEFAULT_CONFIDENCE, interval_method(settings))
+    return under, confident.decided
 
 
 def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]]:
     """Header then one row per evaluation (newest first, as given), every cell as text.
 
-    ``attempts`` is recorded/planned (adaptive: of at most cases x max attempts); ``under gate`` is the count of cases whose
-    pass@k is under the stored --require, ``-`` when no gate was set or while
-    some case's pass@k is undefined.
+    ``attempts`` is recorded/planned (adaptive ``104/≤200``: of at most cases x max
+    attempts); ``under gate`` is the count of cases the stored --require fails (by the
+    evaluation's own gate, as Results reads it), ``-`` when no gate was set or while
+    some case's pass@k is undefined under the point gate.
     """
     rows: list[tuple[str, ...]] = [HEADERS]
     for s in summaries:
@@ -44,7 +50,7 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
                 s.agent,
                 str(s.version),
                 str(s.cases),
-                f"{s.recorded}/{s.total}",
+                attempts_cell(s.extent),
                 s.status,
                 UNDEFINED if s.under_gate is None else str(s.under_gate),
             )

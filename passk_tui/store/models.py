@@ -10,6 +10,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.extent import Extent
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.stopping import StopReason
 
@@ -32,15 +33,13 @@ class EvaluationSummary:
     under_gate: int | None
     """Cases whose pass@k is under the stored --require; None with no gate, or while some
     case has fewer than k attempts (its pass@k is undefined, so the count is too)."""
+    extent: Extent
+    """How far it got and can go (``core.extent``), as every face describes it."""
     decided: int | None = None
-    """Cases the confident gate (at the default 0.95) decides, pass or fail; None with no gate."""
+    """Cases a confident gate decides, pass or fail (the evaluation's own, else one at the
+    default 0.95); None with no gate."""
     max_attempts: int | None = None
     """Adaptive: the cap per case; None for a fixed n."""
-
-    @property
-    def total(self) -> int:
-        """The attempts planned; adaptive: the most there can be (every case at the cap)."""
-        return self.cases * (self.attempts if self.max_attempts is None else self.max_attempts)
 
 
 @dataclass(frozen=True, slots=True)

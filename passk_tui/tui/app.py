@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.driver import Driver
@@ -38,6 +38,7 @@ from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.screens.view_actions import RerunRequested
+from passk_tui.tui.screenshot_saving import ScreenshotSaving
 from passk_tui.tui.terminal_guard import UnsafeCharacters
 from passk_tui.tui.view import EvaluationView
 
@@ -55,7 +56,7 @@ def demo_settings() -> Settings:
     return settings
 
 
-class PasskApp(App[None]):
+class PasskApp(ScreenshotSaving):
     """passk-tui: configure an evaluation, watch its attempts land, read the results.
 
     The evaluation runs in one asyncio worker on the app's loop (the engine is
@@ -68,6 +69,8 @@ class PasskApp(App[None]):
     GUARD: ClassVar[LineFilter] = UnsafeCharacters()
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # q first: the keys line shows it where it works, Ctrl+Q where q would be typed.
+        Binding("q", "quit", "Quit", show=False, tooltip="Quit (Ctrl+Q while typing)"),
         Binding(
             "ctrl+q",
             "quit",
@@ -76,13 +79,12 @@ class PasskApp(App[None]):
             show=False,
             tooltip="Quit (Ctrl+Q; q where nothing is typed)",
         ),
-        Binding("q", "quit", "Quit", show=False, tooltip="Quit (Ctrl+Q while typing)"),
         Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
         Binding(
             "question_mark,f1",
             "help",
             "Help",
-            tooltip="What the figures, intervals and glyphs mean (? or F1; F1 while typing)",
+            tooltip="This screen's keys, the glyphs, what the figures mean (? or F1; F1 while typing)",
         ),
         Binding(
             "ctrl+p",
@@ -321,6 +323,13 @@ class PasskApp(App[None]):
     @on(messages.CaseOpened)
     def _case_opened(self, message: messages.CaseOpened) -> None:
         self.show_case(message.view, message.case_index)
+
+    @on(messages.AttemptsOpened)
+    def _attempts_opened(self, message: messages.AttemptsOpened) -> None:
+        from passk_tui.tui.screens.case import CaseScreen
+
+        m = message
+        self.push_screen(CaseScreen(m.view, m.case_index, m.attempts, m.about))
 
     @on(messages.ResultsOpened)
     def _results_opened(self, message: messages.ResultsOpened) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
 from passk_tui.core.stats.gate import gate_lines
+from passk_tui.core.text.extent_text import not_run_text
+from passk_tui.core.text.reproduce import resume_text
 from passk_tui.tui.view import EvaluationView
 
 
@@ -30,12 +32,14 @@ def exit_status(
 
 
 def exit_messages(failure: InputError | RunError | None, view: EvaluationView | None) -> list[str]:
-    """Why it failed, what was not run, or which cases the gate names."""
+    """Why it failed, what was not run and how to resume it, or which cases the gate names."""
     if failure is not None:
         return [f"passk-tui: {failure}"]
     if view is None:
         return []
     if view.status in ("running", "cancelled"):
-        left = view.progress.total - view.progress.finished
-        return [f"passk-tui: cancelled: {left} attempts not run"]
+        return [
+            f"passk-tui: {not_run_text(view.extent())}",
+            f"passk-tui: {resume_text(view.evaluation_id)}",
+        ]
     return [f"passk-tui: {line}" for line in gate_lines(view.reading())]

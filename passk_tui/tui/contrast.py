@@ -13,7 +13,9 @@ from textual.color import Color
 
 #: WCAG AA for normal text.
 MINIMUM = 4.5
-#: The app's text colours and the theme variable each starts from.
+#: The app's text colours and the theme variable (or, for a hue no theme names, the colour)
+#: each starts from. The gate's verdicts have hues of their own: a failed gate is not a
+#: wrong answer (orange) nor an errored Run (red), and undecided is neither pass nor fail.
 DERIVED = {
     "outcome-passed": "text-success",
     "outcome-wrong": "text-warning",
@@ -21,7 +23,8 @@ DERIVED = {
     "outcome-running": "foreground",
     "outcome-retrying": "text-primary",
     "outcome-pending": "foreground-muted",
-    "gate-fail": "text-accent",
+    "gate-fail": "#A070FF",
+    "gate-undecided": "text-secondary",
     "muted-text": "foreground-muted",
 }
 #: Where text is drawn: the screen, tables and panels, their zebra stripes, the table cursor.
@@ -72,7 +75,8 @@ def derived_variables(variables: Mapping[str, str]) -> dict[str, str]:
     ] or [background]
     derived: dict[str, str] = {}
     for name, source in DERIVED.items():
-        start = background + Color.parse(variables.get(source, variables.get("foreground", "#888")))
+        value = source if source.startswith("#") else variables.get(source)
+        start = background + Color.parse(value or variables.get("foreground", "#888"))
         derived[name] = readable(start, grounds).hex
     # Textual's own parts drawn in the theme's colours: the footer's keys (accent on the
     # panel: 2.9:1 in the light theme) and the tables' cursor row (text on primary: 3.8:1).

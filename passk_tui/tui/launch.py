@@ -13,6 +13,7 @@ from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.heap import relaxed_gc
 from passk_tui.core.run.settings import parse_version
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.evaluations.lookups import working_folder_fields
 from passk_tui.evaluations.settings_text import (
     flag,
     resume_changes,
@@ -21,7 +22,7 @@ from passk_tui.evaluations.settings_text import (
 )
 from passk_tui.reports.export import check_export_path
 from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormValues, blank_form
-from passk_tui.tui.last_used import load_last_used
+from passk_tui.tui.last_used import load_last_used, save_last_used
 
 if TYPE_CHECKING:
     from passk_tui.evaluations.pairing import PairedRun
@@ -36,15 +37,30 @@ def starts_at_once(args: argparse.Namespace) -> bool:
     return bool(args.resume or args.demo or (args.agent and args.version and args.cases))
 
 
+def flag_values(args: argparse.Namespace) -> FormValues:
+    """The fields as the flags alone give them: what a run started from flags ran with, so
+    the next ``passk-tui`` opens on it (as one started from Configure does)."""
+    values = blank_form()
+    values.update({n: getattr(args, n) for n in _FLAG_FIELDS if getattr(args, n, None) is not None})
+    values["completion_only"] = bool(args.completion_only)
+    return values
+
+
 def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormValues, bool]:
-    """The configure fields: last-used settings, overridden by flags and PASSK_STACK.
+    """The configure fields: last-used settings, then the working folder's cases.toml and
+    agents.toml (what ``passk-tui init`` wrote, here: they are what this folder is about),
+    overridden by flags and PASSK_STACK.
 
     The second value says whether anything at all was configured (else the demo is offered).
     """
     values = blank_form()
     saved = load_last_used()
     values.update(saved)
-    given = False
+    here = working_folder_fields(Path.cwd())
+    if values.get("stack") or args.stack or env.get("PASSK_STACK"):
+        here = {"cases": here["cases"]} if "cases" in here else {}  # agents are the stack's
+    values.update(here)
+    given = bool(here)
     for name in _FLAG_FIELDS:
         value = getattr(args, name, None)
         if value is not None:
@@ -84,6 +100,8 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
                 recorded = new_evaluation(settings, key)
                 start, warnings = recorded, recorded.warnings
+            if not args.demo:
+                save_last_used(flag_values(args))
     except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: {terminal_safe(str(exc))}\n")
         return exc.exit_code

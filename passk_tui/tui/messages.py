@@ -58,6 +58,16 @@ class CaseOpened(Message):
 
 
 @dataclass
+class AttemptsOpened(Message):
+    """Show some of one case's attempts (an answer or error group's), ``about`` saying which."""
+
+    view: EvaluationView
+    case_index: int
+    attempts: tuple[int, ...]
+    about: str
+
+
+@dataclass
 class ResultsOpened(Message):
     """Show an evaluation's results table."""
 

@@ -51,11 +51,15 @@ class PairShown:
         return self.compared
 
     def exit_status(self, candidate_status: int) -> int:
-        """1 when ``--fail-on-regression`` finds a regressed case (it outranks an undecided
-        gate, 4), else the candidate's own status."""
+        """1 when ``--fail-on-regression`` finds a regressed case or suite (it outranks an
+        undecided gate, 4), else the candidate's own status."""
         if candidate_status not in (ExitCode.OK, ExitCode.UNDECIDED):
             return candidate_status
-        if self.fail_on_regression and self.compared and self.compared.comparison.regressed:
+        if (
+            self.fail_on_regression
+            and self.compared
+            and self.compared.comparison.fails_on_regression
+        ):
             return ExitCode.GATE_FAILED
         return candidate_status
 

@@ -32,7 +32,7 @@ BAR_READABLE = 12
 #: The bar column's and the verdict column's keys (not sort columns).
 BAR, GATE = "bar", "gate"
 #: Verdict -> the palette colour its bar and word take.
-VERDICT_COLOUR = {"pass": "outcome-passed", "fail": "gate-fail", "undecided": "outcome-wrong"}
+VERDICT_COLOUR = {"pass": "outcome-passed", "fail": "gate-fail", "undecided": "gate-undecided"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,9 @@ class Column:
     key: str
     label: str
     width: int
+    #: The sort mark (▼ or ▲) of the sorted column: drawn in the column's separating space,
+    #: so sorting never widens a column and the table never shifts.
+    arrow: str = ""
 
 
 def _cell_texts(row: tuple[str, ...], f: CaseFigures, case: CaseReading) -> dict[str, str]:
@@ -79,11 +82,12 @@ def layout(
         if key == BAR:
             columns.append(Column(BAR, "", 0))
             continue
-        label = "gate" if key == GATE else COLUMN_BY_KEY[key].label.format(k=k) + order.arrow(key)
+        label = "gate" if key == GATE else COLUMN_BY_KEY[key].label.format(k=k)
         longest = max((len(t[key]) for t in texts), default=0)
         if key == "n":
             longest = min(longest, NAME_WIDTH_MAX)
-        columns.append(Column(key, label, max(len(label), longest)))
+        arrow = "" if key == GATE else order.arrow(key).strip()
+        columns.append(Column(key, label, max(len(label), longest), arrow))
     # What the other columns leave goes to the bar; where that is too little for a readable
     # bar, pass^k (the last, least read column: the Case screen has it) makes room.
     used = sum(c.width + 1 for c in columns if c.key != BAR)
@@ -98,7 +102,17 @@ def layout(
 
 
 def headings(columns: list[Column]) -> list[Text]:
-    return [_aligned(c, c.label, "") for c in columns]
+    """Each column's label; the sorted one's mark after it where the column has room (a name
+    column), else in place of its separating space."""
+    cells = []
+    for c in columns:
+        beside = c.arrow and c.key not in NUMERIC and len(c.label) + 2 <= c.width
+        cell = _aligned(c, f"{c.label} {c.arrow}" if beside else c.label, "")
+        if c.arrow and not beside:
+            cell = cell[:-1]
+            cell.append(c.arrow)
+        cells.append(cell)
+    return cells
 
 
 def row_cells(

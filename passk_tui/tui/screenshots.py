@@ -40,6 +40,7 @@ async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     from passk_tui.core.run.progress import Cell
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.form import blank_form
+    from passk_tui.tui.screenshot_saving import preserve_spaces
 
     folder.mkdir(parents=True, exist_ok=True)
     # The form as a user fills it in for the demo, with paths relative to the demo's folder:
@@ -56,7 +57,7 @@ async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     shots: dict[str, str] = {}
 
     def save(name: str) -> None:
-        shots[name] = app.export_screenshot()
+        shots[name] = preserve_spaces(app.export_screenshot())
 
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.3)

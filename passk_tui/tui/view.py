@@ -12,6 +12,7 @@ from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading
 from passk_tui.core.stats.sampling import reading as settings_reading
@@ -135,6 +136,11 @@ class EvaluationView:
         if self._reading is None or self._reading[0] != version:
             self._reading = (version, settings_reading(self.progress.all_figures(), self.settings))
         return self._reading[1]
+
+    def extent(self) -> Extent:
+        """How far the evaluation got and can go (adaptive: its cap, its cases' standing): what
+        the Run screen's lines, the Results header and History all describe it from."""
+        return progress_extent(self.progress, self.settings, self.reading())
 
     def case_reading(self, case_index: int) -> CaseReading:
         """One case's reading, worked out again only when that case's cells changed.

@@ -176,7 +176,7 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         extended = store.load(evaluation_id)
         assert extended.settings.attempts == 5 and extended.missing == 0
         assert [s.recorded for s in store.list_evaluations()] == [20]
-        assert [s.total for s in store.list_evaluations()] == [20]
+        assert [s.extent.known for s in store.list_evaluations()] == [20]
 
 
 async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_adaptive_side(

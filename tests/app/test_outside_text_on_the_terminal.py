@@ -35,7 +35,8 @@ from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.results import ResultsScreen
 from tests.support.app import run_to_end, scripted
 
-SIZE = (160, 50)
+#: Wide enough that the longest hostile answer is drawn on one line beside the attempts list.
+SIZE = (220, 50)
 #: Clipboard, title, clear screen, colour, C1 CSI, BEL, backspace, CR, RLO, markup, a link.
 FIRST = (
     "A\x1b]52;c;aGk=\x07B\x1b]2;pwned\x07C\x1b[2JD\x1b[31mE\x9bF\x07G\x08H\rI\u202eJ"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 
 from passk_tui.core.checks.base import Check
 from passk_tui.core.run.attempt import Turn, Verdict
@@ -11,7 +12,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
-from tests.support.records import record
+from tests.support.records import record, settings_for
 
 
 def test_rows_grow_to_hold_later_attempts() -> None:
@@ -85,11 +86,13 @@ async def test_an_attempt_being_judged_is_not_a_run_in_flight() -> None:
 
 
 def test_the_run_screens_rate_after_a_resume_counts_this_session_only() -> None:
+    from passk_tui.core.stats.extent import progress_extent
     from passk_tui.tui.widgets.run_summary import pace_text
 
     progress = Progress(["a"], 1000, 2)
     progress.add([record(0, a) for a in range(1, 901)])
     progress.begin()
     progress.add([record(0, a) for a in range(901, 911)])
-    text = pace_text(progress, "running", 10.0)
+    settings = settings_for(Path("c.toml"), attempts=1000)
+    text = pace_text(progress_extent(progress, settings), progress, "running", 10.0)
     assert "1.0/s" in text and "~1:30 left" in text  # 10 in 10 s; 90 left

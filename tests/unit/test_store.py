@@ -85,7 +85,7 @@ def test_list_resolve_and_statuses(tmp_path: Path, cases_file: Path) -> None:
             "cancelled",
             "done",
         ]
-        assert summaries[-1].recorded == 4 and summaries[-1].total == 6
+        assert summaries[-1].recorded == 4 and summaries[-1].extent.known == 6
         # case one: 3/3 passed; case two: 1 attempt, fewer than k = 2: its pass@2 is
         # undefined, so the count under the gate is too (not 1, as it was over 1 attempt).
         assert summaries[-1].under_gate is None and summaries[0].under_gate is None

@@ -149,7 +149,8 @@ def test_bad_adaptive_flags_are_exit_2_in_one_line(capsys) -> None:
 def test_history_counts_an_adaptive_evaluation_by_its_cap_and_its_own_intervals(
     tmp_path: Path, cases_file: Path
 ) -> None:
-    """1 pass of 9 is a decided fail by Clopper-Pearson, still undecided by the anytime-valid one."""
+    """1 pass of 9 is a decided fail by Clopper-Pearson, undecided by the anytime-valid one at
+    0.95; History reads it as Results does, at the evaluation's own level (0.9)."""
     with adaptive_store(tmp_path, cases_file) as store:
         settings = store.load("ev_a").settings
         store.create_evaluation("ev_h", settings, load_cases(cases_file), "abc", created=9e9)
@@ -159,9 +160,18 @@ def test_history_counts_an_adaptive_evaluation_by_its_cap_and_its_own_intervals(
         )
         summary = store.list_evaluations()[0]
         figures = store.load("ev_h").figures()
-    assert (summary.id, summary.recorded, summary.total, summary.max_attempts) == ("ev_h", 9, 18, 9)
+    assert (summary.id, summary.recorded, summary.extent.most, summary.max_attempts) == (
+        "ev_h",
+        9,
+        18,
+        9,
+    )
     assert read(figures, Fraction(4, 5), 0.95).decided == 1  # Clopper-Pearson
-    assert summary.decided == read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0
+    assert read(figures, Fraction(4, 5), 0.95, CONFIDENCE_SEQUENCE).decided == 0
+    assert summary.decided == read(figures, Fraction(4, 5), 0.9, CONFIDENCE_SEQUENCE).decided
+    assert summary.under_gate == len(
+        read(figures, Fraction(4, 5), 0.9, CONFIDENCE_SEQUENCE).failing
+    )
 
 
 def test_history_reads_an_adaptive_case_by_its_attempts_in_order(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from passk_tui.core.stats.extent import running_seconds
 from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from passk_tui.core.stats.summary import evaluation_totals
 from tests.support.records import record
 
 
@@ -30,17 +31,15 @@ def test_a_case_that_passed_every_attempt_so_far_is_not_all_passed_until_finishe
     assert totals.cases_all_passed == 0 and totals.cases_unfinished == 1
 
 
-def test_the_span_runs_from_the_first_start_to_the_last_end() -> None:
-    assert (
-        attempts_span(
-            [
-                [record(started=10.0, ended=12.0), record(started=11.0, ended=19.5)],
-                [record(started=9.0, ended=9.5)],
-            ]
-        )
-        == 10.5
-    )
-    assert attempts_span([[], []]) is None
+def test_running_time_is_the_union_of_the_attempts_spans_so_idle_gaps_do_not_count() -> None:
+    spans = [
+        [record(started=10.0, ended=12.0), record(started=11.0, ended=19.5)],
+        [record(started=9.0, ended=9.5)],
+        # A resume an hour later: its 2 s run, not the hour between.
+        [record(started=3619.0, ended=3621.0)],
+    ]
+    assert running_seconds(spans) == 0.5 + 9.5 + 2.0
+    assert running_seconds([[], []]) is None
 
 
 def test_counts_in_words_are_singular_for_one() -> None:

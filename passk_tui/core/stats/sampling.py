@@ -8,7 +8,6 @@ the confident one, whose test is what stopped each case (``core.stopping``).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
@@ -18,6 +17,7 @@ from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import total_cost
+from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading, read
 from passk_tui.core.stats.intervals import (
@@ -35,6 +35,7 @@ from passk_tui.core.stats.stopping import (
     stop_rule,
 )
 from passk_tui.core.stats.suite_promise import case_level
+from passk_tui.core.text.extent_text import adaptive_summary
 
 
 def interval_method(settings: Settings) -> IntervalMethod:
@@ -148,21 +149,12 @@ def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[
 
 def adaptive_lines(progress: Progress, settings: Settings, reading: Reading) -> list[str]:
     """For stderr after an adaptive run: which intervals, each case's stop reason, the counts."""
-    reasons = progress.stop_reasons
-    kinds = Counter(r.kind for r in reasons.values())
-    counts = ", ".join(
-        f"{kinds[kind]} {'capped undecided' if kind == 'capped' else kind}"
-        for kind in ("decided pass", "decided fail", "precise", "capped")
-        if kinds[kind]
-    )
-    lines = [
+    return [
         f"intervals: {level_text(reading.level)} {reading.method.label}, valid however often "
         f"looked at; {settings.attempts} to {settings.max_attempts} attempts per case",
-        *stop_lines(progress.case_names, reasons),
-        f"adaptive: {progress.finished:,} attempts over {len(progress.case_names):,} cases"
-        + (f"; {counts}" if counts else ""),
+        *stop_lines(progress.case_names, progress.stop_reasons),
+        adaptive_summary(progress_extent(progress, settings)),
     ]
-    return lines
 
 
 def stop_rule_text(settings: Settings) -> str | None:

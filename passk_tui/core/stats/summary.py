@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.text.table import below_gate
 
@@ -45,16 +44,3 @@ def evaluation_totals(
         cases_unfinished=sum(1 for f, n in zip(figures, planned, strict=True) if f.n < n),
         cases_under_gate=None if require is None else len(below_gate(figures, require)),
     )
-
-
-def attempts_span(records: Iterable[Iterable[AttemptRecord]]) -> float | None:
-    """Wall seconds from the first attempt's start to the last one's end; None before any ended."""
-    first: float | None = None
-    last: float | None = None
-    for case_records in records:
-        for record in case_records:
-            first = record.started if first is None else min(first, record.started)
-            last = record.ended if last is None else max(last, record.ended)
-    if first is None or last is None:
-        return None
-    return last - first

@@ -83,7 +83,8 @@ def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
         return f"odds ratio {shown}"
     interval = UNDEFINED
     if suite.low is not None and suite.high is not None:
-        interval = f"{floor(suite.low * 100) / 100:.2f}-{ceil(suite.high * 100) / 100:.2f}"
+        low, high = floor(Fraction(suite.low) * 100), ceil(Fraction(suite.high) * 100)
+        interval = f"{low / 100:.2f}-{high / 100:.2f}"
     return f"odds ratio {shown} ({level_text(float(comparison.confidence))} CI {interval})"
 
 
@@ -139,10 +140,9 @@ def regression_lines(comparison: Comparison) -> list[str]:
     suite_regressed = (
         [
             f"regressed: suite: B worse on {suite.worse} of {len(comparison.cases)} cases; "
-            f"{odds_text(suite, comparison)}, p {float(suite.p or 1):.2g} "
-            f"< {float(comparison.alpha):g}"
+            f"{odds_text(suite, comparison)}, p {suite.p:.2g} < {float(comparison.alpha):g}"
         ]
-        if suite.verdict is ChangeVerdict.REGRESSED
+        if suite.verdict is ChangeVerdict.REGRESSED and suite.p is not None
         else []
     )
     return [

@@ -10,6 +10,11 @@ from passk_tui.core.run.settings import Settings
 PROGRAM = "passk-tui"
 
 
+def resume_text(evaluation_id: str) -> str:
+    """How to go on with an evaluation that did not finish, in the words both faces print."""
+    return f"what finished is stored; to continue: {PROGRAM} --resume {evaluation_id}"
+
+
 def require_text(require: Fraction) -> str:
     """The gate as the shortest text that parses back to exactly the same fraction."""
     decimal = f"{float(require):g}"

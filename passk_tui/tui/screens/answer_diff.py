@@ -1,11 +1,11 @@
-"""Two attempts' answers diffed (by default the case's first passing against its first failing)."""
+"""Two attempts' answers diffed (by default the case's first passing against its first failing).
+
+The passing answer is the reference, in its own colour; the failing one is marked."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar
 
-from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -14,41 +14,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Select, Static
 
 from passk_tui.core.run.attempt import AttemptRecord
-from passk_tui.core.text.answer_diff import DiffLine, answer_diff, default_pair
-from passk_tui.core.text.answers import shown_answer
-from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.core.text.answer_diff import default_pair
+from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.diff_text import diff_text, shown_diff
+from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.key_bar import KeyBar
-
-#: The mark before each line of the diff, by its kind.
-LINE_MARK = {"same": "  ", "removed": "- ", "added": "+ "}
-
-
-def shown_diff(old: AttemptRecord, new: AttemptRecord) -> list[DiffLine]:
-    """Two attempts' answers diffed as they are shown (escapes visible), so that the changed
-    characters' positions are positions in the text on screen."""
-    return answer_diff(
-        terminal_safe_lines(shown_answer(old.output)), terminal_safe_lines(shown_answer(new.output))
-    )
-
-
-def diff_text(lines: list[DiffLine], role: Callable[[str], Style]) -> Text:
-    """The diff's lines marked - and +, the changed characters highlighted in ``role``'s styles."""
-    text = Text()
-    for number, line in enumerate(lines):
-        if number:
-            text.append("\n")
-        if line.kind == "same":
-            text.append(LINE_MARK["same"] + line.text, style=role("muted"))
-            continue
-        style = role(line.kind)
-        start = len(text)
-        text.append(LINE_MARK[line.kind] + line.text)
-        text.stylize(Style(color=style.color), start, len(text))
-        for a, b in line.changed:
-            text.stylize(style, start + 2 + a, start + 2 + b)
-    return text
 
 
 class DiffScreen(ViewScreen):
@@ -125,4 +97,4 @@ class DiffScreen(ViewScreen):
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style="dim"))
             return
-        body.update(diff_text(lines, self.role))
+        body.update(diff_text(lines, old.outcome, new.outcome, palette(self.app)))

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.text.answers import DistinctAnswers, distinct_answers
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.core.text.words import counted
+from passk_tui.tui.messages import AttemptsOpened
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -87,6 +88,21 @@ class AnswersScreen(ViewScreen):
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
         self._show_detail(table.cursor_row)
+
+    @on(DataTable.RowSelected, "#answers-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        """Enter: the case's attempts that gave this answer, each beside its detail."""
+        groups = self.answers.groups
+        if event.cursor_row < len(groups):
+            group = groups[event.cursor_row]
+            flat = terminal_safe(" ".join(group.text.split())) or '""'
+            short = flat if len(flat) <= ROW_ANSWER else flat[: ROW_ANSWER - 1] + "…"
+            attempts, about = group.attempts, f"that answered {short}"
+        elif self.answers.no_answer:
+            attempts, about = self.answers.no_answer, "that errored before any answer"
+        else:
+            return
+        self.post_message(AttemptsOpened(self.view, self.case_index, attempts, about))
 
     @on(DataTable.RowHighlighted, "#answers-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -1,57 +1,50 @@
-"""The case screen: every attempt of one case, live while the run goes on, and one attempt's detail."""
+"""The case screen: every attempt of one case, live while the run goes on, and beside the list
+the attempt under its cursor (its verdict, answer, and diff against a passing one).
+
+A narrow screen keeps the list to what identifies an attempt (number, outcome,
+duration): the Turn status and ids are in the pane's verdict line. Opened from an
+answer or error group, the list holds only that group's attempts.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.widgets import DataTable, Header, Static, TextArea
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
 from passk_tui.core.text.cost_text import case_cost_text
-from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
-from passk_tui.core.text.words import retries_text
+from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.core.text.words import counted
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.attempt_detail import AttemptDetail, verdict_text
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
 from passk_tui.tui.widgets.row_table import AttemptsTable
 
 COLUMNS = ("attempt", "outcome", "Turn status", "duration")
-#: Shown only when some attempt of the case has one (local agents have none).
+#: Below this width the list drops the Turn status (the pane's verdict says it).
+STATUS_WIDTH = 100
+#: Shown only when some attempt of the case has one (local agents have none), at this width.
 ID_COLUMNS = ("run id", "turn id")
+IDS_WIDTH = 140
 #: Shown only when some attempt of the case was retried (429, 5xx, a lost connection).
 RETRIES_COLUMN = "retries"
 NUMERIC_COLUMNS = ("attempt", "duration", RETRIES_COLUMN)
 #: Characters of the input shown before `i` expands it.
 INPUT_SHORT = 160
-
-
-def finish_text(finish_reason: str | None) -> str:
-    """`` · finish: length`` for an answer that ended other than normally ('stop'), else ''.
-
-    A cut-off answer is judged like any other, so the verdict line says it was cut off."""
-    if finish_reason is None or finish_reason == "stop":
-        return ""
-    return f" · finish: {terminal_safe(finish_reason)}"
-
-
-def _answer_text(output: Any) -> str:
-    if output is None:
-        return ""
-    if isinstance(output, str):
-        return output
-    return json.dumps(output, ensure_ascii=False, indent=2)
 
 
 class CaseScreen(CaseViews):
@@ -64,11 +57,22 @@ class CaseScreen(CaseViews):
         Binding("i", "toggle_input", "Whole input", tooltip="Show the whole input (again: less)"),
     ]
 
-    def __init__(self, view: EvaluationView, case_index: int) -> None:
+    def __init__(
+        self,
+        view: EvaluationView,
+        case_index: int,
+        only: tuple[int, ...] | None = None,
+        about: str = "",
+    ) -> None:
+        """``only``: just these attempts (an answer or error group's), ``about`` says which."""
         super().__init__()
         self.view = view
         self.case_index = case_index
-        self._seen: tuple[bytes, str] | None = None
+        self.only = only
+        self.about = about
+        #: The attempt number of each row of the list.
+        self.shown_attempts: list[int] = []
+        self._seen: tuple[bytes, str, int] | None = None
         self._shown_attempt: int | None = None
         self._columns: tuple[str, ...] = ()
         self._input_expanded = False
@@ -77,17 +81,17 @@ class CaseScreen(CaseViews):
         yield Header()
         yield Static(id="case-figures")
         yield Static(self._case_text(), id="case-spec")
-        yield AttemptsTable(id="case-attempts")
-        with Vertical(id="attempt-detail"):
-            yield Static(id="attempt-verdict")
-            yield TextArea(
-                "", id="attempt-answer", read_only=True, soft_wrap=True, show_cursor=False
-            )
+        yield Static(self._only_text(), id="case-only")
+        with Horizontal(id="case-split"):
+            yield AttemptsTable(id="case-attempts")
+            yield AttemptDetail(id="attempt-detail")
         yield KeyBar()
 
     def show_case(self, case_index: int) -> None:
         """Show another case of the same evaluation (the screen is reused: no new widgets)."""
         self.case_index = case_index
+        self.only, self.about = None, ""
+        self.query_one("#case-only", Static).update(self._only_text())
         self._seen = None
         self._shown_attempt = None
         self.sub_title = f"case {self.view.progress.case_names[case_index]}"
@@ -102,6 +106,7 @@ class CaseScreen(CaseViews):
         self.sub_title = f"case {self.view.progress.case_names[self.case_index]}"
         table = self.query_one(DataTable)
         self.query_one("#attempt-answer").border_title = "answer"
+        self.query_one("#case-only").display = self.only is not None
         self.refresh_from_progress()
         table.focus()
         self.set_interval(0.25, self.refresh_from_progress)
@@ -134,6 +139,24 @@ class CaseScreen(CaseViews):
             text.append("none: completion only (a completed Turn passes)")
         return text
 
+    def _only_text(self) -> Text:
+        if self.only is None:
+            return Text()
+        muted = palette(self.app).get("muted-text", "") if self.is_attached else ""
+        return Text(
+            f"{counted(len(self.only), 'attempt')} {self.about} (Escape: back)", style=muted
+        )
+
+    def attempt_under_cursor(self) -> int | None:
+        """The attempt number of the list's cursor row; None with no rows."""
+        row = self.query_one(DataTable).cursor_row
+        return self.shown_attempts[row] if 0 <= row < len(self.shown_attempts) else None
+
+    def on_resize(self) -> None:
+        """The list's columns depend on the width: lay it out again."""
+        self._seen = None
+        self.refresh_from_progress()
+
     def action_toggle_input(self) -> None:
         self._input_expanded = not self._input_expanded
         spec = self.query_one("#case-spec", Static)
@@ -147,7 +170,8 @@ class CaseScreen(CaseViews):
         """Rebuild the rows when this case's cells changed (live) or on first show."""
         progress = self.view.progress
         cells = bytes(progress.cells[self.case_index])
-        key = (cells, self.view.status)
+        width = self.app.size.width
+        key = (cells, self.view.status, width)
         if key == self._seen:
             return
         self._seen = key
@@ -158,7 +182,11 @@ class CaseScreen(CaseViews):
         cursor = table.cursor_row
         with_ids = any(r.run_id or r.turn_id for r in records.values())
         with_retries = any(r.retries for r in records.values())
-        columns = COLUMNS + (RETRIES_COLUMN,) * with_retries + ID_COLUMNS * with_ids
+        with_ids = with_ids and width >= IDS_WIDTH
+        listed = (
+            COLUMNS if width >= STATUS_WIDTH else tuple(c for c in COLUMNS if c != "Turn status")
+        )
+        columns = listed + (RETRIES_COLUMN,) * with_retries + ID_COLUMNS * with_ids
         if columns != self._columns:
             table.clear(columns=True)
             for column in columns:
@@ -167,7 +195,11 @@ class CaseScreen(CaseViews):
                 table.add_column(heading, key=column)
             self._columns = columns
         table.clear()
-        for attempt, state in enumerate(cells, start=1):
+        self.shown_attempts = [
+            a for a in range(1, len(cells) + 1) if self.only is None or a in self.only
+        ]
+        for attempt in self.shown_attempts:
+            state = cells[attempt - 1]
             record = records.get(attempt)
             cell = CELL_OF_OUTCOME[record.outcome] if record else Cell(state)
             outcome = left_aligned(
@@ -180,6 +212,8 @@ class CaseScreen(CaseViews):
                 duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
                 status = left_aligned(terminal_safe(record.status))
                 row = (number, outcome, status, right_aligned(duration, len("duration")))
+            if "Turn status" not in columns:
+                row = row[:2] + row[3:]
             if with_retries:
                 retries = "" if record is None else str(record.retries)
                 row += (right_aligned(retries, len(RETRIES_COLUMN)),)
@@ -192,7 +226,7 @@ class CaseScreen(CaseViews):
             table.add_row(*row, key=str(attempt))
         if table.row_count:
             table.move_cursor(row=min(max(cursor, 0), table.row_count - 1))
-        self._show_attempt(table.cursor_row + 1, force=True)
+        self._show_row(table.cursor_row, force=True)
 
     def _update_figures(self) -> None:
         f = self.view.progress.figures(self.case_index)
@@ -239,60 +273,31 @@ class CaseScreen(CaseViews):
 
     @on(DataTable.RowHighlighted, "#case-attempts")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._show_attempt(event.cursor_row + 1)
+        self._show_row(event.cursor_row)
 
     @on(DataTable.RowSelected, "#case-attempts")
     def _selected(self, event: DataTable.RowSelected) -> None:
         self.action_focus_answer()
 
-    def _show_attempt(self, attempt: int, force: bool = False) -> None:
+    def _show_row(self, row: int, force: bool = False) -> None:
+        """The pane follows the list: the attempt on ``row`` (an attempt number when filtered)."""
+        if not 0 <= row < len(self.shown_attempts):
+            return
+        attempt = self.shown_attempts[row]
         if attempt == self._shown_attempt and not force:
             return
         self._shown_attempt = attempt
-        record = self._records().get(attempt)
-        verdict = self.query_one("#attempt-verdict", Static)
-        answer = self.query_one("#attempt-answer", TextArea)
-        answer.border_title = f"attempt {attempt}: answer"
-        muted = palette(self.app).get("muted-text", "")
+        records = self._records()
+        record = records.get(attempt)
+        pane = self.query_one(AttemptDetail)
         if record is None:
-            verdict.update(Text(f"Attempt {attempt} has not finished yet.", style=muted))
-            answer.placeholder = "no answer yet"
-            answer.load_text("")
+            pane.show_pending(attempt)
             return
-        verdict.update(self._verdict_text(record))
-        text = terminal_safe_lines(_answer_text(record.output))
-        answer.placeholder = self._why_no_answer(record)
-        if answer.text != text:
-            answer.load_text(text)
-
-    @staticmethod
-    def _why_no_answer(record: AttemptRecord) -> str:
-        """What an empty answer box says: why there is nothing in it."""
-        if record.outcome is Outcome.ERRORED:
-            return f"no answer: the Turn ended {terminal_safe(record.status)} (the error is above)"
-        return "the answer was empty"
-
-    def _verdict_text(self, record: AttemptRecord) -> Text:
-        colours = palette(self.app)
-        cell = CELL_OF_OUTCOME[record.outcome]
-        text = parts_line(
-            (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
-            (f" · Turn {terminal_safe(record.status)}", ""),
-            (f" · {retries_text(record.retries)}" if record.retries else "", ""),
-            (finish_text(record.finish_reason), ""),
-        )
         spec = self.view.cases[self.case_index].spec if self.view.cases else None
-        if record.outcome is Outcome.PASSED and spec is None:
-            text.append(" · completion only: no check, a completed Turn passes")
-        elif record.outcome is Outcome.PASSED:
-            text.append(" · the check passed")
-        elif record.outcome is Outcome.WRONG:
-            text.append("\ncheck failed: ", style="bold")
-            text.append(terminal_safe_lines(record.reason or "the answer did not pass the check"))
-        else:
-            text.append("\nerror: ", style="bold")
-            text.append(terminal_safe_lines(record.error or "no Turn"))
-        return text
+        reference = next(
+            (records[a] for a in sorted(records) if records[a].outcome is Outcome.PASSED), None
+        )
+        pane.show(record, verdict_text(record, palette(self.app), spec is not None), reference)
 
     def action_focus_answer(self) -> None:
         self.query_one("#attempt-answer").focus()

@@ -138,7 +138,12 @@ class CompareScreen(Screen[None]):
         )
         warnings = compared.warnings()
         self.query_one("#compare-notes", Static).update(
-            Text("\n".join(map(terminal_safe, [*notes(comparison), *warnings])), style=muted)
+            Text(
+                "\n".join(
+                    map(terminal_safe, [*notes(comparison), *compared.cost_lines(), *warnings])
+                ),
+                style=muted,
+            )
         )
         table = self.query_one(DataTable)
         table.clear(columns=True)

@@ -14,13 +14,13 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.stats.compare import CaseComparison
-from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.text.answer_diff import default_cross_pair
-from passk_tui.core.text.compare_text import passed_cell, signed
+from passk_tui.core.text.compare_text import p_text, passed_cell, signed
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.screens.answer_diff import diff_text, shown_diff
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.diff_text import diff_text, shown_diff
+from passk_tui.tui.widgets.glyphs import palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.row_table import RowTable
 
@@ -87,7 +87,7 @@ class CompareCaseScreen(ViewScreen):
         title = Text(terminal_safe(c.name), style="bold")
         title.append(
             f"   A {passed_cell(c.a)} ({c.a.errored} errored)   B {passed_cell(c.b)} "
-            f"({c.b.errored} errored)   change {signed(c.change)}   p {two_decimals(c.p)}   "
+            f"({c.b.errored} errored)   change {signed(c.change)}   p {p_text(c.p)}   "
         )
         title.append(str(c.verdict), style=self.role("errored" if c.mostly_errored else "gate"))
         if c.mostly_errored:
@@ -124,4 +124,4 @@ class CompareCaseScreen(ViewScreen):
         if all(line.kind == "same" for line in lines):
             body.update(Text("The two answers are the same.", style=self.role("muted")))
         else:
-            body.update(diff_text(lines, self.role))
+            body.update(diff_text(lines, old.outcome, new.outcome, palette(self.app)))

@@ -21,21 +21,22 @@ from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormCheck, FormValues, che
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar
 
-#: Each text field's label and placeholder.
+#: Each text field's label and placeholder. A placeholder fits the field at 80 columns (27
+#: characters): the message beside the field says the rest.
 FIELDS: dict[str, tuple[str, str]] = {
-    "agent": ("Agent", "agent id on the stack, or a local agent's name"),
+    "agent": ("Agent", "agent id, or a local name"),
     "version": ("Version", "the exact version, e.g. 3"),
-    "cases": ("Cases file", "path to a .toml or .jsonl cases file"),
+    "cases": ("Cases file", "a .toml or .jsonl file"),
     "attempts": ("Attempts", "per case (default 5)"),
-    "k": ("k", "the k in pass@k (default 3, at most the attempts)"),
-    "require": ("Require", "gate on pass@k, 0..1 (empty: no gate)"),
-    "confidence": ("Confidence", "level of the intervals, 0..1 (default 0.95)"),
-    "baseline": ("Baseline", "a version to compare against (optional)"),
-    "concurrency": ("Concurrency", "most Runs in flight (default 4)"),
-    "timeout": ("Timeout", "seconds per attempt (default 300)"),
-    "stack": ("Stack", "http(s) address (empty: local agents)"),
-    "key": ("Stack key", "typed here or from PASSK_KEY; never saved"),
-    "agents": ("Agents file", "local agents file (default ./agents.toml)"),
+    "k": ("k", "pass@k's k (default 3)"),
+    "require": ("Require", "gate on pass@k, 0..1"),
+    "confidence": ("Confidence", "intervals' level (0.95)"),
+    "baseline": ("Baseline", "a version to compare with"),
+    "concurrency": ("Concurrency", "Runs in flight (default 4)"),
+    "timeout": ("Timeout", "seconds per attempt (300)"),
+    "stack": ("Stack", "http(s) address, or none"),
+    "key": ("Stack key", "or PASSK_KEY; never saved"),
+    "agents": ("Agents file", "default ./agents.toml"),
 }
 #: Seconds of quiet typing before the stack is asked about the agent.
 STACK_CHECK_DELAY = 0.5

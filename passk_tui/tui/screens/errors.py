@@ -14,16 +14,26 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.text.error_groups import ErrorGroup, error_groups
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.core.text.words import counted, retries_text
+from passk_tui.tui.messages import AttemptsOpened
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
 #: Fewest characters of a group's error in its table row (the whole error is below).
-ROW_ERROR = 24
+ROW_ERROR = 32
 #: Columns the table spends on cell padding and the count.
 TABLE_CHROME = 12
 COLUMNS = ("count", "cases", "error")
 #: Shown only when some errored attempt was retried: the group's retries in all.
 WITH_RETRIES = ("count", "retries", "cases", "error")
+
+
+def _fitted(group: ErrorGroup, width: int) -> str:
+    """The group's cases as they fit ``width``: all, else the first and how many more."""
+    text = group.cases_text()
+    if len(text) <= width:
+        return text
+    short = group.cases_text(limit=1)
+    return short if len(short) <= width else short[: max(1, width - 1)] + "…"
 
 
 class ErrorsScreen(ViewScreen):
@@ -75,9 +85,12 @@ class ErrorsScreen(ViewScreen):
             table.add_columns(*columns)
             self._columns = columns
         table.clear()
-        places = [group.cases_text() for group in self.groups]
+        width = self.app.size.width
+        # The error is what the row is for: the cases get a third of the width at most
+        # (all of them are in the detail below), the error the rest.
+        places = [_fitted(group, width // 3) for group in self.groups]
         chrome = TABLE_CHROME + (len("retries") + 2) * bool(retries)
-        room = max(ROW_ERROR, self.app.size.width - chrome - max(map(len, places), default=0))
+        room = max(ROW_ERROR, width - chrome - max(map(len, places), default=0))
         for group, where in zip(self.groups, places, strict=True):
             label = terminal_safe(group.label)
             label = label if len(label) <= room else label[: room - 1] + "…"
@@ -90,6 +103,21 @@ class ErrorsScreen(ViewScreen):
 
     def on_resize(self) -> None:
         self.refresh_view()
+
+    @on(DataTable.RowSelected, "#errors-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        """Enter: the group's attempts in its first case, each beside its detail."""
+        if not 0 <= event.cursor_row < len(self.groups):
+            return
+        group = self.groups[event.cursor_row]
+        cases = list(group.cases())
+        first = cases[0]
+        attempts = tuple(a for c, a in group.attempts if c == first)
+        about = f"of {terminal_safe(first)} with the error {terminal_safe(group.label)}"
+        if len(cases) > 1:
+            about += f"; also in {counted(len(cases) - 1, 'other case')}"
+        case_index = self.view.progress.case_names.index(first)
+        self.post_message(AttemptsOpened(self.view, case_index, attempts, about))
 
     @on(DataTable.RowHighlighted, "#errors-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -13,13 +13,15 @@ from textual.widgets import Header, Static
 
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
+from passk_tui.core.stats.extent import running_seconds
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
 from passk_tui.core.stats.intervals import level_text
 from passk_tui.core.stats.planning import attempts_to_settle
 from passk_tui.core.stats.suite_promise import promise_words
-from passk_tui.core.stats.summary import attempts_span, evaluation_totals
+from passk_tui.core.stats.summary import evaluation_totals
 from passk_tui.core.text.cost_text import cost_summary
+from passk_tui.core.text.extent_text import attempts_text, standing_text
 from passk_tui.core.text.table import table_rows
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock, counted
@@ -218,8 +220,9 @@ class ResultsScreen(ResultsViews):
             progress.all_figures(), [len(c) for c in progress.cells], require
         )
         status = view.status
-        counts = f"{progress.finished} of {progress.total} attempts"
-        span = attempts_span(progress.records)
+        extent = view.extent()
+        counts = attempts_text(extent)
+        span = running_seconds(progress.records)
         took = f" in {clock(span)}" if span is not None and view.show_timing else ""
         line = Text()
         if status == "done":
@@ -235,7 +238,7 @@ class ResultsScreen(ResultsViews):
             line.append(f": a snapshot of {counts}, taken when opened")
         elif status in ("cancelled", "interrupted"):
             line.append(status.capitalize(), style=f"bold {colours.get('outcome-wrong', '')}")
-            line.append(f", {progress.finished} of {progress.total} attempts finished{took}")
+            line.append(f", {counts} finished{took}")
             line.append(": u resumes it")
         else:
             line.append("Could not run", style=f"bold {colours.get('outcome-errored', '')}")
@@ -250,9 +253,11 @@ class ResultsScreen(ResultsViews):
         line.append(f"! {totals.errored} errored", style=colours.get("outcome-errored", ""))
         self._show("#results-status", line)
 
-        cases = Text(f"{totals.cases_all_passed} of {totals.cases} cases all passed")
+        cases = Text(f"{totals.cases_all_passed} of {counted(totals.cases, 'case')} all passed")
         if totals.cases_unfinished:
             cases.append(f"; {totals.cases_unfinished} not finished (their figures: -)")
+        if extent.adaptive:
+            cases.append(f"  ·  {standing_text(extent)}")
         reading = view.reading()
         cases.append("  ·  ")
         cases.append(
@@ -334,17 +339,19 @@ class ResultsScreen(ResultsViews):
             gate.append(promise)
             if reading.confident:
                 gate.append(
-                    f": {len(failing)} of {cases} cases have pass@{k} wholly below {shown}: "
+                    f": {len(failing)} of {counted(cases, 'case')} have pass@{k} wholly below {shown}: "
                 )
             else:
-                gate.append(f": {under_gate} of {cases} cases have pass@{k} below {shown}: ")
+                gate.append(
+                    f": {under_gate} of {counted(cases, 'case')} have pass@{k} below {shown}: "
+                )
             gate.append(_named(failing))
         elif undecided and reading.confident:
-            gate.append("Gate undecided", style=f"bold {colours.get('outcome-wrong', '')}")
+            gate.append("Gate undecided", style=f"bold {colours.get('gate-undecided', '')}")
             gate.append(promise)
             gate.append(
-                f": {len(undecided)} of {cases} cases have a pass@{k} interval that includes "
-                f"{shown} (m: more attempts; ~N: to decide half the time): "
+                f": {len(undecided)} of {counted(cases, 'case')} have a pass@{k} interval that "
+                f"includes {shown} (m: more attempts; ~N: to decide half the time): "
             )
             # The attempts to settle a case are worked out once it stops moving.
             gate.append(_named(undecided, None if self.view.running else reading))

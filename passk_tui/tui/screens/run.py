@@ -17,7 +17,7 @@ from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.core.text.words import clock
+from passk_tui.core.text.words import clock, counted
 from passk_tui.tui.messages import (
     CancelRequested,
     CaseOpened,
@@ -32,6 +32,11 @@ from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text
 from passk_tui.tui.widgets.search_bar import SearchBar, matching
+
+
+def _is_live(view: EvaluationView) -> bool:
+    """Whether attempts are still landing in ``view`` (its grid's window follows them)."""
+    return view.live
 
 
 def _pass_at_k_interval(view: EvaluationView, case_index: int) -> Interval | None:
@@ -87,6 +92,7 @@ class RunScreen(Screen[None]):
                 interval=partial(_pass_at_k_interval, view),
                 interval_header=f"pass@{view.progress.k} {level_text(level)}",
                 sampled=view.still_sampled,
+                live=partial(_is_live, view),
                 id=f"attempts-grid-{side.lower()}" if side else "attempts-grid",
             )
             yield grid.set_class(bool(side), "-paired")
@@ -135,7 +141,8 @@ class RunScreen(Screen[None]):
         """The settings, the stack's address as typed (shown as text: never read as markup)."""
         s = self.view.settings
         parts = [
-            f"{len(self.view.progress.case_names)} cases × {s.attempts} attempts",
+            f"{counted(len(self.view.progress.case_names), 'case')} × {s.attempts} attempts"
+            + ("" if s.max_attempts is None else f", adaptive to {s.max_attempts}"),
             f"k={s.k}",
             f"concurrency {s.concurrency}",
             f"timeout {s.timeout:g} s",
@@ -181,16 +188,21 @@ class RunScreen(Screen[None]):
         colours = palette(self.app)
         for side, shown in self.sides():
             if not side:
-                self.query_one("#run-summary", LiveLine).show(summary_text(shown.progress, colours))
+                self.query_one("#run-summary", LiveLine).show(
+                    summary_text(shown.extent(), shown.progress, colours)
+                )
                 continue
             line = Text(f"{side} v{shown.settings.version} ", style="bold")
-            line.append_text(summary_text(shown.progress, colours))
+            line.append_text(summary_text(shown.extent(), shown.progress, colours))
             self.query_one(f"#run-summary-{side.lower()}", LiveLine).show(line)
         self.query_one("#run-status", LiveLine).show(self._status_text(status, elapsed))
 
     def _pace(self, status: str, elapsed: float) -> str:
         """The pace line; a pair's counts the Runs in flight of both."""
-        pace = pace_text(self.view.progress, status, elapsed, show_timing=self.view.show_timing)
+        view = self.view
+        pace = pace_text(
+            view.extent(), view.progress, status, elapsed, show_timing=view.show_timing
+        )
         if self.baseline is None:
             return pace
         if status != "running":
@@ -250,7 +262,8 @@ class RunScreen(Screen[None]):
         self.app.push_screen(
             ConfirmScreen(
                 "Cancel the evaluation?\n\nNo new attempts start; the Runs in flight are "
-                "cancelled and end errored. The results so far are kept.",
+                "cancelled and withdrawn: they count in no figure, and a resume runs them "
+                "again. The results so far are kept.",
                 yes="Cancel the run",
                 no="Keep running",
                 about_run=True,

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.settings import Settings
@@ -61,6 +60,10 @@ class CaseViews(Screen[None]):
         ),
     ]
 
+    def attempt_under_cursor(self) -> int | None:
+        """The attempt under the attempts list's cursor: the screen's to say."""
+        raise NotImplementedError
+
     def action_distinct_answers(self) -> None:
         from passk_tui.tui.screens.answers import AnswersScreen
 
@@ -79,7 +82,9 @@ class CaseViews(Screen[None]):
     def action_copy(self) -> None:
         from passk_tui.tui.screens.copy import CopyScreen
 
-        attempt = self.query_one(DataTable).cursor_row + 1
+        attempt = self.attempt_under_cursor()
+        if attempt is None:
+            return
         record = next(
             (r for r in self.view.progress.records[self.case_index] if r.attempt == attempt), None
         )
@@ -120,7 +125,7 @@ class ResultsViews(Screen[None]):
         Binding(
             "d", "costs", "Durations, tokens", show=False, tooltip="Per case: time, tokens, cost"
         ),
-        Binding("x", "export", "Export…", show=False, tooltip=".md .json .csv .xml"),
+        Binding("x", "export", "Export…", show=False, tooltip=".md .json .csv .xml .html"),
         Binding("c", "copy", "Copy…", show=False, tooltip="The command that reruns this, the id"),
         Binding(
             "R",

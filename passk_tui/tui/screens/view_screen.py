@@ -33,8 +33,6 @@ class ViewScreen(Screen[None]):
         "view--wrong",
         "view--errored",
         "view--muted",
-        "view--removed",
-        "view--added",
         "view--gate",
         "view--hat-k",
     }
@@ -72,12 +70,10 @@ class ViewScreen(Screen[None]):
         """The style of ``view--name`` as the theme colours it (see views.tcss).
 
         Resolved in full, so that ``auto`` colours (``$text-muted``) become real ones,
-        then without the background, which would hide a table's cursor row, except
-        for the diff's marked characters, whose background is their point.
+        then without the background, which would hide a table's cursor row.
         """
         full = self.get_component_rich_style(f"view--{name}")
-        background = full.bgcolor if name in ("removed", "added") else None
-        return Style(color=full.color, bgcolor=background, bold=full.bold)
+        return Style(color=full.color, bold=full.bold)
 
     def outcome_text(self, outcome: Outcome) -> Text:
         return Text(OUTCOME_LABEL[outcome], style=self.role(str(outcome)))
@@ -85,10 +81,10 @@ class ViewScreen(Screen[None]):
     def diff_heading(self, old: str, old_outcome: Outcome, new: str, new_outcome: Outcome) -> Text:
         """``- attempt 2 ✗ wrong   + attempt 1 ✓ passed``: which answers a diff compares."""
         heading = Text()
-        heading.append(f"- {old} ", style=self.role("removed"))
+        heading.append(f"- {old} ", style=self.role(str(old_outcome)))
         heading.append_text(self.outcome_text(old_outcome))
         heading.append("   ")
-        heading.append(f"+ {new} ", style=self.role("added"))
+        heading.append(f"+ {new} ", style=self.role(str(new_outcome)))
         heading.append_text(self.outcome_text(new_outcome))
         return heading
 

@@ -12,6 +12,7 @@ How many attempts look:
 - else packed one column per attempt (``✓✗✓``);
 - else (hundreds or a thousand) packed, a window of them at a time: the header
   says which (``attempts 1-40 of 1000 ←→``) and Left/Right move the window.
+  While the run is live the window follows the frontier (``cells_window``).
 
 Only the lines on screen are rendered, each from ``Progress``, and rendered
 lines are kept in an LRU cache keyed by their content: a repaint of a grid
@@ -39,6 +40,7 @@ from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import Interval, interval_text
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.tui.widgets.cells_window import CellsWindow
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
 from passk_tui.tui.widgets.row_cursor import CURSOR_BINDINGS, RowCursor
 
@@ -89,8 +91,6 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
 
     cursor_row: reactive[int] = reactive(0)
     """The shown row under the cursor (an index into ``rows``)."""
-    first_attempt: reactive[int] = reactive(0)
-    """The first attempt in the cells' window (0-based), when they do not all fit."""
 
     class CaseChosen(Message):
         """Enter (or a click on the cursor row) asked to open a case."""
@@ -106,14 +106,18 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         interval: Callable[[int], Interval | None] | None = None,
         interval_header: str = "",
         sampled: Callable[[int], bool] | None = None,
+        live: Callable[[], bool] | None = None,
         id: str | None = None,
     ) -> None:
         """``interval(case)``: its live pass@k interval (None while undefined), headed
-        ``interval_header``; ``sampled(case)``: whether it still has attempts to come."""
+        ``interval_header``; ``sampled(case)``: whether it still has attempts to come;
+        ``live()``: whether attempts are still landing (the window follows them)."""
         super().__init__(id=id)
         self.progress = progress
         self._interval = interval
         self._sampled = sampled or (lambda case_index: False)
+        #: The attempts shown when a row does not fit, following a live run.
+        self.window = CellsWindow(progress, live or (lambda: False))
         #: The names as drawn: escapes visible (a stored name may hold one).
         self._names = names = [terminal_safe(name) for name in progress.case_names]
         #: The cases shown, as indices in file order (all, or those a search matched).
@@ -129,18 +133,10 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         self._painted_frame: tuple[Hashable, ...] | None = None
         self._painted: dict[int, tuple[int, bytes, bool]] = {}
         self._palettes: dict[bool, dict[str, Style]] = {}
-        self._longest = (-1, 0)
         self._line_layout: tuple[tuple[int, int], tuple[int, int, int]] = ((-1, -1), (0, 0, 0))
         self.virtual_size = Size(0, len(self.rows) + 1)
 
     # -- the layout of a line ----------------------------------------------------------
-
-    def _longest_row(self) -> int:
-        """The most attempts any case has (rows may differ); worked out once per Progress change."""
-        version = self.progress.version
-        if self._longest[0] != version:
-            self._longest = (version, max((len(c) for c in self.progress.cells), default=0))
-        return self._longest[1]
 
     def _layout(self) -> tuple[int, int, int]:
         """(name width, cells window width, columns per attempt) at the present width.
@@ -157,7 +153,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         name_width = max(NAME_WIDTH_MIN, min(self._longest_name, width - fixed - CELLS_WIDTH_MIN))
         name_width = min(name_width, self._longest_name)
         room = max(CELLS_WIDTH_MIN, width - fixed - name_width)
-        longest = self._longest_row()
+        longest = self.window.longest()
         step = 2 if longest * 2 - 1 <= room else 1
         # No wider than the cells need: the figures sit beside the attempts, not far off.
         needed = max(len("attempts"), longest * 2 - 1 if step == 2 else longest)
@@ -166,10 +162,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
     def attempts_shown(self) -> tuple[int, int]:
         """The attempts in the cells' window: (first, last) 1-based, inclusive."""
         _, window, step = self._layout()
-        longest = self._longest_row()
-        per_window = window if step == 1 else (window + 1) // 2
-        first = min(self.first_attempt, max(0, longest - per_window))
-        return first + 1, min(longest, first + per_window)
+        return self.window.shown(window if step == 1 else (window + 1) // 2)
 
     def on_resize(self) -> None:
         self._lines.clear()
@@ -188,7 +181,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         frame = (
             self._layout(),
             self.attempts_shown(),
-            self._longest_row(),
+            self.window.longest(),
             round(self.scroll_offset.y),
             self.cursor_row,
             self.has_focus,
@@ -259,7 +252,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
     def _header_strip(self, layout: tuple[int, int, int]) -> Strip:
         name_width, window, _ = layout
         first, last = self.attempts_shown()
-        longest = self._longest_row()
+        longest = self.window.longest()
         key = ("header", layout, first)
         cached = self._lines.get(key)
         if cached is not None:
@@ -374,9 +367,6 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         self._scroll_to_cursor()
         self.refresh()
 
-    def watch_first_attempt(self) -> None:
-        self.refresh()
-
     def on_focus(self) -> None:
         self.refresh()
 
@@ -387,11 +377,9 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         return len(self.rows)
 
     def _shift_cells(self, direction: int) -> None:
-        first, last = self.attempts_shown()
-        per_window = last - first + 1
-        longest = self._longest_row()
-        start = first - 1 + direction * max(1, per_window // 2)
-        self.first_attempt = max(0, min(start, max(0, longest - per_window)))
+        _, window, step = self._layout()
+        self.window.shift(direction, window if step == 1 else (window + 1) // 2)
+        self.refresh()
 
     def action_cells_left(self) -> None:
         self._shift_cells(-1)

@@ -8,45 +8,51 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from passk_tui.core.run.progress import Progress
+from passk_tui.core.stats.extent import Extent
+from passk_tui.core.text.extent_text import attempts_cell, time_left_text
 from passk_tui.core.text.words import clock
 from passk_tui.tui.widgets.line_text import parts_line
 
 BAR_WIDTH = 16
 
 
-def summary_text(progress: Progress, colours: dict[str, str]) -> Text:
+def summary_text(extent: Extent, progress: Progress, colours: dict[str, str]) -> Text:
     """One line, e.g. ``██████░░░ 12/25 attempts  ✓ 9 passed  ✗ 2 wrong  ! 1 errored``.
 
     ``colours`` maps theme variable names to colours. It fits 80 columns: the pace
-    (Runs in flight, rate, time left) is a line of its own, ``pace_text``.
+    (Runs in flight, rate, time left) is a line of its own, ``pace_text``. Adaptive,
+    while the total may still grow, the bar and the count are of the most there can be
+    (``12/≤200``), not of a total that moves as the bar fills.
     """
-    done, total = progress.finished, progress.total
-    filled = round(BAR_WIDTH * done / total) if total else BAR_WIDTH
+    done = extent.finished
+    total = extent.most if extent.growing else extent.known
+    filled = min(BAR_WIDTH, round(BAR_WIDTH * done / total)) if total else BAR_WIDTH
     return parts_line(
         ("█" * filled, colours.get("primary", "")),
         ("░" * (BAR_WIDTH - filled), colours.get("muted-text", "")),
-        (f" {done}/{total} attempts", "bold"),
+        (f" {attempts_cell(extent)} attempts", "bold"),
         (f"  ✓ {sum(progress.passed)} passed", colours.get("outcome-passed", "")),
         (f"  ✗ {sum(progress.wrong)} wrong", colours.get("outcome-wrong", "")),
         (f"  ! {sum(progress.errored)} errored", colours.get("outcome-errored", "")),
     )
 
 
-def pace_text(progress: Progress, status: str, elapsed: float, *, show_timing: bool = True) -> str:
+def pace_text(
+    extent: Extent, progress: Progress, status: str, elapsed: float, *, show_timing: bool = True
+) -> str:
     """``4 Runs in flight · 3.1/s · ~0:04 left`` (or ``took 0:09`` once it ended).
 
     ``elapsed`` is the run's seconds so far (frozen by the caller once it ended);
     with ``show_timing`` off the clock-dependent parts show as dashes so that a
-    snapshot of the screen is stable.
+    snapshot of the screen is stable. Adaptive, while more attempts may come, the
+    time left is an upper bound (``at most ~0:40 left``).
     """
-    done, total = progress.finished, progress.total
     text = f"{progress.in_flight} Runs in flight"
     rate = progress.finished_here / elapsed if elapsed > 0 else 0.0  # not a resume's stored
     if not show_timing:
         return text + "  ·  -/s  ·  - left"
     if status == "running":
-        left = f"~{clock((total - done) / rate)} left" if rate > 0 else "- left"
-        return text + f"  ·  {rate:.1f}/s  ·  {left}"
+        return text + f"  ·  {rate:.1f}/s  ·  {time_left_text(extent, rate) or '- left'}"
     return text + f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}"
 
 

@@ -1,0 +1,144 @@
+"""How far an evaluation got and how far it can go: one reading every face describes it from.
+
+A fixed-n evaluation plans cases x attempts up front. An adaptive one plans a first
+round (cases x --attempts), then hands out more, one at a time, up to a cap (cases x
+--max-attempts); its total grows while it runs, and each case stops for a reason
+(``core.stopping``). History, the Results header, the progress lines and the headless
+stderr all said this differently ("102/200", "102 of 102", "161/169 ~0:00 left", "under
+gate 1" beside "0 failed, 2 undecided"); they now read one ``Extent`` and the words in
+``core.text.extent_text``.
+
+The gate's counts are the evaluation's own reading (``core.sampling.reading``: the
+confident gate for an adaptive run), never a second gate worked out beside it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.gate import Reading
+from passk_tui.core.stats.stopping import StopKind, StopReason
+
+#: The stop reasons in the order they are counted in words.
+STOP_KINDS: tuple[StopKind, ...] = ("decided pass", "decided fail", "precise", "capped")
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """An evaluation's attempts (finished, known of, planned, at most) and its cases' standing."""
+
+    cases: int
+    #: Attempts finished and counted (passed, wrong, errored).
+    finished: int
+    #: Attempts known of so far: the plan, and any an adaptive policy handed out past it.
+    known: int
+    #: Attempts per case in the first round (``--attempts``).
+    per_case: int
+    #: Adaptive: the cap per case (``--max-attempts``); None for a fixed n.
+    cap: int | None = None
+    #: Adaptive: why the cases that stopped getting attempts stopped, counted by kind.
+    stopped: Mapping[StopKind, int] = field(default_factory=dict)
+    #: The gate's verdicts by the evaluation's own reading; None without --require.
+    failing: int | None = None
+    undecided: int | None = None
+
+    @property
+    def adaptive(self) -> bool:
+        return self.cap is not None
+
+    @property
+    def planned(self) -> int:
+        """The first round: cases x --attempts (a fixed n: every attempt)."""
+        return self.cases * self.per_case
+
+    @property
+    def most(self) -> int:
+        """The most attempts there can be: every case at the cap (a fixed n: the plan)."""
+        return self.cases * (self.per_case if self.cap is None else self.cap)
+
+    @property
+    def decided(self) -> int:
+        """Adaptive: cases stopped as decided (pass, fail or precise)."""
+        return sum(n for kind, n in self.stopped.items() if kind != "capped")
+
+    @property
+    def capped(self) -> int:
+        """Adaptive: cases that reached the cap undecided."""
+        return self.stopped.get("capped", 0)
+
+    @property
+    def sampling(self) -> int:
+        """Adaptive: cases not stopped yet (still getting attempts, or left so by a stop)."""
+        return self.cases - sum(self.stopped.values()) if self.adaptive else 0
+
+    @property
+    def growing(self) -> bool:
+        """Whether more attempts than are known of may still come (so no time left is sure)."""
+        return self.adaptive and self.sampling > 0 and self.known < self.most
+
+
+def extent(
+    settings: Settings,
+    cases: int,
+    finished: int,
+    known: int,
+    stop_reasons: Mapping[int, StopReason] | None = None,
+    reading: Reading | None = None,
+) -> Extent:
+    """The extent of an evaluation from its settings, counts, stop reasons and gate reading."""
+    kinds = Counter(reason.kind for reason in (stop_reasons or {}).values())
+    gate = reading if reading is not None and reading.require is not None else None
+    return Extent(
+        cases=cases,
+        finished=finished,
+        known=known,
+        per_case=settings.attempts,
+        cap=settings.max_attempts,
+        stopped={kind: kinds[kind] for kind in STOP_KINDS if kinds[kind]},
+        failing=None if gate is None else len(gate.failing),
+        undecided=None if gate is None else len(gate.undecided),
+    )
+
+
+def progress_extent(
+    progress: Progress, settings: Settings, reading: Reading | None = None
+) -> Extent:
+    """The extent of an evaluation as its Progress holds it (live, or filled from the store)."""
+    return extent(
+        settings,
+        len(progress.case_names),
+        progress.finished,
+        progress.total,
+        progress.stop_reasons,
+        reading,
+    )
+
+
+def known_attempts(per_case: int, counts: Sequence[int]) -> int:
+    """Attempts known of when only each case's finished count is stored: its plan or more."""
+    return sum(max(per_case, n) for n in counts)
+
+
+def running_seconds(records: Iterable[Iterable[AttemptRecord]]) -> float | None:
+    """Seconds during which at least one attempt was running; None before any ended.
+
+    The union of the attempts' [start, end] spans, so the idle time between a
+    session and its resume or extension (hours, maybe) is not counted as running.
+    """
+    spans = sorted((r.started, r.ended) for case in records for r in case)
+    if not spans:
+        return None
+    total = 0.0
+    start, end = spans[0]
+    for begin, finish in spans[1:]:
+        if begin > end:
+            total += end - start
+            start, end = begin, finish
+        else:
+            end = max(end, finish)
+    return total + end - start
