@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
             "kept apart from errored Runs. Opens the app; --headless (or a non-terminal stdout) "
             "prints the plain table instead. `passk-tui history` lists stored evaluations; "
             "`passk-tui compare A B` compares two of them per case (did the change help?); "
+            "`passk-tui plan` says how many attempts a gate needs; "
             "`passk-tui serve` serves the app in a browser."
         ),
         epilog=(

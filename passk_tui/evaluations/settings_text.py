@@ -168,9 +168,11 @@ def check_settings(
         agent = parsed("agent", parse_agent_name, None)
     version = parsed("version", parse_version, demo_module.VERSION if demo else None)
     confidence = parsed("confidence", parse_confidence, None)
-    family_wise = bool(texts.get("family_wise"))
+    family_wise = check.values["family_wise"] = bool(texts.get("family_wise"))
     if family_wise and (text("require") is None or text("confidence") is None):
-        check.fail("family_wise", FAMILY_WISE_NEEDS, f"--family-wise: {FAMILY_WISE_NEEDS}")
+        check.fail(
+            "family_wise", "needs require and confidence", f"--family-wise: {FAMILY_WISE_NEEDS}"
+        )
     cases_path = text("cases")
     if demo and not cases_path:
         cases_path = str(demo_module.CASES)
