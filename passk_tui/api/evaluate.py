@@ -129,6 +129,7 @@ async def evaluate_async(
     }
     export_path = _export_path(export, paired=baseline is not None)
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
+    making: Made | None = None
     try:
         listener = _Listener(progress)
         making = made(
@@ -154,8 +155,12 @@ async def evaluate_async(
             _export(making, plan.store, export_path)
         return result
     finally:
+        # A notebook calls again and again: no claim (a shown-only resume ran nothing to
+        # release it) and no connection is left open.
+        for evaluation in making.evaluations if making is not None else ():
+            evaluation.release()
+        plan.store.close()
         if plan.scratch is not None:
-            plan.store.close()
             shutil.rmtree(plan.scratch, ignore_errors=True)
 
 
@@ -203,7 +208,7 @@ def _plan(
         if line is not None:
             raise InputError(line)
     except BaseException:
-        if opened is not None and scratch is not None:
+        if opened is not None:
             opened.close()
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -75,7 +75,8 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
 
     marked = pyfuncitem.config.stash.get(MARKED, None)
     if marked is None:
-        marked = pyfuncitem.config.stash[MARKED] = MarkedTests(pyfuncitem.config)
+        config = pyfuncitem.config
+        marked = config.stash[MARKED] = MarkedTests(config, config.stash.get(EXPORT, None))
     marked.run(pyfuncitem, marker.args, marker.kwargs)
     return True
 

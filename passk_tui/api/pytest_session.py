@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 
 from passk_tui.api.cases import Case, written_cases
-from passk_tui.api.pytest_plugin import EXPORT
 from passk_tui.api.running import run_stoppable
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.agent_definition import python_definition
@@ -75,13 +74,13 @@ class MarkedTest:
 class MarkedTests:
     """Every marked test of one pytest session (or xdist worker), stored together at its end."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, export: Path | None) -> None:
         self.config = config
         self.evaluation_id = new_evaluation_id()
         self.agent = str(config.getoption("passk_agent") or config.rootpath.name)
         self.version = str(config.getoption("passk_version") or "0")
-        #: Checked when pytest starts (``pytest_plugin.pytest_configure``).
-        self.export: Path | None = config.stash.get(EXPORT, None)
+        #: ``--passk-export``, checked when pytest started (``pytest_plugin.pytest_configure``).
+        self.export = export
         self.tests: list[MarkedTest] = []
         #: How the stored evaluation ends: ``cancelled`` when Ctrl-C stopped a marked test.
         self.status = "done"
@@ -153,6 +152,12 @@ class MarkedTests:
 
     def _stored(self) -> list[str]:
         store = Store.open()
+        try:
+            return self._stored_in(store)
+        finally:
+            store.close()
+
+    def _stored_in(self, store: Store) -> list[str]:
         folder = store.path.parent / "cases"
         path = written_cases([Case(t.name, t.name, CHECK) for t in self.tests], folder, False)
         cases = load_cases(path)

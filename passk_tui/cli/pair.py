@@ -25,8 +25,9 @@ from passk_tui.core.run.settings import parse_version
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gate import gate_lines, read
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.intervals import parse_confidence
-from passk_tui.core.stats.sampling import gate_confidence, interval_method
+from passk_tui.core.stats.sampling import gate_confidence
 from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.extent_text import attempts_cell
 from passk_tui.core.text.words import clock
@@ -148,7 +149,9 @@ def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: s
     s = stored.settings
     # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
     level = level if level is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, interval_method(s), s.family_wise)
+    figures = stored.figures()
+    method = evaluation_choice(s, figures).method
+    reading = read(figures, s.require, level, method, s.family_wise)
     for line in gate_lines(reading, shown):
         say(f"B (version {stored.settings.version}) {line}")
     return reading.exit_code

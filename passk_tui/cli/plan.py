@@ -199,7 +199,8 @@ def _plan_stored(
         args.family_wise,
     )
     from passk_tui.core.stats.gate import read
-    from passk_tui.core.stats.sampling import gate_confidence, interval_method
+    from passk_tui.core.stats.interval_choice import evaluation_choice
+    from passk_tui.core.stats.sampling import gate_confidence
     from passk_tui.store import Store  # the store only when asked for
 
     with Store.open() as store:
@@ -210,7 +211,9 @@ def _plan_stored(
         raise InputError(f"--from {ref}: {stored.id} has no gate: give --require X")
     level = flag("confidence", confidence, parse_confidence, gate_confidence(s))
     level = DEFAULT_CONFIDENCE if level is None else level
-    reading = read(stored.figures(), gate, level, interval_method(s), family_wise or s.family_wise)
+    figures = stored.figures()
+    method = evaluation_choice(s, figures).method
+    reading = read(figures, gate, level, method, family_wise or s.family_wise)
     if not reading.undecided:
         return f"{stored.id}: every case is decided ({len(reading.cases):,} cases)\n"
     more = [

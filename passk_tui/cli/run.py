@@ -18,6 +18,7 @@ from passk_tui.core.stats.case_costs import progress_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gate import gate_lines
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.sampling import adaptive_lines
 from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.cost_text import cost_summary
@@ -97,7 +98,8 @@ def _report_end(
         code = fail(RunError(evaluation.error or "the evaluation failed"))
         resume_hint(evaluation.evaluation_id)
     else:
-        reading = settings_reading(figures, settings)
+        choice = evaluation_choice(settings, figures)
+        reading = settings_reading(figures, settings, choice=choice)
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
@@ -107,6 +109,8 @@ def _report_end(
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
+        elif reading.confident and choice.by_looking:
+            say(choice.line(reading.level))
         if status == "cancelled":
             say(not_run_text(progress_extent(evaluation.progress, settings)))
             resume_hint(evaluation.evaluation_id)

@@ -46,6 +46,8 @@ MEASURED = {
 }
 #: What an extension may raise (never lower): more attempts measure more of the same.
 GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
+#: The settings an adaptive evaluation's stop rule reads: given anew, they may re-decide cases.
+STOP_RULE = {"confidence": "--confidence", "require": "--require", "precision": "--precision"}
 #: The settings a resume may give anew.
 RUNNING = frozenset(
     {
@@ -334,6 +336,7 @@ def resume_evaluation(
         stored.in_flight,
         runs_started=stored.runs_started,
     )
+    _check_rule_kept(stored, settings, changes or {}, policy.most_left())
     finished = policy.most_left() == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)
@@ -372,6 +375,45 @@ def resume_evaluation(
     if finished:
         evaluation.status_reason = stored.status_reason  # shown as it ended
     return Resumed(evaluation, stored, finished, warnings)
+
+
+def _check_rule_kept(
+    stored: StoredEvaluation, settings: Settings, changes: Mapping[str, Any], most_left: int
+) -> None:
+    """Refuse a stop rule given anew (``--confidence``, ``--require``, ``--precision``) that would
+    make an adaptive evaluation start Runs its stored rule would not, unless ``--max-attempts``
+    says so too: re-deciding its cases at 99% ran 874 more Runs that nobody asked for.
+
+    The intervals stay valid either way (the confidence sequence holds under any stopping
+    rule); what is refused is spending Runs silently. Given with ``--max-attempts`` (the
+    stored cap will do), the Runs are asked for in words.
+    """
+    if not settings.adaptive or changes.get("max_attempts") is not None:
+        return
+    current = stored.settings
+    given = [n for n in STOP_RULE if n in changes and changes[n] != getattr(current, n)]
+    if not given:
+        return
+    kept = replace(settings, **{n: getattr(current, n) for n in given})
+    before = sampling_policy(
+        kept, len(stored.cases), stored.records, stored.retakes(), stored.in_flight
+    ).most_left()
+    if most_left <= before:
+        return
+    name = given[0]
+    raise InputError(
+        f"--resume {stored.id}: {STOP_RULE[name]} {_rule_text(changes[name])} would re-decide "
+        f"this adaptive evaluation's cases (stored: {_rule_text(getattr(current, name))}) and "
+        f"start up to {most_left - before:,} more Runs; to run them give --max-attempts "
+        f"{settings.max_attempts} with it, else leave {STOP_RULE[name]} out"
+    )
+
+
+def _rule_text(value: Any) -> str:
+    """A stop rule's setting as the user wrote it: 0.99, 0.8 (not 4/5), or not given."""
+    if value is None:
+        return "not given"
+    return f"{float(value):g}"
 
 
 def extend_evaluation(
@@ -445,6 +487,9 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
         running.pop("stack", None)
     given: dict[str, Any] = {**running, **grown, **priced}  # they share no name
     resumed = replace(current, **given)
+    if stored.records and _extends(current, resumed):
+        # More attempts after figures were seen: n is chosen by looking from now on.
+        resumed = replace(resumed, extended=True)
     if resumed.precision is not None and (resumed.require is not None or not resumed.adaptive):
         raise InputError(
             f"--resume {stored.id}: --precision is for an adaptive evaluation without --require"
@@ -470,6 +515,16 @@ def _grown(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) ->
             f"--resume {evaluation_id}: --max-attempts {cap} is below --attempts {attempts}"
         )
     return grown
+
+
+def _extends(current: Settings, resumed: Settings) -> bool:
+    """Whether the resume plans more attempts than were planned: more per case, or a cap
+    (higher) where there was none (lower)."""
+    if resumed.attempts > current.attempts:
+        return True
+    return resumed.max_attempts is not None and (
+        current.max_attempts is None or resumed.max_attempts > current.max_attempts
+    )
 
 
 def _resolved(path: str, flag: str) -> str:

@@ -27,7 +27,7 @@ from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.gate import gate_text
-from passk_tui.core.stats.intervals import Interval, interval_text, level_text
+from passk_tui.core.stats.intervals import Interval, interval_text, level_text, outward_ends
 from passk_tui.core.stats.suite_promise import promise_words
 from passk_tui.core.text.table import table_rows
 from passk_tui.reports import costs
@@ -249,6 +249,8 @@ def render_json(report: Report) -> str:
             "level": reading.level,
             "method": reading.method.name,
             "label": reading.method.label,
+            "n_chosen": report.intervals.n_chosen,
+            "why": report.intervals.why,
         },
         "gate": _gate_json(report),
         "cases": [
@@ -301,11 +303,8 @@ def csv_header(k: int) -> list[str]:
 
 
 def _bounds(interval: Interval | None) -> list[str]:
-    return (
-        ["-", "-"]
-        if interval is None
-        else [two_decimals(interval.low), two_decimals(interval.high)]
-    )
+    """An interval's two ends as cells, rounded outward as everywhere it is shown."""
+    return ["-", "-"] if interval is None else list(outward_ends(interval))
 
 
 def render_csv(report: Report) -> str:
@@ -407,7 +406,8 @@ def render_md(report: Report) -> str:
         *_md_gate(report),
         "",
         f"Intervals: {level_text(reading.level)} {reading.method.label}, for the per-attempt pass "
-        f"rate, mapped through pass@{s.k}; `-` is a figure fewer than k attempts cannot define.",
+        f"rate, mapped through pass@{s.k}; {report.intervals.why}. `-` is a figure fewer than "
+        "k attempts cannot define.",
         "",
         f"Evaluation `{stored.id}`, {stored.status}: {attempts_text(stored)}, k = {s.k}.",
     ]

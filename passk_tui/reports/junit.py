@@ -110,6 +110,7 @@ def render_junit(report: Report) -> str:
         ("exit status", str(reading.exit_code)),
         ("confidence", f"{reading.level:g}"),
         ("interval method", reading.method.name),
+        ("n chosen", report.intervals.n_chosen),
         ("status", stored.status),
     ):
         _sub(properties, "property", name=name, value=value)

@@ -15,8 +15,8 @@ from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading, read
-from passk_tui.core.stats.intervals import IntervalMethod
-from passk_tui.core.stats.sampling import gate_confidence, interval_method
+from passk_tui.core.stats.interval_choice import IntervalChoice, evaluation_choice
+from passk_tui.core.stats.sampling import gate_confidence
 from passk_tui.core.stats.stopping import StopReason
 from passk_tui.reports.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
@@ -50,6 +50,8 @@ class Report:
     stored: StoredEvaluation
     reading: Reading
     cases: tuple[CaseReport, ...]
+    #: The evaluation's interval method and why (``core.interval_choice``).
+    intervals: IntervalChoice
     costs: tuple[CaseCosts, ...] = ()
     """Per case, in case order: tokens, durations and money (``core.stats.case_costs``)."""
 
@@ -58,19 +60,15 @@ class Report:
         return sum(c.duration for c in self.cases)
 
 
-def build_report(
-    source: StoredEvaluation | Evaluation,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
-) -> Report:
-    """Read ``source`` at ``confidence`` (None: as its settings say, ``core.sampling``).
-
-    ``method`` defaults to the evaluation's own: anytime-valid when it is adaptive.
-    """
+def build_report(source: StoredEvaluation | Evaluation, confidence: float | None = None) -> Report:
+    """Read ``source`` at ``confidence`` (None: as its settings say, ``core.sampling``), by the
+    evaluation's own method (``core.interval_choice``: anytime-valid once n was chosen by looking)."""
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
     s = stored.settings
     level = confidence if confidence is not None else gate_confidence(s)
-    reading = read(stored.figures(), s.require, level, method or interval_method(s), s.family_wise)
+    figures = stored.figures()
+    choice = evaluation_choice(s, figures)
+    reading = read(figures, s.require, level, choice.method, s.family_wise)
     durations = [0.0] * len(stored.cases)
     failures: list[AttemptRecord | None] = [None] * len(stored.cases)
     for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):
@@ -82,7 +80,7 @@ def build_report(
         for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
     )
     costs = case_costs([c.name for c in stored.cases], stored.records, s.price)
-    return Report(stored, reading, cases, tuple(costs))
+    return Report(stored, reading, cases, choice, tuple(costs))
 
 
 def snapshot(evaluation: Evaluation) -> StoredEvaluation:

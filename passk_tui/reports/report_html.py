@@ -111,7 +111,7 @@ def render_report(report: Report) -> str:
             '<h2 id="cost">What it cost</h2>',
             cost_section(stored, report.costs),
             "<h2>Settings</h2>",
-            _settings(stored, reading),
+            _settings(report),
             '<h2 id="attempts">Attempts per case</h2>',
             f'<p class="note">{ATTEMPTS_NOTE} A case with an errored attempt is marked in red, '
             "one with a wrong answer (and none errored) in orange. On paper, the opened ones "
@@ -213,7 +213,8 @@ def _split(rows: Sequence[CaseRow]) -> str:
     )
 
 
-def _settings(stored: StoredEvaluation, reading: Reading) -> str:
+def _settings(report: Report) -> str:
+    stored, reading = report.stored, report.reading
     s = stored.settings
     confidence, given = reading.level, reading.confident
     return settings_list(
@@ -231,7 +232,8 @@ def _settings(stored: StoredEvaluation, reading: Reading) -> str:
             (
                 "intervals",
                 f"{reading.method.label} at {level_text(confidence)}"
-                + ("" if given else " (the default level)"),
+                + ("" if given else " (the default level)")
+                + f": {report.intervals.why}",
             ),
             ("completion only", "yes" if s.completion_only else "no"),
             ("concurrency", s.concurrency),

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.extent import extent, known_attempts
 from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.stopping import StopReason
 from passk_tui.core.text.quoting import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
@@ -168,11 +170,12 @@ class Store:
                 "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
                 " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
                 " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
-                " price_in, price_out, budget_runs, budget_cost, family_wise)"
+                " price_in, price_out, budget_runs, budget_cost, family_wise, extended)"
                 " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
                 " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
                 " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
-                " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost, :family_wise)",
+                " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost, :family_wise,"
+                " :extended)",
                 values,
             )
             _insert_cases(db, evaluation_id, cases)
@@ -255,7 +258,7 @@ class Store:
                 " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
                 " precision = :precision, confidence = :confidence, price_in = :price_in,"
                 " price_out = :price_out, budget_runs = :budget_runs, budget_cost = :budget_cost,"
-                " family_wise = :family_wise,"
+                " family_wise = :family_wise, extended = :extended,"
                 " status_reason = NULL WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
@@ -377,15 +380,16 @@ class Store:
         under: int | None = None
         decided: int | None = None
         if row["require"] is not None:
-            orders = self._orders(row["id"]) if settings.adaptive else {}
             figures = []
             for i in range(row["case_count"]):
                 n, passed = counts.get(i, (0, 0))
                 figures.append(
-                    CaseFigures(
-                        str(i), n, passed, 0, n - passed, row["k"], row["attempts"], orders.get(i)
-                    )
+                    CaseFigures(str(i), n, passed, 0, n - passed, row["k"], row["attempts"])
                 )
+            if evaluation_choice(settings, figures).by_looking:
+                # The anytime-valid interval reads each case's outcomes in order.
+                orders = self._orders(row["id"])
+                figures = [replace(f, order=orders.get(i, b"")) for i, f in enumerate(figures)]
             under, decided = gate_counts(figures, settings)
         finished = [counts.get(i, (0, 0))[0] for i in range(row["case_count"])]
         reasons = self._stop_reasons(row["id"]) if settings.adaptive else {}

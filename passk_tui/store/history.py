@@ -8,8 +8,9 @@ from datetime import datetime
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import UNDEFINED, CaseFigures
 from passk_tui.core.stats.gate import read
+from passk_tui.core.stats.interval_choice import evaluation_choice
 from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
-from passk_tui.core.stats.sampling import interval_method, reading
+from passk_tui.core.stats.sampling import reading
 from passk_tui.core.text.extent_text import attempts_cell
 from passk_tui.store.models import EvaluationSummary
 
@@ -29,7 +30,8 @@ def gate_counts(figures: Sequence[CaseFigures], settings: Settings) -> tuple[int
     if own.confident:
         return len(own.failing), own.decided
     under = None if any(not f.defined for f in figures) else len(own.failing)
-    confident = read(figures, settings.require, DEFAULT_CONFIDENCE, interval_method(settings))
+    method = evaluation_choice(settings, figures).method
+    confident = read(figures, settings.require, DEFAULT_CONFIDENCE, method)
     return under, confident.decided
 
 

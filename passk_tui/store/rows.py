@@ -86,6 +86,7 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "precision": settings.precision,
         "confidence": settings.confidence,
         "family_wise": int(settings.family_wise),
+        "extended": int(settings.extended),
         **_cost_columns(settings),
     }
 
@@ -123,6 +124,7 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         budget_runs=row["budget_runs"],
         budget_cost=None if row["budget_cost"] is None else Fraction(row["budget_cost"]),
         family_wise=bool(row["family_wise"]),
+        extended=bool(row["extended"]),
     )
 
 

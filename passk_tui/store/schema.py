@@ -159,6 +159,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE evaluations ADD COLUMN family_wise INTEGER NOT NULL DEFAULT 0;
     """,
+    # n chosen by looking: 1 once attempts were added after some were recorded (an
+    # extension), so its intervals stay anytime-valid. Stored before it, an extension left
+    # no trace: such evaluations read as 0, fixed in advance, as they were read then.
+    """
+    ALTER TABLE evaluations ADD COLUMN extended INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

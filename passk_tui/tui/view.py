@@ -15,6 +15,7 @@ from passk_tui.core.stats.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import CaseReading, Reading
+from passk_tui.core.stats.interval_choice import IntervalChoice, interval_choice
 from passk_tui.core.stats.sampling import reading as settings_reading
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class EvaluationView:
     definition: Definition | None = None
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
     _costs: tuple[int, list[CaseCosts]] | None = field(default=None, repr=False, compare=False)
-    _case_readings: dict[int, tuple[bytes, CaseReading]] = field(
+    _case_readings: dict[int, tuple[tuple[bytes, str], CaseReading]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
@@ -129,12 +130,21 @@ class EvaluationView:
         with --confidence wholly below it."""
         return [case.figures for case in self.reading().failing]
 
+    def interval_choice(self) -> IntervalChoice:
+        """The evaluation's interval method and why (``core.interval_choice``): anytime-valid
+        while attempts are landing, or once n was chosen by looking."""
+        return interval_choice(self.settings, self.progress.planned_reached)
+
     def reading(self) -> Reading:
         """Every case's intervals and gate verdict at the evaluation's level, by its method;
         worked out again only when Progress moved."""
         version = self.progress.version
         if self._reading is None or self._reading[0] != version:
-            self._reading = (version, settings_reading(self.progress.all_figures(), self.settings))
+            figures = self.progress.all_figures()
+            self._reading = (
+                version,
+                settings_reading(figures, self.settings, choice=self.interval_choice()),
+            )
         return self._reading[1]
 
     def extent(self) -> Extent:
@@ -143,16 +153,19 @@ class EvaluationView:
         return progress_extent(self.progress, self.settings, self.reading())
 
     def case_reading(self, case_index: int) -> CaseReading:
-        """One case's reading, worked out again only when that case's cells changed.
+        """One case's reading, worked out again only when that case's cells (or the
+        evaluation's method) changed.
 
         What the live grid asks for each line it draws: reading every case again whenever
         any attempt finished cost a 1,000-case run a whole reading per repaint."""
         cells = bytes(self.progress.cells[case_index])
+        choice = self.interval_choice()
         cached = self._case_readings.get(case_index)
-        if cached is None or cached[0] != cells:
+        if cached is None or cached[0] != (cells, choice.method.name):
             figures = [self.progress.figures(case_index)]
             whole = len(self.progress.cells)
-            cached = (cells, settings_reading(figures, self.settings, whole).cases[0])
+            reading = settings_reading(figures, self.settings, whole, choice).cases[0]
+            cached = ((cells, choice.method.name), reading)
             self._case_readings[case_index] = cached
         return cached[1]
 

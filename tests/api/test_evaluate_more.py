@@ -133,3 +133,12 @@ def test_family_wise_is_the_whole_suites_gate_and_kept_by_a_resume() -> None:
     assert [case.attempts for case in again.cases] == [6, 6, 6]
     with pytest.raises(passk_tui.InputError, match=r"^--family-wise: "):
         passk_tui.evaluate(lambda text: text, cases=cases, family_wise=True)
+
+
+def test_a_notebook_may_show_the_same_evaluation_again_and_again() -> None:
+    made = passk_tui.evaluate(scripted, cases=SEED)
+    for _ in range(3):  # each call lets go of its claim: none is "running" in another
+        shown = passk_tui.evaluate(scripted, resume=made.id)
+        assert shown.id == made.id and shown.table() == made.table()
+    (row,) = Store.open().list_evaluations()
+    assert row.status == "done"

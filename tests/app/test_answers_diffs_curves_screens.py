@@ -133,9 +133,10 @@ async def test_curve_shows_every_k_with_its_interval(app_env: Path) -> None:
         screen = await press_into(pilot, "g", CurveScreen)
         assert "1/5 passed   pass@k and pass^k for k = 1..5" in shown(screen, "#curve-title")
         table = rows(screen.query_one(TABLES))
-        # 1 of 5: pass@3 = 1 - C(4,3)/C(5,3) = 0.60, pass^3 = 0; 95% exact rate [0.0051, 0.7164].
-        assert table[0] == ("1", "0.20", "0.01-0.72", "0.20", "0.01-0.72")
-        assert table[2] == ("3", "0.60", "0.02-0.98", "0.00", "0.00-0.37")
+        # 1 of 5: pass@3 = 1 - C(4,3)/C(5,3) = 0.60, pass^3 = 0; 95% exact rate [0.0051, 0.7164],
+        # its ends rounded outward.
+        assert table[0] == ("1", "0.20", "0.00-0.72", "0.20", "0.00-0.72")
+        assert table[2] == ("3", "0.60", "0.01-0.98", "0.00", "0.00-0.37")
         assert [r[0] for r in table] == ["1", "2", "3", "4", "5"]
         plot = str(screen.query_one("#curve-plot").render())
         assert "●" in plot and "◆" in plot and "1.00 ┤" in plot
@@ -163,10 +164,10 @@ async def test_forest_plot_has_a_row_per_case_with_its_verdict(app_env: Path) ->
             "undecided",
         ]
         line = plot.render_line(0).text
-        assert line.startswith("arithmetic") and "1.00 0.86-1.00" in line and "●" in line
+        assert line.startswith("arithmetic") and "1.00 0.85-1.00" in line and "●" in line
         await pilot.press("k")
         assert shown(screen, "#forest-title").startswith("pass@1 per case")
-        assert "0.20 0.01-0.72" in plot.render_line(1).text
+        assert "0.20 0.00-0.72" in plot.render_line(1).text
         await pilot.press("s")
         assert [r.name for r in plot.rows[:2]] == ["capital", "weather-tool"]  # lowest first
 

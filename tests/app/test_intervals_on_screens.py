@@ -9,6 +9,8 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD
+from passk_tui.core.stats.interval_choice import SHORT_OF_PLAN
+from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, interval_text
 from passk_tui.core.text.compare_text import suite_line
 from passk_tui.store.comparison import compare_stored
 from passk_tui.tui.app import PasskApp
@@ -22,6 +24,7 @@ from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
 from tests.support.app import (
     TABLES,
+    blocking,
     column_keys,
     run_to_end,
     scripted,
@@ -29,6 +32,7 @@ from tests.support.app import (
     stored_pair,
     wait_for,
 )
+from tests.support.judging import scipy_running
 
 SIZE = (120, 36)
 
@@ -55,8 +59,8 @@ async def test_results_show_each_interval_as_a_bar_and_the_gate_verdict(app_env:
         await pilot.press("enter")
         assert isinstance(app.screen, CaseScreen)
         figures = str(app.screen.query_one("#case-figures", Static).render())
-        assert "pass@1 0.48-1.00" in figures and "pass@3 0.86-1.00" in figures
-        assert "pass^3 0.11-1.00" in figures
+        assert "pass@1 0.47-1.00" in figures and "pass@3 0.85-1.00" in figures
+        assert "pass^3 0.10-1.00" in figures
 
 
 async def test_the_run_grid_marks_the_cases_still_sampled(app_env: Path) -> None:
@@ -179,6 +183,35 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         assert [s.extent.known for s in store.list_evaluations()] == [20]
 
 
+async def test_the_run_screen_shows_the_anytime_valid_interval_while_attempts_land(
+    app_env: Path,
+) -> None:
+    """A user may stop on any look: while a fixed-n run is short of its plan, every interval is
+    the confidence sequence's (scipy's running intersection), and a cancel keeps it so."""
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_evaluation(replace(blocking(), k=1), None)
+        progress = app.view.progress
+        await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
+        await pilot.pause(0.3)
+        grid = app.screen.query_one(AttemptsGrid)
+        quick = "".join(segment.text for segment in grid.render_line(1)).split()
+        low, high = scipy_running(b"\x01\x01", 0.95)
+        anytime = interval_text(Interval(low, high))
+        assert quick[0] == "quick" and quick[-1] == anytime
+        assert anytime != interval_text(CLOPPER_PEARSON.rate(2, 2, 0.95))  # the exact 0.15-1.00
+        settings_line = str(app.screen.query_one("#run-settings", Static).render())
+        assert "intervals anytime-valid until the last attempt is in, then exact" in settings_line
+        app.cancel_evaluation()
+        await run_to_end(pilot)
+        await pilot.press("r")
+        assert isinstance(app.screen, ResultsScreen)
+        cases = str(app.screen.query_one("#results-cases", Static).render())
+        assert f"intervals: 95% anytime-valid (beta-binomial mixture), {SHORT_OF_PLAN}" in " ".join(
+            cases.split()
+        )
+
+
 async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_adaptive_side(
     app_env: Path,
 ) -> None:
@@ -202,3 +235,18 @@ async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_ad
             assert (ANYTIME_METHOD in " ".join(notes.split())) == (candidate is adaptive)
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_compare_cuts_long_names_before_the_verdict_on_a_narrow_screen(app_env) -> None:
+    a, b = stored_pair()
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(77, 24)) as pilot:  # the table is 80 wide at its widest
+        await app.push_screen(CompareScreen(compare_stored(a, b)))
+        await pilot.pause()
+        table = app.screen.query_one(TABLES)
+        assert "broken-…" in column(table, "case")
+        assert column(table, "verdict")[:2] == ["regressed", "improved"]
+        assert sum(c.width for c in table.columns.values()) <= 77
+        await pilot.resize_terminal(120, 24)  # room again: the names whole
+        await pilot.pause()
+        assert "broken-tool" in column(app.screen.query_one(TABLES), "case")

@@ -26,6 +26,7 @@ from passk_tui.core.stats.intervals import case_intervals, interval_text
 from passk_tui.reports.compare_export import export_comparison
 from passk_tui.reports.export import export
 from passk_tui.reports.html_page import BLOCK
+from passk_tui.reports.report import build_report
 from passk_tui.store import Store
 from passk_tui.store.comparison import load_compared
 from tests.support import ROOT
@@ -106,12 +107,13 @@ def test_the_report_in_chromium_shows_every_case_and_fetches_nothing(browser, tm
     browser.get(url)
     rows = browser.execute_script(ROWS_SCRIPT)
     figures = stored.figures()
+    method = build_report(stored).intervals.method  # a case cut short: anytime-valid
     assert [r["id"] for r in rows] == [f"row-{i}" for i in range(len(figures))]
     for row, f in zip(rows, figures, strict=True):
         name, passed, wrong, errored, p1, pk, phk, all_passed, gate, grid = row["cells"]
         assert name == f.name  # the hostile name arrives as text, not markup
         assert (passed, wrong, errored) == (f"{f.passed}/{f.n}", str(f.wrong), str(f.errored))
-        iv = case_intervals(f.passed, f.n, 3)
+        iv = case_intervals(f.passed, f.n, 3, method=method, order=f.order)
         assert p1.split() == [two_decimals(f.pass_at_1), interval_text(iv.pass_at_1)]
         if f.n < 3:
             assert (pk, phk, all_passed, gate) == ("-", "-", "-", "-")

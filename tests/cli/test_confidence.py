@@ -13,9 +13,9 @@ from tests.support.cli import SEED_TABLE, scripted
 CONFIDENT_TABLE = """\
 case        passed  wrong  errored  pass@1  pass@3  all passed  pass@3 95% CI  gate
 ----------  ------  -----  -------  ------  ------  ----------  -------------  ---------
-arithmetic  3/5     2      0        0.60    1.00    no          0.38-1.00      undecided
-json-shape  0/5     4      1        0.00    0.00    no          0.00-0.89      fail
-summary     5/5     0      0        1.00    1.00    yes         0.86-1.00      undecided
+arithmetic  3/5     2      0        0.60    1.00    no          0.37-1.00      undecided
+json-shape  0/5     4      1        0.00    0.00    no          0.00-0.90      fail
+summary     5/5     0      0        1.00    1.00    yes         0.85-1.00      undecided
 """
 
 
@@ -40,11 +40,11 @@ def test_a_failing_case_is_exit_1_and_every_undecided_one_is_named(agents: Path)
     assert result.returncode == 1, result.stderr
     assert result.stdout == CONFIDENT_TABLE
     assert gate_lines(result.stderr) == [
-        "passk-tui: gate: arithmetic: undecided: pass@3 95% CI 0.38-1.00, 0 of 5 errored, "
+        "passk-tui: gate: arithmetic: undecided: pass@3 95% CI 0.37-1.00, 0 of 5 errored, "
         "includes --require 0.9 (about 771 more attempts would decide it half the time)",
-        "passk-tui: gate: json-shape: fail: pass@3 95% CI 0.00-0.89, 1 of 5 errored, "
+        "passk-tui: gate: json-shape: fail: pass@3 95% CI 0.00-0.90, 1 of 5 errored, "
         "is below --require 0.9",
-        "passk-tui: gate: summary: undecided: pass@3 95% CI 0.86-1.00, 0 of 5 errored, "
+        "passk-tui: gate: summary: undecided: pass@3 95% CI 0.85-1.00, 0 of 5 errored, "
         "includes --require 0.9 (about 3 more attempts would decide it half the time)",
         "passk-tui: gate: pass@3 at or above 0.9 at 95% per case: 0 pass, 1 fail, 2 undecided",
     ]

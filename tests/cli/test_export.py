@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import threading
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
@@ -22,7 +23,8 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures, two_decimals, yes_no
 from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.intervals import interval_text
+from passk_tui.core.stats.intervals import CLOPPER_PEARSON, interval_text, outward_ends
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.core.text.table import table_rows
 from passk_tui.reports.export import ExportError, export, render_csv, render_json, render_md
 from passk_tui.reports.junit import render_junit
@@ -32,6 +34,7 @@ from tests.support import CLI_AGENTS
 from tests.support.cli import scripted
 
 AGENTS = CLI_AGENTS
+METHODS = {m.name: m for m in (CLOPPER_PEARSON, CONFIDENCE_SEQUENCE)}
 SEED = [
     CaseFigures("arithmetic", 5, 3, 2, 0, 3, 5),
     CaseFigures("json-shape", 5, 0, 4, 1, 3, 5),
@@ -54,20 +57,28 @@ def seed_run(agents: Path, data: Path, *args: str) -> subprocess.CompletedProces
 
 
 def figures_of_json(document: dict) -> list[CaseFigures]:
+    """The figures the document's counts give, its intervals checked against the method it
+    names (the anytime-valid one reads each case's outcomes in order, from its attempts)."""
     k = document["evaluation"]["k"]
     planned = document["evaluation"]["attempts"]
     level = document["intervals"]["level"]
+    method = METHODS[document["intervals"]["method"]]
     out = []
-    for case in document["cases"]:
+    for index, case in enumerate(document["cases"]):
         f = case["figures"]
         figures = CaseFigures(
             case["name"], f["attempts"], f["passed"], f["wrong"], f["errored"], k, planned
+        )
+        order = bytes(
+            a["outcome"] == "passed"
+            for a in sorted(document["attempts"], key=lambda a: a["attempt"])
+            if a["case_index"] == index
         )
         for name in ("pass_at_1", "pass_at_k", "pass_hat_k"):
             value = getattr(figures, name)
             assert f[name] == (None if value is None else float(value))
             assert f["exact"][name] == (None if value is None else str(value))
-            interval = getattr(figures.intervals(level), name)
+            interval = getattr(replace(figures, order=order).intervals(level, method), name)
             got = case["intervals"][name]
             assert got == (
                 None if interval is None else {"low": interval.low, "high": interval.high}
@@ -98,8 +109,8 @@ def figures_of_csv(text: str, k: int, planned: int) -> list[CaseFigures]:
         ):
             assert row[column] == two_decimals(getattr(figures, name))
             interval = getattr(figures.intervals(level), name)
-            assert row[f"{column} low"] == two_decimals(interval.low if interval else None)
-            assert row[f"{column} high"] == two_decimals(interval.high if interval else None)
+            ends = ["-", "-"] if interval is None else list(outward_ends(interval))
+            assert [row[f"{column} low"], row[f"{column} high"]] == ends
         assert row["all_passed"] == yes_no(figures.all_passed)
         assert row["method"] == "clopper-pearson"
         assert row["gate_kind"] in ("point", "confident", "none")
@@ -184,6 +195,8 @@ def test_every_format_round_trips_the_seed_figures(agents: Path, tmp_path: Path)
         "level": 0.95,
         "method": "clopper-pearson",
         "label": "exact (Clopper-Pearson)",
+        "n_chosen": "in advance",
+        "why": "n was fixed in advance and reached as planned",
     }
     assert document["evaluation"]["status"] == "done"
     attempts = document["attempts"]
@@ -245,7 +258,7 @@ def test_junit_under_the_confident_gate_agrees_with_exit_4(agents: Path, tmp_pat
     assert set(got) == {"arithmetic", "json-shape"}  # undecided; summary passes
     assert got["arithmetic"] == (
         "failure",
-        "pass@3 95% CI 0.38-1.00 includes --require 0.5 (undecided): "
+        "pass@3 95% CI 0.37-1.00 includes --require 0.5 (undecided): "
         "3 passed, 2 wrong, 0 errored of 5 attempts",
     )
     props = {p.get("name"): p.get("value") for p in suite.find("properties")}

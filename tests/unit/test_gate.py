@@ -61,8 +61,8 @@ def test_confident_lines_name_failing_and_undecided_with_their_intervals() -> No
     lines = gate_lines(read([*figures, partial], Fraction("0.8"), 0.9), "0.80")
     mid = attempts_to_settle(3, 5, Fraction("0.8"), 3, 0.9)
     assert lines == [
-        "gate: low: fail: pass@3 90% CI 0.05-0.63, 0 of 20 errored, is below --require 0.80",
-        "gate: mid: undecided: pass@3 90% CI 0.47-1.00, 0 of 5 errored, includes --require "
+        "gate: low: fail: pass@3 90% CI 0.05-0.64, 0 of 20 errored, is below --require 0.80",
+        "gate: mid: undecided: pass@3 90% CI 0.46-1.00, 0 of 5 errored, includes --require "
         f"0.80 (about {mid} more attempts would decide it half the time)",
         "gate: short: undecided: pass@3 is undefined with 2 attempts (fewer than 3)",
         "gate: pass@3 at or above 0.80 at 90% per case: 1 pass, 1 fail, 2 undecided",
@@ -97,6 +97,6 @@ def test_a_case_at_the_line_is_too_close_to_settle() -> None:
     """pass@1 >= 0.5 with 50 of 100: its estimate is the line, no n decides it half the time."""
     line = gate_lines(read([CaseFigures("coin", 100, 50, 40, 10, 1)], Fraction(1, 2), 0.95))[0]
     assert line == (
-        "gate: coin: undecided: pass@1 95% CI 0.40-0.60, 10 of 100 errored, includes --require "
+        "gate: coin: undecided: pass@1 95% CI 0.39-0.61, 10 of 100 errored, includes --require "
         "0.5 (too close to the line: more than 10,000 more attempts to decide it)"
     )

@@ -11,8 +11,9 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.interval_choice import interval_choice
 from passk_tui.core.stats.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE
-from passk_tui.core.stats.sampling import interval_level, interval_method
+from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
 
@@ -26,13 +27,13 @@ def adaptive(require: Fraction | None, confidence: float, max_attempts: int | No
 
 def test_fixed_n_without_confidence_reads_exact_intervals_at_the_default_level() -> None:
     assert interval_level(SETTINGS) == DEFAULT_CONFIDENCE
-    assert interval_method(SETTINGS) is CLOPPER_PEARSON
+    assert interval_choice(SETTINGS, reached=True).method is CLOPPER_PEARSON
 
 
 def test_adaptive_settings_read_the_anytime_valid_method_at_their_level() -> None:
     settings = adaptive(Fraction(8, 10), 0.9, 40)
     assert interval_level(settings) == 0.9
-    assert interval_method(settings) is CONFIDENCE_SEQUENCE
+    assert interval_choice(settings, reached=True).method is CONFIDENCE_SEQUENCE
     reading = settings_reading([CaseFigures("x", 10, 10, 0, 0, 3)], settings)
     assert reading.confident and reading.method is CONFIDENCE_SEQUENCE and reading.level == 0.9
 

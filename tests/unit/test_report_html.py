@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 from html.parser import HTMLParser
+from math import ceil, floor
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from passk_tui.core.run.progress import Cell
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import case_intervals, interval_text
+from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.core.text.glyphs import SYMBOLS
 from passk_tui.reports.export import export
 from passk_tui.reports.html_page import CLIP_CHARS, page
@@ -122,9 +125,12 @@ def row_cells(text: str, index: int) -> list[str]:
 def test_figures_and_intervals_are_the_cores_and_fewer_than_k_is_a_dash() -> None:
     stored = awkward_evaluation()
     text = _html(stored)
+    # A case cut short of its planned n: every interval is the anytime-valid one, named.
+    method = build_report(stored).intervals.method
+    assert method is CONFIDENCE_SEQUENCE and f"Intervals are {method.label}" in text
     for i, f in enumerate(stored.figures()):
         cells = row_cells(text, i)
-        iv = case_intervals(f.passed, f.n, 3)
+        iv = case_intervals(f.passed, f.n, 3, method=method, order=f.order)
         assert cells[1] == f"{f.passed}/{f.n}"
         assert cells[4] == two_decimals(f.pass_at_1)
         if f.n < 3:
@@ -135,9 +141,17 @@ def test_figures_and_intervals_are_the_cores_and_fewer_than_k_is_a_dash() -> Non
             assert cells[6] == two_decimals(f.pass_hat_k)
             block = re.search(rf'<tr id="row-{i}">.*?</tr>', text, re.S).group(0)
             assert interval_text(iv.pass_at_k) in block and interval_text(iv.pass_at_1) in block
-    # The exact interval, checked against scipy's Clopper-Pearson: 3 of 5 at 95%.
+    # Every case at its planned n: the exact interval, checked against scipy's Clopper-Pearson
+    # (3 of 5 at 95%), its ends rounded outward.
+    whole = [i for i, f in enumerate(stored.figures()) if f.finished]
+    reached = replace(
+        stored,
+        cases=[stored.cases[i] for i in whole],
+        records=[r for r in stored.records if r.case_index in whole],
+    )
     scipy_ci = binomtest(3, 5).proportion_ci(0.95, method="exact")
-    assert f"{scipy_ci.low:.2f}-{scipy_ci.high:.2f}" in text
+    low, high = floor(scipy_ci.low * 100), ceil(scipy_ci.high * 100)
+    assert f"{low // 100}.{low % 100:02d}-{high // 100}.{high % 100:02d}" in _html(reached)
 
 
 def test_point_gate_without_confidence_names_the_failing_case() -> None:

@@ -68,9 +68,9 @@ def test_confidence_adds_the_interval_and_gate_columns_exactly() -> None:
     assert plain_table(seed_figures(), 3, reading) == (
         "case        passed  wrong  errored  pass@1  pass@3  all passed  pass@3 95% CI  gate\n"
         "----------  ------  -----  -------  ------  ------  ----------  -------------  ---------\n"
-        "arithmetic  3/5     2      0        0.60    1.00    no          0.38-1.00      undecided\n"
-        "json-shape  0/5     4      1        0.00    0.00    no          0.00-0.89      fail\n"
-        "summary     5/5     0      0        1.00    1.00    yes         0.86-1.00      undecided\n"
+        "arithmetic  3/5     2      0        0.60    1.00    no          0.37-1.00      undecided\n"
+        "json-shape  0/5     4      1        0.00    0.00    no          0.00-0.90      fail\n"
+        "summary     5/5     0      0        1.00    1.00    yes         0.85-1.00      undecided\n"
     )
 
 

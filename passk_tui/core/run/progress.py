@@ -120,6 +120,11 @@ class Progress:
         """An attempt stopped without a record (withdrawn, or the evaluation failed): pending."""
         self.mark(case_index, attempt, Cell.PENDING)
 
+    @property
+    def planned_reached(self) -> bool:
+        """Every attempt known of is in: each case has what was planned for it (so far)."""
+        return self.finished >= self.total
+
     def figures(self, case_index: int) -> CaseFigures:
         """The case's figures over the attempts finished so far."""
         p, w, e = self.passed[case_index], self.wrong[case_index], self.errored[case_index]

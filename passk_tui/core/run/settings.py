@@ -51,6 +51,10 @@ class Settings:
     """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
     family_wise: bool = False
     """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
+    extended: bool = False
+    """Attempts were added after some were recorded (``--resume ID --attempts N`` or
+    ``--max-attempts N``, the app's More attempts): n was chosen by looking, so every interval
+    is the anytime-valid one from then on (``core.stats.interval_choice``)."""
 
     @property
     def adaptive(self) -> bool:

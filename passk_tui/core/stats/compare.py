@@ -11,7 +11,7 @@ improved or regressed under 1-C. Everything is a ``Fraction`` until shown, so
 a verdict never turns on rounding.
 
 Fisher's test is valid only when both sides' n were fixed in advance. When
-either side's n was chosen by looking (``looking.n_chosen_by_looking``: an
+either side's n was chosen by looking (``interval_choice.n_chosen_by_looking``: an
 adaptive or extended evaluation), every case is tested instead by the
 anytime-valid e-value test of ``anytime_compare``, Holm-adjusted the same way,
 and the comparison names the method it used. The whole suite's line (the

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import exp, lgamma, log, log1p
+from math import ceil, exp, floor, lgamma, log, log1p
 from typing import Literal, Protocol
 
 from passk_tui.core.errors import InputError
@@ -139,8 +139,26 @@ def gate_verdict(interval: Interval, require: Fraction) -> GateVerdict:
 
 
 def interval_text(interval: Interval) -> str:
-    """How an interval is written in tables: ``0.63-1.00``."""
-    return f"{interval.low:.2f}-{interval.high:.2f}"
+    """How an interval is written everywhere it is shown: ``0.63-1.00``, rounded outward."""
+    low, high = outward_ends(interval)
+    return f"{low}-{high}"
+
+
+def outward_ends(interval: Interval) -> tuple[str, str]:
+    """The ends at two decimals, the low one rounded down and the high one up, so a shown
+    interval always contains the one computed (rounding to nearest could make it narrower,
+    and a gate's reader would see a case clear a line its interval crosses).
+
+    Exact: the float is taken as the fraction it is, so 0.57 (stored a hair under 0.57)
+    is 0.56 at the low end, and a float a hair over 0.63 never rounds down to 0.63.
+    """
+    return _hundredths(floor(Fraction(interval.low) * 100)), _hundredths(
+        ceil(Fraction(interval.high) * 100)
+    )
+
+
+def _hundredths(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def level_text(confidence: float) -> str:

@@ -1,9 +1,10 @@
-"""What an evaluation's settings make of it: its sampling policy, its interval method, its gate.
+"""What an evaluation's settings make of it: its sampling policy, its level, its gate.
 
 One place for the choice, so that the headless table, the exports, the HTML
-report and the app read an adaptive evaluation the same way: its intervals are
-the anytime-valid ones (``core.sequences``) and, with ``--require``, its gate is
-the confident one, whose test is what stopped each case (``core.stopping``).
+report and the app read an evaluation the same way: its intervals by the method
+``core.interval_choice`` decides (anytime-valid once n was chosen by looking)
+and, adaptive with ``--require``, the confident gate, whose test is what stopped
+each case (``core.stopping``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,8 @@ from passk_tui.core.stats.case_costs import total_cost
 from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading, read
-from passk_tui.core.stats.intervals import (
-    CLOPPER_PEARSON,
-    DEFAULT_CONFIDENCE,
-    IntervalMethod,
-    level_text,
-)
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.interval_choice import IntervalChoice, evaluation_choice
+from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, level_text
 from passk_tui.core.stats.stopping import (
     DEFAULT_PRECISION,
     GateRule,
@@ -36,11 +32,6 @@ from passk_tui.core.stats.stopping import (
 )
 from passk_tui.core.stats.suite_promise import case_level
 from passk_tui.core.text.extent_text import adaptive_summary
-
-
-def interval_method(settings: Settings) -> IntervalMethod:
-    """Anytime-valid for an adaptive evaluation (its n was chosen by looking), else exact."""
-    return CONFIDENCE_SEQUENCE if settings.adaptive else CLOPPER_PEARSON
 
 
 def gate_confidence(settings: Settings) -> float | None:
@@ -125,15 +116,22 @@ def interval_level(settings: Settings, case_count: int = 1) -> float:
 
 
 def reading(
-    figures: Sequence[CaseFigures], settings: Settings, suite_size: int | None = None
+    figures: Sequence[CaseFigures],
+    settings: Settings,
+    suite_size: int | None = None,
+    choice: IntervalChoice | None = None,
 ) -> Reading:
-    """Every case's intervals and verdict as the settings call for (method, level, gate);
-    ``suite_size``: the evaluation's cases, when ``figures`` are only some of them."""
+    """Every case's intervals and verdict as the settings call for (method, level, gate).
+
+    ``suite_size`` and ``choice`` (the evaluation's method, ``core.interval_choice``): for
+    when ``figures`` are only some of its cases (one case redrawn live); by default the
+    method is decided from ``figures``.
+    """
     return read(
         figures,
         settings.require,
         gate_confidence(settings),
-        interval_method(settings),
+        (choice or evaluation_choice(settings, figures)).method,
         settings.family_wise,
         suite_size,
     )

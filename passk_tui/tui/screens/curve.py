@@ -8,7 +8,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.stats.curves import Curve, pass_curve
 from passk_tui.core.stats.intervals import interval_text, level_text
-from passk_tui.core.stats.sampling import interval_level, interval_method
+from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
@@ -24,11 +24,10 @@ class CurveScreen(ViewScreen):
         self.case_index = case_index
 
     def _curve(self) -> Curve:
-        """At the evaluation's level, by its method: an adaptive one's anytime-valid interval,
-        as the Results and Case screens read it."""
+        """At the evaluation's level, by its method (anytime-valid once n was chosen by
+        looking), as the Results and Case screens read it."""
         f = self.view.progress.figures(self.case_index)
-        settings = self.view.settings
-        return pass_curve(f.passed, f.n, self._level(), interval_method(settings), f.order)
+        return pass_curve(f.passed, f.n, self._level(), self.view.interval_choice().method, f.order)
 
     def _level(self) -> float:
         return interval_level(self.view.settings, len(self.view.progress.case_names))
@@ -61,7 +60,7 @@ class CurveScreen(ViewScreen):
         legend.append(f"{AT_K_MARK} pass@k", style=self.role("passed"))
         legend.append("   ")
         legend.append(f"{HAT_K_MARK} pass^k", style=self.role("hat-k"))
-        method = interval_method(self.view.settings).label
+        method = self.view.interval_choice().method.label
         legend.append(f"   bars: {level_text(curve.confidence)} interval, {method}")
         self.query_one("#curve-legend", Static).update(legend)
         table = self.query_one(DataTable)

@@ -13,7 +13,7 @@ from textual.widgets import Header, Static
 from passk_tui.core.stats.forest import FOREST_FIGURES, ForestFigure, ForestRow, forest_rows
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import level_text
-from passk_tui.core.stats.sampling import interval_level, interval_method
+from passk_tui.core.stats.sampling import interval_level
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -54,7 +54,7 @@ class ForestScreen(ViewScreen):
         progress = self.view.progress
         require = self.view.settings.require
         level = interval_level(self.view.settings, len(progress.case_names))
-        method = interval_method(self.view.settings)
+        method = self.view.interval_choice().method
         rows = forest_rows(progress.all_figures(), self.figure, require, level, method)
         if self.sorted_low:
             rows = lowest_first(rows)

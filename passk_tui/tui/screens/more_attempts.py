@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
+from passk_tui.core.stats.interval_choice import EXTENDING_NOTE, n_chosen_by_looking
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import counted
 from passk_tui.tui.view import EvaluationView
@@ -28,8 +29,9 @@ def extension_question(view: EvaluationView, attempts: int) -> str:
         f"Extend evaluation {view.evaluation_id} to {attempts} attempts per case?\n\n"
         f"That is {counted(runs, 'more Run')} for its {counted(len(figures), 'case')} "
         f"({wanted} of them undecided or flaky; as `--resume ID --attempts {attempts}`, every "
-        "case gets the attempts). The attempts made stay; the grid grows."
-    )
+        "case gets the attempts). The attempts made stay; the grid grows. "
+        + ("" if n_chosen_by_looking(view.settings) else EXTENDING_NOTE)
+    ).rstrip()
 
 
 class MoreAttemptsScreen(ModalScreen[int | None]):

@@ -261,7 +261,8 @@ class ResultsScreen(ResultsViews):
         reading = view.reading()
         cases.append("  ·  ")
         cases.append(
-            f"intervals: {level_text(reading.level)} {reading.method.label}",
+            f"intervals: {level_text(reading.level)} {reading.method.label}, "
+            f"{view.interval_choice().why}",
             style=colours.get("muted-text", ""),
         )
         self._show("#results-cases", cases)

@@ -14,6 +14,7 @@ from textual.widgets import Header, Static
 
 from passk_tui.core.run.progress import Cell
 from passk_tui.core.stats.gate import gate_text
+from passk_tui.core.stats.interval_choice import watched_text
 from passk_tui.core.stats.intervals import Interval, level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
@@ -42,6 +43,11 @@ def _is_live(view: EvaluationView) -> bool:
 def _pass_at_k_interval(view: EvaluationView, case_index: int) -> Interval | None:
     """A case's live pass@k interval, as its grid shows it."""
     return view.case_reading(case_index).intervals.pass_at_k
+
+
+def _interval_kind(view: EvaluationView) -> str:
+    """The method the grid's intervals are read by now: its lines are drawn again on a change."""
+    return view.interval_choice().method.name
 
 
 #: Repaints per second at most; a repaint happens only when Progress moved.
@@ -91,6 +97,7 @@ class RunScreen(Screen[None]):
                 view.progress,
                 interval=partial(_pass_at_k_interval, view),
                 interval_header=f"pass@{view.progress.k} {level_text(level)}",
+                interval_kind=partial(_interval_kind, view),
                 sampled=view.still_sampled,
                 live=partial(_is_live, view),
                 id=f"attempts-grid-{side.lower()}" if side else "attempts-grid",
@@ -148,6 +155,7 @@ class RunScreen(Screen[None]):
             f"timeout {s.timeout:g} s",
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             s.stack or "local agent",
+            watched_text(s),
         ]
         if self.baseline is not None:
             parts.insert(0, f"v{self.baseline.settings.version} (A) and v{s.version} (B) in turn")

@@ -105,16 +105,20 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         *,
         interval: Callable[[int], Interval | None] | None = None,
         interval_header: str = "",
+        interval_kind: Callable[[], Hashable] | None = None,
         sampled: Callable[[int], bool] | None = None,
         live: Callable[[], bool] | None = None,
         id: str | None = None,
     ) -> None:
         """``interval(case)``: its live pass@k interval (None while undefined), headed
-        ``interval_header``; ``sampled(case)``: whether it still has attempts to come;
-        ``live()``: whether attempts are still landing (the window follows them)."""
+        ``interval_header``; ``interval_kind()``: the method it is read by now (it changes
+        when a fixed-n run's last attempt lands, every line with it); ``sampled(case)``:
+        whether it still has attempts to come; ``live()``: whether attempts are still
+        landing (the window follows them)."""
         super().__init__(id=id)
         self.progress = progress
         self._interval = interval
+        self._interval_kind = interval_kind or (lambda: None)
         self._sampled = sampled or (lambda case_index: False)
         #: The attempts shown when a row does not fit, following a live run.
         self.window = CellsWindow(progress, live or (lambda: False))
@@ -186,6 +190,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
             self.cursor_row,
             self.has_focus,
             self.size,
+            self._interval_kind(),
         )
         shown = self._shown_rows(frame[3])
         if frame != self._painted_frame:
@@ -297,6 +302,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
             is_cursor,
             layout,
             first,
+            self._interval_kind(),
         )
         cached = self._lines.get(key)
         if cached is not None:
