@@ -44,11 +44,19 @@ RESUMED = {
     "max_attempts": "max_attempts",
     "require": "require",
     "confidence": "confidence",
+    "family_wise": "family_wise",
     "precision": "precision",
     "concurrency": "concurrency",
     "timeout": "timeout",
     "agents": "agents_path",
+    "budget_runs": "budget_runs",
+    "budget_cost": "budget_cost",
+    "price_in": "price_in",
+    "price_out": "price_out",
 }
+
+#: The keywords whose value is the settings' as given (a path, a flag), not parsed from text.
+TAKEN_AS_GIVEN = frozenset({"agents", "family_wise"})
 
 
 @dataclass
@@ -75,11 +83,16 @@ async def evaluate_async(
     version: int | str | None = None,
     require: float | Fraction | str | None = None,
     confidence: float | None = None,
+    family_wise: bool = False,
     max_attempts: int | None = None,
     precision: float | None = None,
     concurrency: int | None = None,
     timeout: float | None = None,
     completion_only: bool = False,
+    budget_runs: int | None = None,
+    budget_cost: float | str | None = None,
+    price_in: float | str | None = None,
+    price_out: float | str | None = None,
     agents: str | os.PathLike[str] | None = None,
     export: str | os.PathLike[str] | None = None,
     baseline: int | str | None = None,
@@ -102,15 +115,21 @@ async def evaluate_async(
         "k": k,
         "require": require,
         "confidence": confidence,
+        "family_wise": family_wise or None,
         "max_attempts": max_attempts,
         "precision": precision,
         "concurrency": concurrency,
         "timeout": timeout,
         "agents": None if agents is None else os.fspath(agents),
         "completion_only": completion_only or None,
+        "budget_runs": budget_runs,
+        "budget_cost": budget_cost,
+        "price_in": price_in,
+        "price_out": price_out,
     }
     export_path = _export_path(export, paired=baseline is not None)
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
+    making: Made | None = None
     try:
         listener = _Listener(progress)
         making = made(
@@ -136,8 +155,12 @@ async def evaluate_async(
             _export(making, plan.store, export_path)
         return result
     finally:
+        # A notebook calls again and again: no claim (a shown-only resume ran nothing to
+        # release it) and no connection is left open.
+        for evaluation in making.evaluations if making is not None else ():
+            evaluation.release()
+        plan.store.close()
         if plan.scratch is not None:
-            plan.store.close()
             shutil.rmtree(plan.scratch, ignore_errors=True)
 
 
@@ -178,12 +201,14 @@ def _plan(
         if resume is None:
             folder = opened.path.parent / CASES_FOLDER
             texts["cases"] = _cases_text(cases, folder, bool(texts["completion_only"]))
-        check = check_settings(texts, demo=resume is not None)
+        # A resume keeps its gate: --family-wise alone is its promise again, not bad input.
+        checked = texts if resume is None else {**texts, "family_wise": None}
+        check = check_settings(checked, demo=resume is not None)
         line = check.first_line()
         if line is not None:
             raise InputError(line)
     except BaseException:
-        if opened is not None and scratch is not None:
+        if opened is not None:
             opened.close()
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -192,7 +217,7 @@ def _plan(
     if resume is None:
         return _Plan(check.settings, {}, key, target_for, opened, scratch, paired)
     changes = {
-        field: texts[word] if word == "agents" else check.values[word]
+        field: texts[word] if word in TAKEN_AS_GIVEN else check.values[word]
         for word, field in RESUMED.items()
         if texts.get(word) is not None
     }

@@ -8,6 +8,7 @@ gets three options and a marker, and nothing else.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 #: The session's marked tests, once the first one runs.
 MARKED: pytest.StashKey[MarkedTests] = pytest.StashKey()
 
+#: ``--passk-export``'s path, checked.
+EXPORT: pytest.StashKey[Path] = pytest.StashKey()
 #: The workers' summaries, on xdist's controller.
 WORKERS: pytest.StashKey[list[list[str]]] = pytest.StashKey()
 
@@ -49,6 +52,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARKER)
+    export = config.getoption("passk_export")
+    if export:
+        # Checked before any test runs (its folder, its suffix), relative to where pytest
+        # started whatever folder a test moves to: reports/ is loaded only when asked for.
+        from passk_tui.core.errors import InputError
+        from passk_tui.reports.export import check_export_path
+
+        try:
+            config.stash[EXPORT] = check_export_path(str(config.invocation_params.dir / export))
+        except InputError as exc:
+            raise pytest.UsageError(f"--passk-export: {exc}") from None
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -61,7 +75,8 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
 
     marked = pyfuncitem.config.stash.get(MARKED, None)
     if marked is None:
-        marked = pyfuncitem.config.stash[MARKED] = MarkedTests(pyfuncitem.config)
+        config = pyfuncitem.config
+        marked = config.stash[MARKED] = MarkedTests(config, config.stash.get(EXPORT, None))
     marked.run(pyfuncitem, marker.args, marker.kwargs)
     return True
 

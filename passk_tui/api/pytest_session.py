@@ -56,6 +56,8 @@ KEYWORDS = (
 #: What a marked test runs with unless its marker says otherwise (attempts one at a time:
 #: a test body is seldom written to run beside itself).
 DEFAULTS = {"concurrency": "1"}
+#: How a bad agent or version is named: by the option that gave it.
+SOURCES = {"agent": "--passk-agent", "version": "--passk-version"}
 #: The definition every session's evaluation records: what ran is the test suite.
 DEFINITION = python_definition("pytest")
 
@@ -72,15 +74,16 @@ class MarkedTest:
 class MarkedTests:
     """Every marked test of one pytest session (or xdist worker), stored together at its end."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, export: Path | None) -> None:
         self.config = config
         self.evaluation_id = new_evaluation_id()
         self.agent = str(config.getoption("passk_agent") or config.rootpath.name)
         self.version = str(config.getoption("passk_version") or "0")
-        export = config.getoption("passk_export")
-        #: Relative to where pytest was started, whatever folder a test moved to since.
-        self.export = None if export is None else config.invocation_params.dir / export
+        #: ``--passk-export``, checked when pytest started (``pytest_plugin.pytest_configure``).
+        self.export = export
         self.tests: list[MarkedTest] = []
+        #: How the stored evaluation ends: ``cancelled`` when Ctrl-C stopped a marked test.
+        self.status = "done"
         #: The summary's lines once stored (the table, where it is), or what went wrong.
         self.lines: list[str] = []
 
@@ -109,8 +112,12 @@ class MarkedTests:
             on_event=keep,
             policy=sampling_policy(settings, 1),
         )
-        asyncio.run(run_stoppable(Interleaved([evaluation])))
-        self.tests.append(MarkedTest(item.nodeid, settings, records))
+        self.tests.append(MarkedTest(item.nodeid, settings, records))  # kept if interrupted
+        try:
+            asyncio.run(run_stoppable(Interleaved([evaluation])))
+        except KeyboardInterrupt:
+            self.status = "cancelled"  # what finished is stored; the rest is not measured
+            raise
         read = reading(evaluation.progress.all_figures(), settings)
         if read.exit_code:
             said = gate_lines(read)
@@ -127,7 +134,7 @@ class MarkedTests:
         texts: dict[str, str | bool | None] = {**DEFAULTS, "cases": "pytest"}
         texts.update({word: None if v is None else str(v) for word, v in keywords.items()})
         texts.update(agent=self.agent, version=self.version)
-        check = check_settings(texts)
+        check = check_settings(texts, sources=SOURCES)
         line = check.first_line()
         if line is not None:
             pytest.fail(f"passk: {line}", pytrace=False)
@@ -145,6 +152,12 @@ class MarkedTests:
 
     def _stored(self) -> list[str]:
         store = Store.open()
+        try:
+            return self._stored_in(store)
+        finally:
+            store.close()
+
+    def _stored_in(self, store: Store) -> list[str]:
         folder = store.path.parent / "cases"
         path = written_cases([Case(t.name, t.name, CHECK) for t in self.tests], folder, False)
         cases = load_cases(path)
@@ -158,7 +171,7 @@ class MarkedTests:
             self.evaluation_id, settings, cases, file_sha256(path), definition=DEFINITION
         )
         store.write(self.evaluation_id, records)
-        store.finish(self.evaluation_id, "done")
+        store.finish(self.evaluation_id, self.status)
         progress = Progress([t.name for t in self.tests], settings.attempts, settings.k)
         progress.add(records)
         figures = progress.all_figures()
@@ -170,13 +183,9 @@ class MarkedTests:
             f"passk-tui --resume {self.evaluation_id} shows it"
         )
         if self.export:
-            from passk_tui.reports.export import check_export_path, export
+            from passk_tui.reports.export import export
 
-            written = export(
-                store.load(self.evaluation_id),
-                check_export_path(str(self.export)),
-                settings.confidence,
-            )
+            written = export(store.load(self.evaluation_id), self.export, settings.confidence)
             lines.append(f"wrote {written}")
         return lines
 

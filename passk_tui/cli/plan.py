@@ -9,6 +9,7 @@ from fractions import Fraction
 from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import fail, print_out
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.run.price import Price, parse_price, parse_tokens
 from passk_tui.core.run.settings import DEFAULT_K, parse_attempts, parse_require
 from passk_tui.core.run.settings import parse_whole_number as parse_seed
 from passk_tui.core.stats.adaptive_plan import (
@@ -21,6 +22,7 @@ from passk_tui.core.stats.adaptive_plan import (
 from passk_tui.core.stats.compare_power import compare_plan
 from passk_tui.core.stats.gate_thresholds import MAX_PLANNED, Thresholds
 from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, parse_confidence
+from passk_tui.core.stats.plan_cost import AttemptTokens, attempts_cost, undecided_costs
 from passk_tui.core.stats.planning import (
     TARGETS,
     all_pass_n,
@@ -30,6 +32,7 @@ from passk_tui.core.stats.planning import (
 )
 from passk_tui.core.stats.suite_promise import case_level
 from passk_tui.core.text import plan_text
+from passk_tui.evaluations.cost_settings import PRICES, price_pair
 from passk_tui.evaluations.settings_text import flag
 
 
@@ -85,6 +88,15 @@ def build_plan_parser() -> FlagParser:
         metavar="ID",
         help="a stored evaluation (id, prefix, last): its undecided cases and the attempts to add",
     )
+    money = parser.add_argument_group("what the attempts would cost")
+    money.add_argument("--price-in", metavar="P", help="price per million input tokens")
+    money.add_argument("--price-out", metavar="P", help="price per million output tokens")
+    money.add_argument(
+        "--tokens-in", metavar="N", help="input tokens expected per attempt (--from: observed)"
+    )
+    money.add_argument(
+        "--tokens-out", metavar="N", help="output tokens expected per attempt (--from: observed)"
+    )
     parser.add_argument(
         "--compare",
         nargs=2,
@@ -107,10 +119,12 @@ def run_plan(argv: list[str]) -> int:
 def _plan(args: argparse.Namespace) -> str:
     confidence = flag("confidence", args.confidence, parse_confidence, DEFAULT_CONFIDENCE)
     cases = flag("cases", args.cases, parse_attempts, 1)
-    if args.family_wise and args.cases is None:
+    if args.family_wise and args.cases is None and args.source is None:
         raise InputError("--family-wise: needs --cases M (the suite it plans for)")
+    _check_modes(args)
+    price, tokens = plan_money(args)
     if args.source is not None:
-        return _plan_stored(args.source, args.require, args.confidence, args.family_wise)
+        return _plan_stored(args, price, tokens)
     if args.compare is not None:
         return _plan_compare(args.compare, confidence, cases)
     if args.require is None:
@@ -134,16 +148,56 @@ def _plan(args: argparse.Namespace) -> str:
     else:
         exact = Thresholds(require, k, level, anytime=False)
         lines.append(plan_text.all_pass_line(all_pass_n(exact)))
-        table = plan_text.plan_table(plan_rows(rates, exact), k)
+        rows = plan_rows(rates, exact)
+        table = plan_text.plan_table(rows, k)
         after = []
+        if price is not None:
+            if tokens is None:
+                raise InputError(
+                    "--price-in: give --tokens-in and --tokens-out (expected per attempt), "
+                    "or --from ID to read them from a stored evaluation"
+                )
+            costs = [{t: attempts_cost(r.n_for[t], tokens, price) for t in TARGETS} for r in rows]
+            after += plan_text.cost_lines(rates, costs, tokens, price)
     if args.family_wise:
         after.append(plan_text.suite_line(confidence, cases, level))
     return "\n".join(lines) + "\n" + table + "".join(f"{line}\n" for line in after)
 
 
-def _plan_stored(ref: str, require: str | None, confidence: str | None, family_wise: bool) -> str:
+def _check_modes(args: argparse.Namespace) -> None:
+    """One question per command: flags that belong to another mode are refused, not ignored."""
+    mode = "--from" if args.source is not None else "--compare" if args.compare else None
+    given = [
+        name
+        for name, value in (
+            ("--expect", args.expect),
+            ("--adaptive", args.adaptive),
+            ("--k", args.k),
+            ("--cases", args.cases if mode == "--from" else None),
+            ("--compare", args.compare if mode == "--from" else None),
+            ("--require", args.require if mode == "--compare" else None),
+        )
+        if value
+    ]
+    if mode is not None and given:
+        raise InputError(f"{given[0]}: not with {mode} (it plans another question)")
+    if mode is None and args.cases is not None and not args.family_wise:
+        raise InputError("--cases: with --family-wise (or --compare), the suite it plans for")
+
+
+def _plan_stored(
+    args: argparse.Namespace, price: Price | None, tokens: AttemptTokens | None
+) -> str:
     """Each undecided case of a stored evaluation, read by its own settings (``--require`` and
-    ``--confidence`` given here read it under that gate instead)."""
+    ``--confidence`` given here read it under that gate instead); priced (the flags', else its
+    stored prices), what its more attempts would cost at each case's observed tokens per
+    attempt (or ``--tokens-in/--tokens-out``)."""
+    ref, require, confidence, family_wise = (
+        args.source,
+        args.require,
+        args.confidence,
+        args.family_wise,
+    )
     from passk_tui.core.stats.gate import read
     from passk_tui.core.stats.interval_choice import evaluation_choice
     from passk_tui.core.stats.sampling import gate_confidence
@@ -169,11 +223,36 @@ def _plan_stored(ref: str, require: str | None, confidence: str | None, family_w
         }
         for c in reading.undecided
     ]
-    return (
+    text = (
         f"{stored.id}: {len(reading.undecided):,} of {len(reading.cases):,} cases undecided; "
         "more attempts each (its rate taken at its estimate, judged by the anytime-valid "
         "interval once extended)\n" + plan_text.undecided_table(reading, more)
     )
+    price = price or s.price
+    if price is None:
+        return text
+    costs = undecided_costs(reading.undecided, more, stored.records, price, tokens)
+    return text + "".join(
+        f"{line}\n" for line in plan_text.undecided_cost_lines(reading, costs, price, tokens)
+    )
+
+
+def plan_money(args: argparse.Namespace) -> tuple[Price | None, AttemptTokens | None]:
+    """The prices and tokens per attempt given to plan (each in pairs), or None."""
+    prices = [flag(n.replace("_", "-"), getattr(args, n), parse_price, None) for n in PRICES]
+    price = price_pair(*prices)
+    names = ("tokens_in", "tokens_out")
+    counts = [flag(n.replace("_", "-"), getattr(args, n), parse_tokens, None) for n in names]
+    if (counts[0] is None) != (counts[1] is None):
+        given, missing = ("in", "out") if counts[1] is None else ("out", "in")
+        raise InputError(f"--tokens-{given}: give --tokens-{missing} too")
+    tokens_in, tokens_out = counts
+    tokens = (
+        None if tokens_in is None or tokens_out is None else AttemptTokens(tokens_in, tokens_out)
+    )
+    if tokens is not None and price is None and args.source is None:
+        raise InputError("--tokens-in: give --price-in and --price-out too (what a token costs)")
+    return price, tokens
 
 
 def _plan_compare(rates: list[str], confidence: float, cases: int) -> str:

@@ -24,12 +24,12 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.run.policy import SamplingPolicy
-from passk_tui.core.run.price import Price
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.sampling import sampling_policy
 from passk_tui.core.stats.stopping import StopReason
-from passk_tui.evaluations.settings_text import load_suite, make_target, with_local_price
+from passk_tui.evaluations.cost_settings import PRICES, kept_price, with_local_price
+from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.store.claims import Claim
 
@@ -63,8 +63,6 @@ RUNNING = frozenset(
         "family_wise",
     }
 )
-#: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
-PRICES = ("price_in", "price_out")
 
 
 class RecordedEvaluation(Evaluation):
@@ -222,7 +220,7 @@ def new_evaluation(
     ``target_for`` builds the target instead of the settings' stack or agents file (a
     Python callable, which no file names).
     """
-    settings = with_local_price(settings, from_file=target_for is None)
+    settings = with_local_price(settings, agents_file=target_for is None)
     cases = load_suite(settings)
     check_planned_size(len(cases), settings.attempts)
     if settings.max_attempts is not None:
@@ -480,7 +478,7 @@ def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Sett
             "agent); start a new evaluation instead"
         )
     grown = _grown(stored.id, current, changes)
-    priced = _priced(stored.id, current, changes)
+    priced = kept_price(stored.id, current, changes)
     unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING) - set(PRICES)
     if unknown:
         raise ValueError(f"not settings: {', '.join(sorted(unknown))}")
@@ -527,24 +525,6 @@ def _extends(current: Settings, resumed: Settings) -> bool:
     return resumed.max_attempts is not None and (
         current.max_attempts is None or resumed.max_attempts > current.max_attempts
     )
-
-
-def _priced(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored prices are kept: the same given again is fine, and an evaluation stored
-    without prices may be given them; other prices are InputError in one line."""
-    price_in, price_out = (changes.get(name) for name in PRICES)
-    if price_in is None and price_out is None:
-        return {}
-    if price_in is None or price_out is None:
-        raise InputError(f"--resume {evaluation_id}: give --price-in and --price-out together")
-    price = Price(price_in, price_out)
-    if current.price is not None and current.price != price:
-        shown = "/".join(current.price.texts())
-        raise InputError(
-            f"--resume {evaluation_id}: its prices are kept (stored: {shown} per million tokens "
-            "in/out); start a new evaluation to price it otherwise"
-        )
-    return {"price": price}
 
 
 def _resolved(path: str, flag: str) -> str:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.cases import Case, load_cases
-from passk_tui.core.run.price import Price, parse_money, parse_price
+from passk_tui.core.run.price import parse_money, parse_price
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
@@ -32,6 +31,7 @@ from passk_tui.core.run.settings import (
 from passk_tui.core.run.target import Target
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.text.terminal_text import escape, first_unsafe
+from passk_tui.evaluations.cost_settings import PRICES, UnpairedPrice, price_pair
 from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
 
@@ -185,7 +185,13 @@ def check_settings(
             f"must differ from the version ({version})",
             f"--baseline: must differ from --version ({version})",
         )
-    price = _check_price(check, parsed)
+    price = None
+    prices = {name: parsed(name, parse_price, None) for name in PRICES}
+    if not check.errors.keys() & prices.keys():
+        try:
+            price = price_pair(prices["price_in"], prices["price_out"])
+        except UnpairedPrice as exc:
+            check.fail(exc.field, exc.message, str(exc))
     budget_runs = parsed("budget_runs", parse_attempts, None)
     budget_cost = parsed("budget_cost", parse_money, None)
     if budget_cost is not None and price is None and stack is not None and not check.errors:
@@ -220,28 +226,6 @@ def check_settings(
         family_wise=family_wise,
     )
     return check
-
-
-def _check_price(check: SettingsCheck, parsed: Callable[..., object]) -> Price | None:
-    """The price given by its two fields (None: neither); one without the other is refused."""
-    given = {name: parsed(name, parse_price, None) for name in ("price_in", "price_out")}
-    if check.errors.keys() & given.keys():
-        return None
-    price_in, price_out = given["price_in"], given["price_out"]
-    if price_in is None and price_out is None:
-        return None
-    if price_in is None or price_out is None:
-        missing, other = (
-            ("price_in", "price_out") if price_in is None else ("price_out", "price_in")
-        )
-        check.fail(
-            missing,
-            f"give it with the price {'out' if missing == 'price_in' else 'in'}",
-            f"{flag_name(other)}: give {flag_name(missing)} too (prices come in pairs)",
-        )
-        return None
-    assert isinstance(price_in, Fraction) and isinstance(price_out, Fraction)
-    return Price(price_in, price_out)
 
 
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
@@ -397,26 +381,6 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
     )
 
 
-def with_local_price(settings: Settings, *, from_file: bool = True) -> Settings:
-    """The settings with a local version's own ``price`` when no flag gave one; a
-    ``--budget-cost`` with no price from either is bad input (InputError).
-
-    ``from_file=False``: the agent is no agents file's (a Python callable), so only a
-    price given with the settings counts."""
-    price = settings.price
-    if price is None and from_file and not settings.stack:
-        from passk_tui.targets.agents_file import find_agents_file, find_version
-
-        explicit = Path(settings.agents_path) if settings.agents_path else None
-        price = find_version(find_agents_file(explicit), settings.agent, settings.version).price
-    if settings.budget_cost is not None and price is None:
-        raise InputError(
-            f"--budget-cost: needs prices: give {settings.agent!r} version {settings.version} "
-            "a price in the agents file, or --price-in and --price-out"
-        )
-    return replace(settings, price=price)
-
-
 def resume_changes(args: argparse.Namespace) -> dict[str, object]:
     """The settings given again with --resume, validated; the session refuses measured changes.
 
@@ -464,7 +428,7 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
         changes["budget_runs"] = flag("budget-runs", args.budget_runs, parse_attempts, 0)
     if args.budget_cost is not None:
         changes["budget_cost"] = flag("budget-cost", args.budget_cost, parse_money, None)
-    for name in ("price_in", "price_out"):
+    for name in PRICES:
         if getattr(args, name) is not None:
             changes[name] = flag(name.replace("_", "-"), getattr(args, name), parse_price, None)
     return changes

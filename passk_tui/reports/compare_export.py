@@ -209,7 +209,10 @@ def render_md(compared: ComparedEvaluations) -> str:
         "",
         md_cell(suite_line(comparison)),
         "",
-        *(f"- {md_cell(line)}" for line in [*notes(comparison), *compared.warnings()]),
+        *(
+            f"- {md_cell(line)}"
+            for line in [*notes(comparison), *compared.cost_lines(), *compared.warnings()]
+        ),
         *(f"- {md_cell(line)}" for line in compared.definition_lines()),
         "",
         f"{comparison.method}; a verdict where the adjusted p is below {float(comparison.alpha):g}"

@@ -109,7 +109,7 @@ def _counts(compared: ComparedEvaluations) -> str:
         f"(confidence {level_text(float(comparison.confidence))}). "
         f"The suite: {comparison.suite.method}."
     )
-    said = [*notes(comparison), *compared.warnings()]
+    said = [*notes(comparison), *compared.cost_lines(), *compared.warnings()]
     items = "".join(f"<li>{esc(line)}</li>" for line in said)
     listed = f'<ul class="notes" id="notes">{items}</ul>' if said else ""
     return (

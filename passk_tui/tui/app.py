@@ -69,6 +69,8 @@ class PasskApp(ScreenshotSaving):
     GUARD: ClassVar[LineFilter] = UnsafeCharacters()
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # q first: the keys line shows it where it works, Ctrl+Q where q would be typed.
+        Binding("q", "quit", "Quit", show=False, tooltip="Quit (Ctrl+Q while typing)"),
         Binding(
             "ctrl+q",
             "quit",
@@ -77,13 +79,12 @@ class PasskApp(ScreenshotSaving):
             show=False,
             tooltip="Quit (Ctrl+Q; q where nothing is typed)",
         ),
-        Binding("q", "quit", "Quit", show=False, tooltip="Quit (Ctrl+Q while typing)"),
         Binding("f2", "history", "History", show=False, tooltip="The stored evaluations (F2)"),
         Binding(
             "question_mark,f1",
             "help",
             "Help",
-            tooltip="What the figures, intervals and glyphs mean (? or F1; F1 while typing)",
+            tooltip="This screen's keys, the glyphs, what the figures mean (? or F1; F1 while typing)",
         ),
         Binding(
             "ctrl+p",

@@ -18,7 +18,7 @@ from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.lookups import count_cases, local_agents
 from passk_tui.evaluations.settings_text import check_settings
 
-#: The text fields, in the order the screen shows them (completion_only is a switch).
+#: The text fields, in the order the screen shows them (the SWITCHES are checkboxes).
 TEXT_FIELDS = (
     "agent",
     "version",
@@ -35,13 +35,16 @@ TEXT_FIELDS = (
     "agents",
 )
 
+#: The yes/no fields, after the text fields.
+SWITCHES = ("completion_only", "family_wise")
+
 FormValues = dict[str, str | bool]
 
 
 def blank_form() -> FormValues:
     """Every field empty: empty optional fields take their defaults."""
     values: FormValues = dict.fromkeys(TEXT_FIELDS, "")
-    values["completion_only"] = False
+    values.update(dict.fromkeys(SWITCHES, False))
     return values
 
 
@@ -74,6 +77,7 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
         given["agents"] = None  # not used with a stack
     given["key"] = str(values.get("key") or "") or None  # untrimmed: a space is the key's
     given["completion_only"] = completion_only
+    given["family_wise"] = bool(values.get("family_wise", False))
     verdict = check_settings(given)
     check.errors.update(verdict.errors)
     parsed = verdict.values

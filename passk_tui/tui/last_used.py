@@ -10,7 +10,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from passk_tui.tui.form import TEXT_FIELDS, FormValues
+from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormValues
 
 FILE_NAME = "settings.toml"
 #: The fields worth remembering: everything but the key, which stays in the env or the field.
@@ -31,8 +31,9 @@ def load_last_used(path: Path | None = None) -> FormValues:
         value = data.get(name)
         if isinstance(value, str | int | float) and not isinstance(value, bool):
             values[name] = str(value)
-    if isinstance(data.get("completion_only"), bool):
-        values["completion_only"] = data["completion_only"]
+    for name in SWITCHES:
+        if isinstance(data.get(name), bool):
+            values[name] = data[name]
     return values
 
 
@@ -55,7 +56,8 @@ def save_last_used(values: Mapping[str, str | bool], path: Path | None = None) -
                 data[name] = text
         else:
             data[name] = text
-    data["completion_only"] = bool(values.get("completion_only", False))
+    for name in SWITCHES:
+        data[name] = bool(values.get(name, False))
     theme = load_theme(path)
     if theme:
         data["theme"] = theme

@@ -21,7 +21,7 @@ from passk_tui.evaluations.settings_text import (
     stack_key,
 )
 from passk_tui.reports.export import check_export_path
-from passk_tui.tui.form import TEXT_FIELDS, FormValues, blank_form
+from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used, save_last_used
 
 if TYPE_CHECKING:
@@ -66,9 +66,10 @@ def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormV
         if value is not None:
             values[name] = value
             given = True
-    if args.completion_only:
-        values["completion_only"] = True
-        given = True
+    for name in SWITCHES:
+        if getattr(args, name, None):
+            values[name] = True
+            given = True
     if not args.stack and env.get("PASSK_STACK"):
         values["stack"] = env["PASSK_STACK"]
         given = True

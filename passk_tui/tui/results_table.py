@@ -103,12 +103,20 @@ def layout(
 
 def headings(columns: list[Column]) -> list[Text]:
     """Each column's label; the sorted one's mark after it where the column has room (a name
-    column), else in place of its separating space."""
+    column), else in place of its separating space, the next label then moved off it."""
     cells = []
+    marked = False  # the column before put its mark where the separating space was
     for c in columns:
-        beside = c.arrow and c.key not in NUMERIC and len(c.label) + 2 <= c.width
-        cell = _aligned(c, f"{c.label} {c.arrow}" if beside else c.label, "")
-        if c.arrow and not beside:
+        beside = bool(c.arrow) and c.key not in NUMERIC and len(c.label) + 2 <= c.width
+        label = f"{c.label} {c.arrow}" if beside else c.label
+        if marked and c.key not in NUMERIC and len(label) + 1 <= c.width:
+            # Off the mark by a space in a run of its own (no run starts with a space).
+            cell = right_aligned(label, len(label) + 1)
+            cell.append(" " * (c.width - len(label)))
+        else:
+            cell = _aligned(c, label, "")
+        marked = bool(c.arrow) and not beside
+        if marked:
             cell = cell[:-1]
             cell.append(c.arrow)
         cells.append(cell)

@@ -108,3 +108,37 @@ def test_ctrl_c_withdraws_the_attempts_in_flight_and_a_resume_finishes(tmp_path:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert resumed.stdout == "6\n", resumed.stderr
+
+
+def test_a_budget_of_runs_stops_starting_attempts() -> None:
+    cases = [Case("c", "x", {"equals": "x"})]
+    result = passk_tui.evaluate(lambda text: text, cases=cases, attempts=6, k=1, budget_runs=4,
+                                concurrency=1)  # fmt: skip
+    assert result.cases[0].attempts == 4
+
+
+def test_a_callables_budget_of_money_needs_its_prices() -> None:
+    cases = [Case("c", "x", {"equals": "x"})]
+    with pytest.raises(passk_tui.InputError, match=r"^--budget-cost: needs prices"):
+        passk_tui.evaluate(lambda text: text, cases=cases, budget_cost=1)
+
+
+def test_family_wise_is_the_whole_suites_gate_and_kept_by_a_resume() -> None:
+    cases = [Case(f"c{i}", "x", {"equals": "x"}) for i in range(3)]
+    result = passk_tui.evaluate(lambda text: text, cases=cases, attempts=4, k=1, require=0.5,
+                                confidence=0.9, family_wise=True)  # fmt: skip
+    assert result.gate == "undecided"
+    again = passk_tui.evaluate(lambda text: text, resume=result.id, attempts=6, family_wise=True,
+                               name="<lambda>")  # fmt: skip
+    assert [case.attempts for case in again.cases] == [6, 6, 6]
+    with pytest.raises(passk_tui.InputError, match=r"^--family-wise: "):
+        passk_tui.evaluate(lambda text: text, cases=cases, family_wise=True)
+
+
+def test_a_notebook_may_show_the_same_evaluation_again_and_again() -> None:
+    made = passk_tui.evaluate(scripted, cases=SEED)
+    for _ in range(3):  # each call lets go of its claim: none is "running" in another
+        shown = passk_tui.evaluate(scripted, resume=made.id)
+        assert shown.id == made.id and shown.table() == made.table()
+    (row,) = Store.open().list_evaluations()
+    assert row.status == "done"

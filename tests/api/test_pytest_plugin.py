@@ -91,7 +91,9 @@ def test_the_gate_decides_each_marked_tests_outcome(tmp_path: Path) -> None:
         "test_undecided": "FAILED",
         "test_reports": "PASSED",
     }
-    assert "gate: test_marked.py::test_fails: pass@1 0.50 is below --require 0.9" in done.stdout
+    assert (
+        "gate: test_marked.py::test_fails: pass@1 0.50, 3 of 10 errored, is below --require 0.9"
+    ) in done.stdout
     assert (
         "gate: test_marked.py::test_undecided: undecided: pass@1 95% CI 0.26-0.88, 0 of 10 "
         "errored, includes --require 0.5 (about 286 more attempts would decide it half the time)"

@@ -235,3 +235,18 @@ async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_ad
             assert (ANYTIME_METHOD in " ".join(notes.split())) == (candidate is adaptive)
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_compare_cuts_long_names_before_the_verdict_on_a_narrow_screen(app_env) -> None:
+    a, b = stored_pair()
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(77, 24)) as pilot:  # the table is 80 wide at its widest
+        await app.push_screen(CompareScreen(compare_stored(a, b)))
+        await pilot.pause()
+        table = app.screen.query_one(TABLES)
+        assert "broken-…" in column(table, "case")
+        assert column(table, "verdict")[:2] == ["regressed", "improved"]
+        assert sum(c.width for c in table.columns.values()) <= 77
+        await pilot.resize_terminal(120, 24)  # room again: the names whole
+        await pilot.pause()
+        assert "broken-tool" in column(app.screen.query_one(TABLES), "case")

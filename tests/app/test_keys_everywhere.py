@@ -122,15 +122,20 @@ async def test_history_keys_line_at_80_is_whole(app_env: Path) -> None:
 
 
 async def test_q_quits_where_nothing_is_typed_and_types_where_it_is(app_env: Path) -> None:
+    def keys_line() -> str:
+        return "".join(s.text for s in app.screen.query_one(KeyBar).render_line(0))
+
     app = PasskApp(form=blank_form(), show_timing=False)
-    async with app.run_test(size=SMALL) as pilot:
+    async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause(0.2)
         field = app.screen.query_one("#input-agent", Input)
         field.focus()
         await pilot.press("q")
         assert field.value == "q" and app.is_running
+        assert " ^q Quit " in keys_line()  # q would be typed here
         await pilot.press("f2")
         await pilot.pause(0.2)
+        assert " q Quit " in keys_line() and "^q" not in keys_line()
         await pilot.press("q")
         await pilot.pause(0.2)
     assert app.return_code == 0 and not app.is_running

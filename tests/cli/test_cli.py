@@ -35,7 +35,9 @@ def test_gate_names_each_failing_case(agents: Path) -> None:
     assert result.returncode == 1, result.stderr
     assert result.stdout == SEED_TABLE
     gate_lines = [line for line in result.stderr.splitlines() if "gate" in line]
-    assert gate_lines == ["passk-tui: gate: json-shape: pass@3 0.00 is below --require 0.9"]
+    assert gate_lines == [
+        "passk-tui: gate: json-shape: pass@3 0.00, 1 of 5 errored, is below --require 0.9"
+    ]
 
 
 def test_the_errored_attempts_are_said_by_their_error_after_the_table(agents: Path) -> None:

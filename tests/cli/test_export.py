@@ -444,5 +444,7 @@ def test_a_failed_export_after_the_run_keeps_the_results(
     lines = result.stderr.splitlines()
     assert lines[-1].startswith(f"passk-tui: export failed: --export {target}: cannot write")
     if gate:
-        assert lines[-2] == "passk-tui: gate: json-shape: pass@3 0.00 is below --require 0.9"
+        assert lines[-2] == (
+            "passk-tui: gate: json-shape: pass@3 0.00, 1 of 5 errored, is below --require 0.9"
+        )
     assert list(tmp_path.glob(".out.json*")) == [] and list(target.iterdir()) == []

@@ -425,15 +425,11 @@ async def test_the_app_warns_when_a_label_now_runs_something_else(
 
 
 def test_a_schema_5_store_reads_its_evaluations_as_of_unknown_definition(tmp_path: Path) -> None:
-    from tests.support.old_stores import store_at_schema
+    from tests.support.old_stores import insert_old_evaluation, store_at_schema
 
     path = tmp_path / "old.db"
     with store_at_schema(path, 5) as db:
-        db.execute(
-            "INSERT INTO evaluations (id, created, status, agent, version, attempts, k,"
-            " completion_only, concurrency, timeout, cases_path, cases_sha256, case_count)"
-            " VALUES ('ev_old', 1.0, 'done', 'demo', 1, 3, 2, 0, 4, 300, 'cases.toml', 'x', 0)"
-        )
+        insert_old_evaluation(db)
     with Store.open(path) as store:
         old = store.load("ev_old")
         assert old.definition is None

@@ -143,3 +143,26 @@ def test_a_cost_budget_starts_nothing_once_spent(make_stack, cases: Path, tmp_pa
     assert code == 0, err
     assert stack.stats().runs_created == 5
     assert "budget spent" in err
+
+
+def test_an_adaptive_budget_resumed_after_a_kill_starts_exactly_n(
+    make_stack, cases: Path, tmp_path: Path
+) -> None:
+    """Adaptive, closest-first, killed as its 7th Run starts: the resume replays what was in
+    flight and the stack starts 14 Runs in all, never one more."""
+    killed: list[subprocess.Popen[str]] = []
+    stack = make_stack(keys={KEY: None}, script=mixed_script(), rate_503=0.1, seed=5)
+    stack.config.on_run_created = functools.partial(kill_at, 7, killed)
+    data = tmp_path / "data"
+    args = start_args(stack, cases, "--concurrency", "4", "--max-attempts", "12")
+    args[args.index("--attempts") + 1] = "3"
+    killed.append(start(*args, "--require", "0.8", "--budget-runs", "14", data=data, key=KEY))
+    assert killed[0].wait(timeout=30) == -signal.SIGKILL
+    stack.config.on_run_created = None
+    code, _out, err = finish(start("--resume", "last", data=data, key=KEY))
+    assert code in (0, 1, 4), err
+    stats = stack.stats()
+    assert stats.runs_created == 14 and stats.max_runs_per_key == 1
+    evaluation = stored(data)
+    assert len(evaluation.records) == 14 and not evaluation.in_flight
+    assert evaluation.status_reason == "budget spent"

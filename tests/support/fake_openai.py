@@ -12,13 +12,14 @@ import argparse
 import asyncio
 import json
 import random
-import signal
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from aiohttp import web
+
+from tests.support.processes import until_stopped
 
 
 @dataclass
@@ -188,12 +189,8 @@ def main(argv: list[str] | None = None) -> None:
     async def serve() -> None:
         server = ServedOpenAI(args.answer, args.wrong, args.seed, args.latency)
         print(await server.start(), flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
         try:
-            await stop.wait()
+            await until_stopped()
         finally:
             await server.stop()
             print(json.dumps({"requests": server.requests}), flush=True)

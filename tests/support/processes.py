@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import select
@@ -58,3 +59,12 @@ def wait_until(process, condition, what: str, limit: float = 30) -> None:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, what
         time.sleep(0.02)
+
+
+async def until_stopped() -> None:
+    """Wait on the running loop until SIGINT or SIGTERM: a test server run as a process."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()

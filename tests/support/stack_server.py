@@ -20,7 +20,6 @@ import hashlib
 import json
 import math
 import os
-import signal
 import threading
 import time
 from collections import Counter
@@ -32,6 +31,7 @@ from typing import Any
 from aiohttp import web
 
 from passk_tui.core.run.attempt import ENDED_STATUSES
+from tests.support.processes import until_stopped
 
 ECHO: Any = type("Echo", (), {"__repr__": lambda self: "ECHO"})()
 """TurnScript.output default: the Turn answers with the Run's input."""
@@ -857,12 +857,8 @@ def main(argv: list[str] | None = None) -> None:
     async def serve() -> None:
         runner, url = await _start(state, args.host, args.port)
         print(url, flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
         try:
-            await stop.wait()
+            await until_stopped()
         finally:
             state.shutdown()
             await runner.cleanup()

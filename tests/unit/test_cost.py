@@ -16,7 +16,7 @@ from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
 from passk_tui.core.run.price import Price, exact_decimal, money_text, parse_money, parse_price
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import case_costs, evaluation_cost
-from passk_tui.core.stats.settling import attempts_to_settle, expected_path
+from passk_tui.core.stats.settling import expected_path, more_to_decide
 from passk_tui.core.stats.stopping import GateRule
 from passk_tui.core.text.cost_text import comparison_cost_lines
 from passk_tui.evaluations.settings_text import check_settings
@@ -129,9 +129,9 @@ def test_the_expected_path_and_how_far_a_case_is_from_settling() -> None:
     assert expected_path(b"\x01\x01", 4).count(1) == 2 + 4 * 5 // 6  # at (2 + 1/2) / 3
     rule = GateRule(Fraction("0.8"), 1).reason
     sure_pass, near_line = b"\x01" * 10, b"\x01" * 8 + b"\x00" * 2
-    far = attempts_to_settle(sure_pass, rule, 200)
+    far = more_to_decide(sure_pass, rule, 200)
     assert far is not None and 0 < far < 40
-    assert attempts_to_settle(near_line, rule, 200) is None  # 0.8 right on the line
+    assert more_to_decide(near_line, rule, 200) is None  # 0.8 right on the line
     assert rule(expected_path(sure_pass, far)) is not None
     assert rule(expected_path(sure_pass, far - 1)) is None
 
@@ -181,7 +181,9 @@ def test_an_agents_file_price_is_exact_and_checked(tmp_path: Path) -> None:
         '[agents.calc.versions.1]\ncommand = ["x"]\n'
         "price = { input_per_mtok = -1, output_per_mtok = 1 }\n"
     )
-    with pytest.raises(InputError, match="price 'input_per_mtok' must be a price of 0 or more"):
+    with pytest.raises(
+        InputError, match="price 'input_per_mtok' must be a price per million tokens of 0 or more"
+    ):
         load_agents(path)
 
 
@@ -193,3 +195,68 @@ def test_compare_shows_cost_per_pass_for_a_and_b_after_the_table() -> None:
     assert per_pass == "cost per passed attempt, A -> B: x $0.00015 -> $0.000075, y - -> -"
     assert total == "cost in all: A $0.00045, B $0.00022"  # 0.000225: half to even
     assert money_text(Fraction(43, 30000000)) == "$0.0000014"  # a mean need not be a decimal
+
+
+def test_prices_and_budgets_are_stored_and_every_export_shows_the_cost(tmp_path: Path) -> None:
+    from passk_tui.core.run.cases import Case
+    from passk_tui.reports.costs import CSV_HEADER
+    from passk_tui.reports.export import render_csv, render_json
+    from passk_tui.reports.report import build_report
+    from passk_tui.reports.report_html import render_report
+    from passk_tui.store import Store
+
+    settings = Settings(
+        "bot", 1, "/tmp/c.toml", attempts=3, k=1, price=PRICE, budget_runs=5,
+        budget_cost=Fraction("0.5"),
+    )  # fmt: skip
+    cases = [Case("a", "q", None, {"equals": "x"}), Case("b", "q", None, {"equals": "x"})]
+    records = [
+        record(0, 1, P, case="a", usage=usage(41, 3)),
+        record(0, 2, E, case="a", usage=usage(41, 0)),
+        record(1, 1, W, case="b", usage=None),
+    ]
+    with Store.open(tmp_path / "s.db") as store:
+        store.create_evaluation("ev_c", settings, cases, "h", created=0.0)
+        store.write("ev_c", records)
+        store.finish("ev_c", "done", reason="budget spent")
+        stored = store.load("ev_c")
+    assert stored.settings.price == PRICE and stored.settings.budget_cost == Fraction(1, 2)
+    assert stored.settings.budget_runs == 5 and stored.status_reason == "budget spent"
+    report = build_report(stored)
+    document = __import__("json").loads(render_json(report), parse_float=Decimal)
+    evaluation = document["evaluation"]
+    assert evaluation["status_reason"] == "budget spent"
+    assert Fraction(evaluation["cost"]) == PRICE.cost(usage(82, 3))
+    assert evaluation["budget"] == {
+        "runs": 5, "cost": Decimal("0.5"), "runs_started": 3, "short_of_plan": ["a", "b"]
+    }  # fmt: skip
+    a, b = document["cases"]
+    p95 = a["tokens"].pop("p95")
+    assert a["tokens"] == {
+        "input": 82, "output": 3, "p50": {"input": 41, "output": Decimal("1.5")}, "reported": 2
+    }  # fmt: skip
+    assert float(p95["output"]) == pytest.approx(numpy.percentile([3, 0], 95))
+    assert Fraction(a["cost_per_pass"]) == PRICE.cost(usage(82, 3))  # one pass
+    assert b["cost"] is None and b["cost_per_pass"] is None and b["tokens"]["input"] is None
+    header, row_a, row_b = render_csv(report).splitlines()
+    assert header.endswith(",".join(CSV_HEADER))
+    assert row_a.endswith(",82,3,41.0,41.0,1.5,2.8,1.50,1.50,0.0000141,0.0000141")
+    assert row_b.endswith(",-,-,-,-,-,-,1.50,1.50,-,-")
+    html = render_report(report)
+    assert '<h2 id="cost">What it cost</h2>' in html and "$0.000014" in html
+    assert "<b>budget spent</b>" in html
+
+
+def test_a_store_from_before_prices_reads_unpriced_and_unbudgeted(tmp_path: Path) -> None:
+    from passk_tui.store import Store
+    from passk_tui.store.schema import MIGRATIONS
+    from tests.support.old_stores import insert_old_evaluation, store_at_schema
+
+    before = next(i for i, step in enumerate(MIGRATIONS) if "price_in" in step)
+    path = tmp_path / "old.db"
+    with store_at_schema(path, before) as db:
+        insert_old_evaluation(db)
+    with Store.open(path) as store:
+        old = store.load("ev_old")
+    s = old.settings
+    assert (s.price, s.budget_runs, s.budget_cost, old.status_reason) == (None, None, None, None)

@@ -43,7 +43,9 @@ def test_point_gate_is_the_seeds() -> None:
     reading = read(figures, Fraction("0.8"))
     assert [c.verdict for c in reading.cases] == ["pass", "fail"]
     assert reading.exit_code == 1 and not reading.confident and reading.level == 0.95
-    assert gate_lines(reading) == ["gate: zero: pass@3 0.00 is below --require 0.8"]
+    assert gate_lines(reading) == [
+        "gate: zero: pass@3 0.00, 0 of 5 errored, is below --require 0.8"
+    ]
     assert read(figures[:1], Fraction("0.8")).exit_code == 0
 
 

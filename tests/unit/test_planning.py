@@ -198,3 +198,38 @@ def test_more_attempts_to_decide() -> None:
 
     assert decided(more) >= 0.5
     assert all(decided(m) < 0.5 for m in range(1, more))
+
+
+class _Replay:
+    """A random.Random stand-in that replays given draws (so the policy sees the same case)."""
+
+    def __init__(self, draws: list[float]) -> None:
+        self.draws = iter(draws)
+
+    def random(self) -> float:
+        return next(self.draws)
+
+
+def test_the_adaptive_simulation_stops_where_the_stop_rule_does() -> None:
+    """The simulation's shortcut (decided at the first look whose interval alone decides)
+    against the real rule (the running intersection, asked after every attempt)."""
+    from passk_tui.core.stats.adaptive_plan import simulate_case
+    from passk_tui.core.stats.stopping import GateRule
+
+    x, k, level, first, cap = Fraction(8, 10), 3, 0.95, 5, 60
+    rule = GateRule(x, k, level)
+    thresholds = Thresholds(x, k, level, anytime=True)
+    thresholds.extend(cap)
+    rng = random.Random(11)
+    for _ in range(300):
+        rate = rng.choice([0.2, 0.35, 0.42, 0.5, 0.7, 0.95])
+        draws = [rng.random() for _ in range(cap)]
+        n, said = simulate_case(_Replay(draws), rate, thresholds, first, cap)
+        order = bytes(int(d < rate) for d in draws)
+        expected = (cap, "undecided")
+        for m in range(first, cap + 1):
+            reason = rule.reason(order[:m])
+            if reason is not None:
+                expected = (m, reason.kind.removeprefix("decided "))
+                break
+        assert (n, said) == expected, order

@@ -105,3 +105,20 @@ def test_valid_text_gives_the_settings_and_the_demo_fills_what_is_not_given() ->
     demo = check_settings({}, demo=True)
     assert demo.settings is not None and demo.settings.agents_path is not None
     assert check_settings({"stack": "http://stack.example"}, demo=True).settings.agents_path is None
+
+
+def test_family_wise_needs_the_confident_gate_on_both_faces() -> None:
+    """--family-wise sets the confident gate's promise: alone it is refused, said per face."""
+    args = parse(["--agent", "scripted", "--version", "1", "--cases", "c.toml", "--family-wise"])
+    with pytest.raises(InputError) as caught:
+        settings_from_args(args, {})
+    assert str(caught.value) == (
+        "--family-wise: needs --require and --confidence (it makes the confident gate's "
+        "promise the whole suite's)"
+    )
+    form = blank_form() | GOOD | {"family_wise": True, "require": "0.9"}
+    assert check_form(form).errors["family_wise"] == "needs require and confidence"
+    assert "family_wise" not in check_form(form | {"confidence": "0.95"}).errors
+    given = check_settings(GOOD | {"family_wise": True, "require": "0.9", "confidence": "0.95"})
+    assert given.settings is not None and given.settings.family_wise
+    assert check_settings(GOOD).settings.family_wise is False

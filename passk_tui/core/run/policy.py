@@ -19,7 +19,7 @@ from passk_tui.core.run.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.settings import parse_whole_number
 from passk_tui.core.stats.figures import CaseFigures
 from passk_tui.core.stats.gate import Reading
-from passk_tui.core.stats.settling import attempts_to_settle
+from passk_tui.core.stats.settling import more_to_decide
 from passk_tui.core.stats.stopping import StopReason
 
 #: A stop rule: from a case's outcomes by attempt number (1 a pass, 0 not), why it may stop
@@ -223,7 +223,7 @@ class AdaptivePolicy:
             if case_index not in self._to_settle:
                 room = self.max_attempts - len(self._prefix[case_index])
                 prefix = bytes(self._prefix[case_index])
-                self._to_settle[case_index] = attempts_to_settle(prefix, self.stop_rule, room)
+                self._to_settle[case_index] = more_to_decide(prefix, self.stop_rule, room)
             needed = self._to_settle[case_index]
             top = self._top[case_index]
             outstanding = top - len(self._prefix[case_index]) - len(self._ahead[case_index])

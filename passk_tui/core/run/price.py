@@ -52,8 +52,11 @@ class Price:
         tokens_in, tokens_out = tokens_of(usage, INPUT_TOKENS), tokens_of(usage, OUTPUT_TOKENS)
         if tokens_in is None and tokens_out is None:
             return None
-        spent = (tokens_in or 0) * self.input_per_mtok + (tokens_out or 0) * self.output_per_mtok
-        return spent / PER
+        return self.of_tokens(tokens_in or 0, tokens_out or 0)
+
+    def of_tokens(self, tokens_in: Fraction | int, tokens_out: Fraction | int) -> Fraction:
+        """What this many tokens in and out cost (a plan's may be a mean, a fraction)."""
+        return (tokens_in * self.input_per_mtok + tokens_out * self.output_per_mtok) / PER
 
     def texts(self) -> tuple[str, str]:
         """The prices as exact decimal text, as stored and exported (``0.15``)."""
@@ -62,16 +65,25 @@ class Price:
 
 def parse_price(text: str) -> Fraction:
     """A price per million tokens: a decimal number >= 0, as an exact fraction (names no flag)."""
+    return _parse_amount(text, "a price per million tokens")
+
+
+def parse_tokens(text: str) -> Fraction:
+    """Tokens expected per attempt (``plan --tokens-in``): a decimal number >= 0, exact."""
+    return _parse_amount(text, "a number of tokens")
+
+
+def _parse_amount(text: str, what: str) -> Fraction:
     stripped = text.strip()
     if len(stripped) > MAX_PRICE_CHARS:
         raise InputError(f"must be a number of at most {MAX_PRICE_CHARS} characters")
     try:
         value = Decimal(stripped)
     except ArithmeticError:
-        raise InputError(f"must be a price per million tokens, got {shorten(text)!r}") from None
+        raise InputError(f"must be {what}, got {shorten(text)!r}") from None
     if not value.is_finite() or value < 0:
-        raise InputError(f"must be a price of 0 or more, got {shorten(text)!r}")
-    # 1e-999999 as an exact fraction is a million-digit integer: no price is that small.
+        raise InputError(f"must be {what} of 0 or more, got {shorten(text)!r}")
+    # 1e-999999 as an exact fraction is a million-digit integer: no amount is that small.
     if value and not -MAX_EXPONENT <= value.adjusted() <= MAX_EXPONENT:
         raise InputError(f"must be between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}")
     return Fraction(value)

@@ -187,8 +187,8 @@ def gate_lines(reading: Reading, shown: str | None = None) -> list[str]:
     k = reading.k
     if not reading.confident:
         return [
-            f"gate: {c.figures.name}: pass@{k} {two_decimals(c.figures.pass_at_k)} "
-            f"is below --require {shown}"
+            f"gate: {c.figures.name}: pass@{k} {two_decimals(c.figures.pass_at_k)}, "
+            f"{errored_share(c.figures)}, is below --require {shown}"
             for c in reading.failing
         ]
     level = level_text(reading.level)

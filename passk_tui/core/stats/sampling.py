@@ -105,10 +105,14 @@ def sampling_policy(
     )
 
 
-def interval_level(settings: Settings) -> float:
-    """The level of every interval shown for the evaluation: its gate's, else the default."""
+def interval_level(settings: Settings, case_count: int = 1) -> float:
+    """The level of every interval shown for the evaluation: its gate's, else the default;
+    ``--family-wise``, each case's share of the suite's (``core.stats.suite_promise``)."""
     level = gate_confidence(settings)
-    return DEFAULT_CONFIDENCE if level is None else level
+    if level is None:
+        return DEFAULT_CONFIDENCE
+    family_wise = settings.family_wise and settings.require is not None
+    return case_level(level, case_count, family_wise and settings.confidence is not None)
 
 
 def reading(

@@ -28,7 +28,7 @@ def expected_path(order: bytes, more: int) -> bytes:
     return bytes(path)
 
 
-def attempts_to_settle(order: bytes, rule: Rule, room: int) -> int | None:
+def more_to_decide(order: bytes, rule: Rule, room: int) -> int | None:
     """The fewest more attempts after which ``rule`` decides the case along its expected
     path; None when even ``room`` more would not (too close to the line, or the cap)."""
     if room < 1 or rule(expected_path(order, room)) is None:

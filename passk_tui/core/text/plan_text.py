@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
+from passk_tui.core.run.price import Price, money_text, price_text
 from passk_tui.core.stats.adaptive_plan import AdaptiveRow
 from passk_tui.core.stats.compare_power import ComparePlan
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.gate import Reading
 from passk_tui.core.stats.gate_thresholds import MAX_PLANNED
 from passk_tui.core.stats.intervals import interval_text, level_text
+from passk_tui.core.stats.plan_cost import AttemptTokens
 from passk_tui.core.stats.planning import TARGETS, PlanRow
 from passk_tui.core.text.table import plain_columns
 
@@ -127,3 +130,60 @@ def undecided_table(reading: Reading, more: Sequence[dict[float, int | None]]) -
             ]
         )
     return plain_columns(cells)
+
+
+def _tokens_text(tokens: AttemptTokens) -> str:
+    return f"{float(tokens.input):,.4g} in / {float(tokens.output):,.4g} out"
+
+
+def _targets_text(costs: dict[float, Fraction | None]) -> str:
+    return " / ".join(money_text(costs[t]) for t in TARGETS)
+
+
+def _for_targets() -> str:
+    return "for " + " / ".join(f"{t * 100:g}%" for t in TARGETS)
+
+
+def cost_lines(
+    rates: Sequence[Fraction], costs: Sequence[dict[float, Fraction | None]],
+    tokens: AttemptTokens, price: Price,
+) -> list[str]:  # fmt: skip
+    """After a plan's table: one attempt's cost, then per expected rate what each case's n cost."""
+    each = price.of_tokens(tokens.input, tokens.output)
+    per_rate = ", ".join(
+        f"{two_decimals(rate)} {_targets_text(found)}"
+        for rate, found in zip(rates, costs, strict=True)
+    )
+    return [
+        f"cost: {money_text(each)} an attempt ({_tokens_text(tokens)} tokens at "
+        f"{price_text(price)} per million tokens)",
+        f"cost per case, {_for_targets()}: {per_rate}",
+    ]
+
+
+def undecided_cost_lines(
+    reading: Reading,
+    costs: Sequence[dict[float, Fraction | None]],
+    price: Price,
+    tokens: AttemptTokens | None = None,
+) -> list[str]:
+    """After ``plan --from``'s table: what each undecided case's more attempts would cost, at
+    ``tokens`` per attempt or its own observed ones, and the sum (``-`` for a case that
+    reported none, or whose n is past the limit)."""
+    named = ", ".join(
+        f"{case.figures.name} {_targets_text(found)}"
+        for case, found in zip(reading.undecided, costs, strict=True)
+    )
+    per = (
+        "each case's observed tokens per attempt"
+        if tokens is None
+        else f"{_tokens_text(tokens)} tokens an attempt"
+    )
+    totals: dict[float, Fraction | None] = {}
+    for t in TARGETS:  # unknown for one case (no usage, or no n up to the limit): unknown in all
+        known = [c for found in costs if (c := found[t]) is not None]
+        totals[t] = sum(known, Fraction(0)) if len(known) == len(costs) else None
+    return [
+        f"cost of the attempts to add, {_for_targets()} ({per} at {price_text(price)} per "
+        f"million tokens): {named}; in all {_targets_text(totals)}"
+    ]

@@ -57,6 +57,11 @@ def grid_text(stored: StoredEvaluation, name: str) -> str:
     return cells if len(cells) <= GRID_SHOWN else cells[: GRID_SHOWN - 1] + "…"
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, ending in … when shortened."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def regressions_first(cases: tuple[CaseComparison, ...]) -> list[CaseComparison]:
     """Regressed, improved, unclear; within each the smallest p first, then A's order."""
     ranked = sorted(enumerate(cases), key=lambda item: (VERDICT_RANK[item[1].verdict], item[1].p))
@@ -138,7 +143,12 @@ class CompareScreen(Screen[None]):
         )
         warnings = compared.warnings()
         self.query_one("#compare-notes", Static).update(
-            Text("\n".join(map(terminal_safe, [*notes(comparison), *warnings])), style=muted)
+            Text(
+                "\n".join(
+                    map(terminal_safe, [*notes(comparison), *compared.cost_lines(), *warnings])
+                ),
+                style=muted,
+            )
         )
         table = self.query_one(DataTable)
         table.clear(columns=True)
@@ -148,7 +158,14 @@ class CompareScreen(Screen[None]):
             max([len(header), *(len(row[position][0]) for row in cells)])
             for position, header in enumerate(HEADERS)
         ]
-        # Each cell ends in its own space (the table pads nothing): ten columns fit 80.
+        # Each cell ends in its own space (the table pads nothing): ten columns fit 80. Wider
+        # than the screen (a long case name, a p of <0.001), the names give way (cut with …;
+        # the Case view has them whole) so that the verdict stays in view.
+        overflow = sum(widths) + len(widths) - self.app.size.width
+        if overflow > 0:
+            widths[0] = max(len(HEADERS[0]) + 4, widths[0] - overflow)
+            for row in cells:
+                row[0] = (cut(row[0][0], widths[0]), row[0][1])
         table.cell_padding = 0
         for header, width in zip(HEADERS, widths, strict=True):
             table.add_column(_cell(header, "", header, width), key=header, width=width + 1)
@@ -159,6 +176,9 @@ class CompareScreen(Screen[None]):
                     for (text, style), header, width in zip(row, HEADERS, widths, strict=True)
                 )
             )
+
+    def on_resize(self) -> None:
+        self.show()
 
     def _cells(self, c: CaseComparison, colours: dict[str, str]) -> list[tuple[str, str]]:
         a, b = self.compared.baseline, self.compared.candidate

@@ -17,7 +17,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Static
 
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.lookups import stack_versions
-from passk_tui.tui.form import TEXT_FIELDS, FormCheck, FormValues, check_form
+from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -98,6 +98,15 @@ class ConfigureScreen(Screen[None]):
                     id="input-completion_only",
                     compact=True,
                 )
+            with Horizontal(classes="field", id="field-family_wise"):
+                yield Label("Whole suite", classes="field-label")
+                yield Checkbox(
+                    "the gate's promise for the suite",
+                    bool(self.initial.get("family_wise", False)),
+                    id="input-family_wise",
+                    compact=True,
+                )
+                yield Static("", id="message-family_wise", classes="field-message")
             with Horizontal(id="configure-buttons"):
                 yield Button("Run", variant="success", id="run", disabled=True, compact=True)
                 yield Button("Run the demo", id="demo", compact=True)
@@ -125,7 +134,8 @@ class ConfigureScreen(Screen[None]):
         values: FormValues = {
             name: self.query_one(f"#input-{name}", Input).value for name in TEXT_FIELDS
         }
-        values["completion_only"] = self.query_one("#input-completion_only", Checkbox).value
+        for name in SWITCHES:
+            values[name] = self.query_one(f"#input-{name}", Checkbox).value
         return values
 
     def key(self) -> str | None:
@@ -158,6 +168,10 @@ class ConfigureScreen(Screen[None]):
             # As text: an error quotes what was typed, a file's content or a stack's answer.
             message.update(Text(terminal_safe(error or check.hints.get(name, ""))))
             self.query_one(f"#input-{name}", Input).set_class(shout, "-invalid")
+        switch_error = check.errors.get("family_wise", "")
+        switch_message = self.query_one("#message-family_wise", Static)
+        switch_message.set_class(bool(switch_error), "-error")
+        switch_message.update(Text(switch_error))
         version_input = self.query_one("#input-version", Input)
         version_input.suggester = (
             SuggestFromList([str(v) for v in check.versions]) if check.versions else None

@@ -27,10 +27,10 @@ class CurveScreen(ViewScreen):
         """At the evaluation's level, by its method (anytime-valid once n was chosen by
         looking), as the Results and Case screens read it."""
         f = self.view.progress.figures(self.case_index)
-        settings = self.view.settings
-        return pass_curve(
-            f.passed, f.n, interval_level(settings), self.view.interval_choice().method, f.order
-        )
+        return pass_curve(f.passed, f.n, self._level(), self.view.interval_choice().method, f.order)
+
+    def _level(self) -> float:
+        return interval_level(self.view.settings, len(self.view.progress.case_names))
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -42,7 +42,7 @@ class CurveScreen(ViewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        level = level_text(interval_level(self.view.settings))
+        level = level_text(self._level())
         table.add_columns("k", "pass@k", f"{level} CI", "pass^k", "CI")
         super().on_mount()
         table.focus()

@@ -53,7 +53,8 @@ class ForestScreen(ViewScreen):
     def refresh_view(self) -> None:
         progress = self.view.progress
         require = self.view.settings.require
-        level, method = interval_level(self.view.settings), self.view.interval_choice().method
+        level = interval_level(self.view.settings, len(progress.case_names))
+        method = self.view.interval_choice().method
         rows = forest_rows(progress.all_figures(), self.figure, require, level, method)
         if self.sorted_low:
             rows = lowest_first(rows)

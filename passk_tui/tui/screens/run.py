@@ -92,10 +92,11 @@ class RunScreen(Screen[None]):
         for side, view in self.sides():
             if side:
                 yield LiveLine(id=f"run-summary-{side.lower()}")
+            level = interval_level(view.settings, len(view.progress.case_names))
             grid = AttemptsGrid(
                 view.progress,
                 interval=partial(_pass_at_k_interval, view),
-                interval_header=f"pass@{view.progress.k} {level_text(interval_level(view.settings))}",
+                interval_header=f"pass@{view.progress.k} {level_text(level)}",
                 interval_kind=partial(_interval_kind, view),
                 sampled=view.still_sampled,
                 live=partial(_is_live, view),

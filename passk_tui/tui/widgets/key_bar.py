@@ -8,8 +8,10 @@ the footer's key colour, then what it does; a key the screen disables now
 dimmed; the command palette's key at the right) from the screen's active
 bindings, repaints it when they change, and turns a click into the key press.
 
-What does not fit is left out whole, never cut: the last keys go first, help's last of
-all (it lists every key of the screen, and the palette names every action).
+The bindings shown come first, then every other action named in words that does something
+now, in the screen's order: what does not fit is left out whole, never cut, the last
+first and help's last of all (it lists every key of the screen; the palette names every
+action).
 """
 
 from __future__ import annotations
@@ -95,17 +97,31 @@ class KeyBar(Widget):
         """(key, shown key, description, enabled) of each shown binding, and the palette's."""
         app = self.app
         active = self.screen.active_bindings
-        shown: list[Entry] = []
-        seen = set()
-        self._kept_last = None
-        for _, binding, enabled, _ in active.values():
-            if binding.show and binding.action not in seen:
-                seen.add(binding.action)
-                if binding.action == _KEPT_LAST:
-                    self._kept_last = binding.key
-                shown.append(
-                    (binding.key, app.get_key_display(binding), binding.description, enabled)
-                )
+        #: Each action's entry, in order; an action bound to several keys shows its shortest
+        #: (q rather than Ctrl+Q where q works: where it would be typed, it is not active).
+        entries: dict[str, Entry] = {}
+        first: set[str] = set()
+        # The shown keys first, then, where there is room, every other action named in words
+        # (those doing something now): a wide terminal shows the views behind them too.
+        for shown_first in (True, False):
+            for _, binding, enabled, _ in active.values():
+                if binding.action == "command_palette" or shown_first != binding.show:
+                    continue
+                if not (binding.show or (binding.tooltip and enabled)):
+                    continue
+                entry = (binding.key, app.get_key_display(binding), binding.description, enabled)
+                known = entries.get(binding.action)
+                if known is not None and (
+                    shown_first
+                    or binding.action in first
+                    or cell_len(known[1]) <= cell_len(entry[1])
+                ):
+                    continue
+                entries[binding.action] = entry
+            if shown_first:
+                first = set(entries)
+        shown = list(entries.values())
+        self._kept_last = entries[_KEPT_LAST][0] if _KEPT_LAST in entries else None
         palette = None
         if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
             _, binding, enabled, _ = active[app.COMMAND_PALETTE_BINDING]
