@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from passk_tui.store.database import DB_NAME, EvaluationSink, Store, data_dir
+from passk_tui.store.connection import DB_NAME, data_dir
+from passk_tui.store.database import EvaluationSink, Store
 from passk_tui.store.errors import StoreBusy, StoreUnusable, StoreWriteError, UnknownEvaluation
 from passk_tui.store.models import EvaluationSummary, StoredEvaluation
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Input, OptionList, Select, Static
 
 from passk_tui.core.text.reproduce import headless_command
-from passk_tui.store.database import data_dir
+from passk_tui.store.connection import data_dir
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.screens.answer_diff import DiffScreen
 from passk_tui.tui.screens.answers import AnswersScreen

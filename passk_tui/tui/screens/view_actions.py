@@ -194,7 +194,7 @@ class ResultsViews(Screen[None]):
 
     def _rerun(self, chosen: list[Case]) -> None:
         from passk_tui.core.run.rerun import write_rerun
-        from passk_tui.store.database import data_dir
+        from passk_tui.store.connection import data_dir
 
         try:
             settings = write_rerun(

@@ -1,0 +1,186 @@
+"""Writing evaluations: each new one, its attempts started and finished, how it ended.
+
+The stack key is never passed in: no column can hold it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+
+from passk_tui.core.run.agent_definition import Definition
+from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.settings import Settings
+from passk_tui.store import rows as layout
+from passk_tui.store.claims import Claim
+from passk_tui.store.claims import claim as take_claim
+from passk_tui.store.connection import StoreConnection
+from passk_tui.store.errors import StoreBusy, StoreUnusable
+
+
+class StoreWrites(StoreConnection):
+    """What the store writes, each in one transaction (a failure is a StoreWriteError)."""
+
+    def create_evaluation(
+        self,
+        evaluation_id: str,
+        settings: Settings,
+        cases: Sequence[Case],
+        cases_sha256: str,
+        created: float | None = None,
+        definition: Definition | None = None,
+    ) -> None:
+        """Record a new evaluation, its settings, what its agent resolved to (``definition``)
+        and its cases as loaded, status ``running``."""
+        values = {
+            **layout.settings_row(settings),
+            "id": evaluation_id,
+            "created": time.time() if created is None else created,
+            "cases_sha256": cases_sha256,
+            "case_count": len(cases),
+            "agent_definition": None if definition is None else layout.to_json(definition),
+        }
+        with self._writing("the new evaluation") as db:
+            db.execute(
+                "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
+                " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
+                " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
+                " price_in, price_out, budget_runs, budget_cost, family_wise, extended)"
+                " VALUES (:id, :created, 'running', :stack, :agents_path, :agent, :version,"
+                " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
+                " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
+                " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost, :family_wise,"
+                " :extended)",
+                values,
+            )
+            _insert_cases(db, evaluation_id, cases)
+
+    def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
+        """Keep a batch of finished (or withdrawn) attempts, no longer in flight, in one
+        transaction, or raise StoreWriteError."""
+        if not records:
+            return
+        with self._writing("finished attempts") as db:
+            rows = [layout.record_row(evaluation_id, r) for r in records]
+            db.executemany(
+                "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
+                " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
+                " duration, usage, retries, finish_reason)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            db.executemany(
+                "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
+                " AND retake = ?",
+                [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
+            )
+
+    def start(self, evaluation_id: str, attempts: Sequence[PlannedAttempt]) -> None:
+        """Keep attempts as in flight, in one transaction, before any of their Runs is requested.
+
+        Each stays until ``write`` stores its record (or its withdrawal), so a kill at any
+        moment leaves every Run the stack may have started either recorded or in flight,
+        for a resume to replay under the same key. An attempt already in flight (a resume
+        replaying it) is kept once.
+        """
+        if not attempts:
+            return
+        with self._writing("the attempts being started") as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO in_flight (evaluation_id, case_index, attempt, retake)"
+                " VALUES (?, ?, ?, ?)",
+                [(evaluation_id, a.case_index, a.attempt, a.retake) for a in attempts],
+            )
+
+    def finish(
+        self, evaluation_id: str, status: str, error: str | None = None, reason: str | None = None
+    ) -> None:
+        """Record how the evaluation ended: done, cancelled or failed (with its one-line error),
+        and why when there is more to say (``budget spent``)."""
+        with self._writing("the evaluation's end") as db:
+            db.execute(
+                "UPDATE evaluations SET status = ?, error = ?, status_reason = ?, finished = ?"
+                " WHERE id = ?",
+                (status, layout.text(error), reason, time.time(), evaluation_id),
+            )
+
+    def forget_cases(self, evaluation_id: str) -> None:
+        """Drop the stored cases of an evaluation that failed before any attempt ran.
+
+        Its row (settings, status, error, the cases file's hash) stays for history
+        and resume, which reads the unchanged file again (``keep_cases``); a copy of
+        the cases (58 MB for 100,000) would only pile up with every refused start.
+        """
+        with self._writing("the failed start") as db:
+            db.execute("DELETE FROM cases WHERE evaluation_id = ?", (evaluation_id,))
+
+    def keep_cases(self, evaluation_id: str, cases: Sequence[Case]) -> None:
+        """Store the cases again of an evaluation whose cases were forgotten, as it resumes."""
+        with self._writing("the resumed evaluation's cases") as db:
+            _insert_cases(db, evaluation_id, cases)
+
+    def reopen(self, evaluation_id: str, settings: Settings) -> None:
+        """A resume starts: status back to running, with the running settings given anew
+        (and the attempts or the cap an extension raised)."""
+        with self._writing("the resumed evaluation") as db:
+            db.execute(
+                "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
+                " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
+                " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
+                " precision = :precision, confidence = :confidence, price_in = :price_in,"
+                " price_out = :price_out, budget_runs = :budget_runs, budget_cost = :budget_cost,"
+                " family_wise = :family_wise, extended = :extended,"
+                " status_reason = NULL WHERE id = :id",
+                {**layout.settings_row(settings), "id": evaluation_id},
+            )
+
+    def keep_definition(self, evaluation_id: str, definition: Definition) -> None:
+        """Record what the agent resolves to now, for an evaluation that ran nothing before."""
+        with self._writing("the agent definition") as db:
+            db.execute(
+                "UPDATE evaluations SET agent_definition = ? WHERE id = ?",
+                (layout.to_json(definition), evaluation_id),
+            )
+
+    def keep_stop_reasons(self, evaluation_id: str, reasons: Mapping[int, str | None]) -> None:
+        """Record why cases stopped getting attempts (None: sampled again, by an extension)."""
+        if not reasons:
+            return
+        with self._writing("the cases' stop reasons") as db:
+            db.executemany(
+                "UPDATE cases SET stop_reason = ? WHERE evaluation_id = ? AND case_index = ?",
+                [(text, evaluation_id, index) for index, text in reasons.items()],
+            )
+
+    def claim(self, evaluation_id: str) -> Claim:
+        """Hold the evaluation for this process; StoreBusy when another process runs it."""
+        try:
+            held = take_claim(self.path.parent, evaluation_id)
+        except OSError as exc:
+            raise StoreUnusable(
+                f"{self.path.parent}: cannot write a lock file: {exc.strerror or exc}"
+            ) from None
+        if held is None:
+            raise StoreBusy(f"evaluation {evaluation_id} is running in another passk-tui process")
+        return held
+
+
+def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
+    db.executemany(
+        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec, timeout)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (
+                evaluation_id,
+                index,
+                layout.text(case.name),
+                layout.to_json(case.input),
+                None if case.spec is None else layout.to_json(case.spec),
+                case.timeout,
+            )
+            for index, case in enumerate(cases)
+        ],
+    )
