@@ -1,0 +1,263 @@
+"""The path of one attempt through an evaluation: kept in flight, run, judged, recorded.
+
+Finished attempts are gathered for the rest of the loop tick and written to the sink in
+one transaction before they are counted or emitted (stored before shown); attempts
+starting are gathered the same way and kept in flight before any of their Runs is requested.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from passk_tui.core.errors import RunError
+from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn, Verdict
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.events import AttemptFinished, AttemptRetrying, AttemptStarted, Event
+from passk_tui.core.run.outside_values import bounded_output
+from passk_tui.core.run.policy import SamplingPolicy, Slot
+from passk_tui.core.run.pool import Pool
+from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.run.settings import Settings
+from passk_tui.core.run.target import RetryNotice, Target
+
+
+class RecordSink(Protocol):
+    """Where attempts are kept: in flight before their Run is requested, finished before
+    anyone is shown them (the store)."""
+
+    def start(self, attempts: Sequence[PlannedAttempt]) -> None:
+        """Durably keep ``attempts`` as in flight; raise RunError when that is impossible."""
+
+    def write(self, records: Sequence[AttemptRecord]) -> None:
+        """Durably keep ``records``, each no longer in flight; raise RunError when impossible."""
+
+
+class AttemptFlow:
+    """What an Evaluation does with each attempt; its state is set up by ``Evaluation``."""
+
+    settings: Settings
+    target: Target
+    policy: SamplingPolicy
+    progress: Progress
+    _sink: RecordSink | None
+    _emit: Callable[[Event], None]
+    _pool: Pool
+    _in_flight: dict[asyncio.Task[Any], PlannedAttempt]
+    _withdrawn: set[asyncio.Task[Any]]
+    _unsaved: list[AttemptRecord]
+    _flush_scheduled: bool
+    _unstarted: list[tuple[PlannedAttempt, asyncio.Future[None]]]
+
+    def _fail(self, error: str) -> None:
+        """End the evaluation as failed with ``error`` (the Evaluation's own)."""
+        raise NotImplementedError
+
+    async def _attempt(self, planned: PlannedAttempt) -> None:
+        loop = asyncio.get_running_loop()
+        timeout = planned.case.timeout or self.settings.timeout
+        started = time.time()
+        deadline = loop.time() + timeout
+        last_retry: list[str] = []
+        retries = 0  # kept on the record: what the attempt met on the way
+
+        def notify(reason: str, delay: float) -> None:
+            nonlocal retries
+            retries += 1
+            last_retry[:] = [reason]
+            self.progress.mark(planned.case_index, planned.attempt, Cell.RETRYING)
+            self._emit(AttemptRetrying(planned, reason, delay))
+
+        task = loop.create_task(self._run(planned, deadline, notify))
+        self._in_flight[task] = planned
+        try:
+            await asyncio.wait((task,), timeout=max(0.0, deadline - loop.time()))
+        finally:
+            del self._in_flight[task]
+            timed_out = not task.done()
+            if timed_out:
+                task.cancel()
+                await asyncio.wait((task,))
+        if task in self._withdrawn:
+            self._withdrawn.discard(task)
+            self._drop(planned)
+            return
+        turn = self._turn_of(task, timed_out, timeout, last_retry)
+        if turn is None:
+            self._drop(planned)
+            return
+        self.progress.run_ended(planned.case_index, planned.attempt)
+        check = planned.case.check
+        if turn.status != "completed" or check is None or not check.waits:
+            verdict = await self._judge(planned.case, turn, deadline)
+        else:
+            # A check that may wait (a process, a slow regex) is withdrawn with the Runs.
+            judging = loop.create_task(self._judge(planned.case, turn, deadline))
+            self._in_flight[judging] = planned
+            try:
+                verdict = await judging
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise
+                self._withdrawn.discard(judging)
+                self._drop(planned)
+                return
+            finally:
+                self._in_flight.pop(judging, None)
+        self._keep(self._record(planned, turn, verdict, started, retries))
+        # Let the record's write (scheduled just now) run before this worker asks the policy
+        # for its next attempt: the policy then knows of this one (a budget, what it cost).
+        await asyncio.sleep(0)
+
+    async def _run(self, planned: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        """The attempt's Run, requested once the sink keeps the attempt as in flight.
+
+        Inside the attempt's task, so that a stop or a failure before then withdraws
+        or halts it like any attempt in flight, and its Run is never requested.
+        """
+        if self._sink is not None:
+            await self._started(planned, self._sink)
+        self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
+        self._emit(AttemptStarted(planned))
+        return await self.target.execute(planned, deadline, notify)
+
+    def _started(self, planned: PlannedAttempt, sink: RecordSink) -> asyncio.Future[None]:
+        """Done once ``planned`` is kept as in flight, with the others starting this loop tick."""
+        loop = asyncio.get_running_loop()
+        kept = loop.create_future()
+        if not self._unstarted:
+            loop.call_soon(self._keep_started, sink)
+        self._unstarted.append((planned, kept))
+        return kept
+
+    def _keep_started(self, sink: RecordSink) -> None:
+        """One write for the attempts gathered; those stopped meanwhile are never requested."""
+        batch = [(planned, kept) for planned, kept in self._unstarted if not kept.done()]
+        self._unstarted = []
+        try:
+            sink.start([planned for planned, _ in batch])
+        except RunError as exc:
+            for _, kept in batch:
+                kept.set_exception(exc)
+            return
+        for _, kept in batch:
+            kept.set_result(None)
+
+    def _turn_of(
+        self, task: asyncio.Task[Turn], timed_out: bool, timeout: float, last_retry: list[str]
+    ) -> Turn | None:
+        """The Turn to record, or None when the attempt must stay unrecorded (evaluation failed)."""
+        exc = None if task.cancelled() else task.exception()
+        if isinstance(exc, RunError):
+            # Past the deadline too: the target found the stack had stopped answering.
+            self._fail(str(exc))
+            return None
+        if timed_out:
+            error = f"no Turn within the {timeout:g} s deadline"
+            if last_retry:
+                error += f"; last error: {last_retry[0]}"
+            return Turn("timed_out", error=error)
+        if task.cancelled():
+            return None  # the evaluation failed, or it was stopped from outside
+        if exc is not None:
+            return Turn("failed", error=f"{type(exc).__name__}: {exc}")
+        return task.result()
+
+    async def _judge(self, case: Case, turn: Turn, deadline: float) -> Verdict | None:
+        """The check's verdict on a completed Turn, bounded by the deadline; None for errored ones."""
+        if turn.status != "completed":
+            return None
+        if case.check is None:
+            return Verdict(True)
+        return await case.check.judge(turn.output, deadline)
+
+    def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
+        """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""
+        now = time.time()
+        return AttemptRecord(
+            case_index=planned.case_index,
+            case=planned.case.name,
+            attempt=planned.attempt,
+            key=planned.key,
+            outcome=Outcome.WITHDRAWN,
+            status="withdrawn",
+            output=None,
+            reason=None,
+            error="withdrawn: the evaluation was stopped while this attempt ran",
+            run_id=None,
+            turn_id=None,
+            started=now,
+            ended=now,
+            retake=planned.retake,
+        )
+
+    def _record(
+        self,
+        planned: PlannedAttempt,
+        turn: Turn,
+        verdict: Verdict | None,
+        started: float,
+        retries: int,
+    ) -> AttemptRecord:
+        if verdict is None:
+            outcome = Outcome.ERRORED
+        else:
+            outcome = Outcome.PASSED if verdict.passed else Outcome.WRONG
+        # The check judged the whole answer; what is kept (and shown) is bounded.
+        output, output_size = bounded_output(turn.output)
+        return AttemptRecord(
+            case_index=planned.case_index,
+            case=planned.case.name,
+            attempt=planned.attempt,
+            key=planned.key,
+            outcome=outcome,
+            status=turn.status,
+            output=output,
+            reason=verdict.reason if verdict else None,
+            error=turn.error,
+            run_id=turn.run_id,
+            turn_id=turn.turn_id,
+            started=started,
+            ended=time.time(),
+            usage=turn.usage,
+            output_size=output_size,
+            retake=planned.retake,
+            retries=retries,
+            finish_reason=turn.finish_reason,
+        )
+
+    def _keep(self, record: AttemptRecord) -> None:
+        self._unsaved.append(record)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Store the gathered records, then count and emit them: stored before shown."""
+        self._flush_scheduled = False
+        batch, self._unsaved = self._unsaved, []
+        if not batch:
+            return
+        if self._sink is not None:
+            try:
+                self._sink.write(batch)
+            except RunError as exc:
+                for record in batch:
+                    self._drop(record)
+                self._fail(str(exc))
+                return
+        self.progress.add(batch)
+        for record in batch:
+            self.policy.landed(record)
+        self._pool.wake()
+        for record in batch:
+            self._emit(AttemptFinished(record))
+
+    def _drop(self, attempt: PlannedAttempt | AttemptRecord) -> None:
+        """An attempt ends without a record: its cell back to pending, the policy told."""
+        self.progress.release(attempt.case_index, attempt.attempt)
+        self.policy.dropped(Slot(attempt.case_index, attempt.attempt))
+        self._pool.wake()
