@@ -1,8 +1,12 @@
 """The path of one attempt through an evaluation: kept in flight, run, judged, recorded.
 
-Finished attempts are gathered for the rest of the loop tick and written to the sink in
-one transaction before they are counted or emitted (stored before shown); attempts
-starting are gathered the same way and kept in flight before any of their Runs is requested.
+Finished attempts are gathered for the rest of the current loop tick, written
+to the sink in one transaction, and only then counted and emitted: nothing
+is shown that is not kept, and a burst of finishes costs one write. Attempts
+starting are gathered the same way and kept as in flight before any of their
+Runs is requested (or counted as running), so a kill at any moment leaves
+each Run the stack may have started recorded or in flight, to be replayed
+under its key.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An evaluation: ask the policy for attempts, run them through the pool, classify, store, emit.
+"""An evaluation, or several interleaved in one pool: ask each policy for attempts, run them.
 
 Front ends never decide an outcome: they read ``Progress`` and the events.
 """
@@ -26,15 +26,10 @@ Status = Literal["done", "cancelled", "failed"]
 
 
 class Evaluation(AttemptFlow):
-    """Runs one evaluation of ``cases`` on ``target`` with ``settings``.
+    """Runs one evaluation of ``cases`` on ``target`` with ``settings``: its start, stop and end.
 
-    Finished attempts are gathered for the rest of the current loop tick, written
-    to the sink in one transaction, and only then counted and emitted: nothing
-    is shown that is not kept, and a burst of finishes costs one write. Attempts
-    starting are gathered the same way and kept as in flight before any of their
-    Runs is requested (or counted as running), so a kill at any moment leaves
-    each Run the stack may have started recorded or in flight, to be replayed
-    under its key.
+    What happens to each attempt (kept in flight, run, judged, stored before shown)
+    is ``AttemptFlow``'s.
     """
 
     def __init__(
