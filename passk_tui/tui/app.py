@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
-import signal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -160,14 +157,7 @@ class PasskApp(Quitting):
         )
 
     def on_mount(self) -> None:
-        loop = asyncio.get_running_loop()
-        for name in ("SIGTERM", "SIGHUP"):  # Ctrl-C is a key to Textual, not a signal
-            signum = getattr(signal, name, None)
-            if signum is None:  # no such signal here (Windows has no SIGHUP)
-                continue
-            # Not where the loop cannot take them (another thread, Windows): the default stays.
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
-                loop.add_signal_handler(signum, self._stop_for_signal, signum)
+        self._take_stop_signals()
         theme = load_theme()
         if theme in self.available_themes:
             self.theme = theme

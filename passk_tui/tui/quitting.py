@@ -3,6 +3,8 @@ the terminal closes; and what the process then exits with and says."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import signal
 import time
 
@@ -23,7 +25,16 @@ class Quitting(RunControl):
     #: The stop signals received (set by ``PasskApp.__init__``).
     _stops: StopSignals
 
-    # -- quitting and the exit status --------------------------------------------------
+    def _take_stop_signals(self) -> None:
+        """SIGTERM and SIGHUP quit as ``_stop_for_signal`` says, on the app's loop."""
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):  # Ctrl-C is a key to Textual, not a signal
+            signum = getattr(signal, name, None)
+            if signum is None:  # no such signal here (Windows has no SIGHUP)
+                continue
+            # Not where the loop cannot take them (another thread, Windows): the default stays.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
+                loop.add_signal_handler(signum, self._stop_for_signal, signum)
 
     async def action_quit(self) -> None:
         """Quit; mid-run, ask first, then cancel the Runs in flight before leaving."""
