@@ -16,17 +16,14 @@ from textual.driver import Driver
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.worker import Worker
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.run.stop_signals import StopSignals
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui import messages
 from passk_tui.tui.contrast import derived_variables
 from passk_tui.tui.form import FormValues
 from passk_tui.tui.last_used import load_theme, save_theme
-from passk_tui.tui.pair_run import PairShown
 from passk_tui.tui.palette_commands import screen_commands
 from passk_tui.tui.quitting import Quitting
 from passk_tui.tui.screens.configure import ConfigureScreen
@@ -99,16 +96,7 @@ class PasskApp(Quitting):
         #: --export: where to write the results once the evaluation ends.
         self.export_path = export_path
         self._notices = list(notices)
-        self.view: EvaluationView | None = None
-        #: A baseline run beside the candidate (``self.view`` is the candidate's then).
-        self.pair: PairShown | None = None
         self.fail_on_regression = fail_on_regression
-        self.worker: Worker[str] | None = None
-        #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
-        self.failure: InputError | RunError | None = None
-        self._quit_when_stopped = False
-        #: The stop signals received (SIGTERM, SIGHUP; the terminal closing counts as SIGHUP).
-        self._stops = StopSignals()
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, but on a POSIX terminal one that stops the app when the terminal

@@ -22,8 +22,10 @@ QUIT_GRACE = 10.0
 class Quitting(RunControl):
     """How the app stops: the Runs in flight cancelled first, then the exit status and lines."""
 
-    #: The stop signals received (set by ``PasskApp.__init__``).
-    _stops: StopSignals
+    def __init__(self) -> None:
+        super().__init__()
+        #: The stop signals received (SIGTERM, SIGHUP; the terminal closing counts as SIGHUP).
+        self._stops = StopSignals()
 
     def _take_stop_signals(self) -> None:
         """SIGTERM and SIGHUP quit as ``_stop_for_signal`` says, on the app's loop."""

@@ -38,18 +38,24 @@ def demo_settings() -> Settings:
 class RunControl(ScreenshotSaving):
     """The app's one evaluation worker: what starts it, what cancels it, what its end does.
 
-    The state is the app's (``PasskApp.__init__`` sets it); declared here, where it is used.
+    The settings from the command line are the app's (``PasskApp.__init__`` sets them).
     """
 
     env_key: str | None
     show_timing: bool
     export_path: Path | None
-    view: EvaluationView | None
-    pair: PairShown | None
     fail_on_regression: bool
-    worker: Worker[str] | None
-    failure: InputError | RunError | None
-    _quit_when_stopped: bool
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: EvaluationView | None = None
+        #: A baseline run beside the candidate (``self.view`` is the candidate's then).
+        self.pair: PairShown | None = None
+        self.worker: Worker[str] | None = None
+        #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
+        self.failure: InputError | RunError | None = None
+        #: Quitting was asked for: the run's end exits the app instead of showing results.
+        self._quit_when_stopped = False
 
     # -- the evaluation ----------------------------------------------------------------
 
