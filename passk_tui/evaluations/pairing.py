@@ -21,7 +21,9 @@ from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
-from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
+from passk_tui.evaluations.new import new_evaluation
+from passk_tui.evaluations.recorded import RecordedEvaluation
+from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.comparison import ComparedEvaluations, compare_stored
 from passk_tui.store.pairs import Pair, link, pair_of
