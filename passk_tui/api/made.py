@@ -1,6 +1,6 @@
 """What ``evaluate`` runs: one evaluation made or resumed, or a baseline beside it (``baseline=V``).
 
-The same calls the CLI makes (``evaluations.session`` and ``evaluations.pairing``), so an
+The same calls the CLI makes (``evaluations.new``, ``.resume`` and ``.pairing``), so an
 evaluation from Python is stored, linked and resumed exactly as one from the command line.
 """
 

@@ -12,8 +12,8 @@ from passk_tui.evaluations.cost_settings import with_local_price
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
-    _stored_settings,
     file_sha256,
+    stored_settings,
 )
 from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store
@@ -47,10 +47,8 @@ def new_evaluation(
         target = make_target(settings, key, evaluation_id)
     store = store if store is not None else Store.open()
     warnings = _definition_changed(store, settings, target.definition)
-    stored_settings = _stored_settings(settings, agents_file=target_for is None)
-    store.create_evaluation(
-        evaluation_id, stored_settings, cases, digest, definition=target.definition
-    )
+    as_stored = stored_settings(settings, agents_file=target_for is None)
+    store.create_evaluation(evaluation_id, as_stored, cases, digest, definition=target.definition)
     claim = store.claim(evaluation_id)
     return RecordedEvaluation(
         evaluation_id,

@@ -1,7 +1,7 @@
 """A baseline version run beside the candidate (``--baseline V``): two stored evaluations, one pool.
 
 Each version is its own evaluation, made (or resumed) exactly as a single one
-is by ``session``, so each keeps its own target, sink, claim and sampling
+is (``new``, ``resume``), so each keeps its own target, sink, claim and sampling
 policy (fixed, or adaptive when asked for: it then applies to both); the pair
 is linked in the store, and their attempts take turns in one pool of
 ``--concurrency`` workers so that a slow hour of the stack hurts both alike.

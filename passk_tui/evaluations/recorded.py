@@ -145,7 +145,7 @@ def file_sha256(path: str | Path) -> str:
 TargetFactory = Callable[[str, Settings], Target]
 
 
-def _stored_settings(settings: Settings, *, agents_file: bool = True) -> Settings:
+def stored_settings(settings: Settings, *, agents_file: bool = True) -> Settings:
     """The settings as stored: absolute paths, so a resume works from any folder (a Python
     callable's evaluation has no agents file)."""
     agents_path = settings.agents_path

@@ -19,15 +19,15 @@ from passk_tui.core.stats.sampling import sampling_policy
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
-    _stored_settings,
     file_sha256,
+    stored_settings,
 )
 from passk_tui.evaluations.resume_rules import (
-    _callable_refused,
-    _check_rule_kept,
-    _check_same_definition,
-    _ran_nothing,
-    _resumed_settings,
+    check_rule_kept,
+    check_same_definition,
+    ran_nothing,
+    refuse_callable,
+    resumed_settings,
 )
 from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store, StoredEvaluation
@@ -70,14 +70,14 @@ def resume_evaluation(
     from the stored value is refused with InputError. The stored cases are used
     as they were loaded, with the original evaluation id, so every attempt keeps
     its idempotency key. ``target_for`` builds the target of a Python callable, which
-    only the API can give again (``--resume`` of one is refused, ``_callable_refused``).
+    only the API can give again (``--resume`` of one is refused, ``refuse_callable``).
     """
     store = store if store is not None else Store.open()
     stored = store.load(store.resolve(ref))
     forgotten = not stored.cases
     if forgotten:
         stored = replace(stored, cases=_cases_again(stored))
-    settings = _resumed_settings(stored, dict(changes or {}))
+    settings = resumed_settings(stored, dict(changes or {}))
     check_planned_size(len(stored.cases), settings.attempts)
     if settings.max_attempts is not None:
         check_planned_size(len(stored.cases), settings.max_attempts, "--max-attempts")
@@ -89,7 +89,7 @@ def resume_evaluation(
         stored.in_flight,
         runs_started=stored.runs_started,
     )
-    _check_rule_kept(stored, settings, changes or {}, policy.most_left())
+    check_rule_kept(stored, settings, changes or {}, policy.most_left())
     finished = policy.most_left() == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)
@@ -100,11 +100,11 @@ def resume_evaluation(
             if target_for is not None:
                 target = target_for(stored.id, settings)
             else:
-                _callable_refused(stored)
+                refuse_callable(stored)
                 target = make_target(settings, key, stored.id)
-            _check_same_definition(stored, target.definition, changes or {})
-            store.reopen(stored.id, _stored_settings(settings, agents_file=target_for is None))
-            if _ran_nothing(stored) and stored.definition != target.definition:
+            check_same_definition(stored, target.definition, changes or {})
+            store.reopen(stored.id, stored_settings(settings, agents_file=target_for is None))
+            if ran_nothing(stored) and stored.definition != target.definition:
                 store.keep_definition(stored.id, target.definition)
                 stored = replace(stored, definition=target.definition)
             if forgotten:

@@ -45,14 +45,14 @@ RUNNING = frozenset(
 )
 
 
-def _check_same_definition(
+def check_same_definition(
     stored: StoredEvaluation, definition: Definition, changes_given: Mapping[str, Any]
 ) -> None:
     """A resume runs what the evaluation measured, or nothing: InputError when the agent now
     resolves to another definition (``--agents`` another file, or its file edited). An
     evaluation stored before definitions were has none to hold it to: it resumes unchecked;
-    so does one that ran nothing yet (``_ran_nothing``), which takes the new definition."""
-    if stored.definition is None or _ran_nothing(stored):
+    so does one that ran nothing yet (``ran_nothing``), which takes the new definition."""
+    if stored.definition is None or ran_nothing(stored):
         return
     if same_measure(stored.definition, definition):
         return
@@ -66,7 +66,7 @@ def _check_same_definition(
     )
 
 
-def _callable_refused(stored: StoredEvaluation) -> None:
+def refuse_callable(stored: StoredEvaluation) -> None:
     """A Python callable's evaluation with attempts left: the command line has no callable to
     run them with, so it says where they can be run (its results show as any others do)."""
     definition = stored.definition or {}
@@ -77,13 +77,13 @@ def _callable_refused(stored: StoredEvaluation) -> None:
         )
 
 
-def _ran_nothing(stored: StoredEvaluation) -> bool:
+def ran_nothing(stored: StoredEvaluation) -> bool:
     """No attempt was recorded, not even a withdrawn one: nothing was measured yet (it failed
     to start: a program missing, a key refused), so what it runs may still be changed."""
     return not stored.records and not stored.withdrawn
 
 
-def _check_rule_kept(
+def check_rule_kept(
     stored: StoredEvaluation, settings: Settings, changes: Mapping[str, Any], most_left: int
 ) -> None:
     """Refuse a stop rule given anew (``--confidence``, ``--require``, ``--precision``) that would
@@ -122,7 +122,10 @@ def _rule_text(value: Any) -> str:
     return f"{float(value):g}"
 
 
-def _resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Settings:
+def resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Settings:
+    """The stored settings with those given anew (``changes``, a copy: it is altered):
+    InputError when one would change what is measured, shrink an extension, or give
+    ``--precision`` where it has no meaning."""
     if changes.pop("demo", False):
         changes.setdefault("agent", demo.AGENT)
         changes.setdefault("version", demo.VERSION)
