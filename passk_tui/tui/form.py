@@ -13,8 +13,8 @@ from pathlib import Path
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.settings import Settings, default_k
-from passk_tui.core.stats.gate import CONFIDENT_GATE_SHORT
 from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
+from passk_tui.core.text.gate_meaning import CONFIDENT_GATE_SHORT
 from passk_tui.evaluations.lookups import count_cases, local_agents
 from passk_tui.evaluations.settings_text import check_settings
 

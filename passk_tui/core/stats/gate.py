@@ -31,17 +31,6 @@ from passk_tui.core.stats.intervals import (
 from passk_tui.core.stats.planning import attempts_to_settle
 from passk_tui.core.stats.suite_promise import FAMILY_WISE_METHOD, case_level, promise_words
 
-#: The confident gate in one line, for --help and the Configure screen's confidence field.
-CONFIDENT_GATE_MEANING = (
-    "with --require X the gate reads the pass@k interval: pass when it lies wholly at or above X, "
-    "fail when wholly below, else undecided (exit 4: more attempts would settle it)"
-)
-
-#: The same in a few words, for a form field's hint.
-CONFIDENT_GATE_SHORT = "the gate reads intervals: pass, fail, undecided"
-
-#: The exit status of a gate that held, failed, or (confident gate only) could not decide.
-
 
 def gate_text(require: Fraction) -> str:
     """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
