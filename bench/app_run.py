@@ -20,7 +20,7 @@ import time
 
 async def drive(argv: list[str]) -> int:
     from passk_tui.cli.flags import parse
-    from passk_tui.evaluations.session import new_evaluation
+    from passk_tui.evaluations.new import new_evaluation
     from passk_tui.evaluations.settings_text import settings_from_args, stack_key
     from passk_tui.tui.app import PasskApp
     from passk_tui.tui.launch import form_values

@@ -28,7 +28,7 @@ from passk_tui.core.run.events import AttemptFinished, Event
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.text.quoting import type_name
 from passk_tui.evaluations.pairing import pair_status
-from passk_tui.evaluations.session import RecordedEvaluation, TargetFactory
+from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store
 

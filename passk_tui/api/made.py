@@ -1,6 +1,6 @@
 """What ``evaluate`` runs: one evaluation made or resumed, or a baseline beside it (``baseline=V``).
 
-The same calls the CLI makes (``evaluations.session`` and ``evaluations.pairing``), so an
+The same calls the CLI makes (``evaluations.new``, ``.resume`` and ``.pairing``), so an
 evaluation from Python is stored, linked and resumed exactly as one from the command line.
 """
 
@@ -16,13 +16,10 @@ from passk_tui.core.run.events import Event
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.text.compare_text import plain_comparison
+from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
-from passk_tui.evaluations.session import (
-    RecordedEvaluation,
-    TargetFactory,
-    new_evaluation,
-    resume_evaluation,
-)
+from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
+from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
 
 

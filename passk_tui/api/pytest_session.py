@@ -34,7 +34,7 @@ from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.gate import gate_lines
 from passk_tui.core.stats.sampling import reading, sampling_policy
 from passk_tui.core.text.table import plain_table
-from passk_tui.evaluations.session import file_sha256
+from passk_tui.evaluations.recorded import file_sha256
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store
 from passk_tui.targets.callable import CallableTarget, is_async

@@ -25,7 +25,9 @@ from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.extent_text import not_run_text
 from passk_tui.core.text.table import plain_table
-from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
+from passk_tui.evaluations.new import new_evaluation
+from passk_tui.evaluations.recorded import RecordedEvaluation
+from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
 
 

@@ -1,7 +1,7 @@
 """A baseline version run beside the candidate (``--baseline V``): two stored evaluations, one pool.
 
 Each version is its own evaluation, made (or resumed) exactly as a single one
-is by ``session``, so each keeps its own target, sink, claim and sampling
+is (``new``, ``resume``), so each keeps its own target, sink, claim and sampling
 policy (fixed, or adaptive when asked for: it then applies to both); the pair
 is linked in the store, and their attempts take turns in one pool of
 ``--concurrency`` workers so that a slow hour of the stack hurts both alike.
@@ -21,7 +21,9 @@ from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
-from passk_tui.evaluations.session import RecordedEvaluation, new_evaluation, resume_evaluation
+from passk_tui.evaluations.new import new_evaluation
+from passk_tui.evaluations.recorded import RecordedEvaluation
+from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.comparison import ComparedEvaluations, compare_stored
 from passk_tui.store.pairs import Pair, link, pair_of

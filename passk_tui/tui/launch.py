@@ -96,7 +96,7 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
                 start = new_pair(settings, baseline, key)
                 warnings = start.warnings
             else:
-                from passk_tui.evaluations.session import new_evaluation
+                from passk_tui.evaluations.new import new_evaluation
 
                 recorded = new_evaluation(settings, key)
                 start, warnings = recorded, recorded.warnings
@@ -138,7 +138,7 @@ def _resumed(
 ) -> tuple[Evaluation | PairedRun, list[str]]:
     """``--resume ID``: the pair it is one of (both go on together, as headless), else it alone."""
     from passk_tui.evaluations.pairing import find_pair, resume_pair
-    from passk_tui.evaluations.session import resume_evaluation
+    from passk_tui.evaluations.resume import resume_evaluation
 
     pair = find_pair(args.resume)
     if pair is not None:

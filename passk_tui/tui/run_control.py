@@ -74,7 +74,7 @@ class RunControl(ScreenshotSaving):
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
-        from passk_tui.evaluations.session import new_evaluation
+        from passk_tui.evaluations.new import new_evaluation
 
         self._start_new(lambda: new_evaluation(settings, key), remember)
 
@@ -101,7 +101,7 @@ class RunControl(ScreenshotSaving):
             self.notify("An evaluation is already running.", severity="warning")
             return
         from passk_tui.evaluations.pairing import find_pair, resume_pair
-        from passk_tui.evaluations.session import resume_evaluation
+        from passk_tui.evaluations.resume import resume_evaluation
 
         started: Evaluation | PairedRun
         try:

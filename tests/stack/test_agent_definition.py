@@ -25,7 +25,7 @@ from passk_tui.core.run.agent_definition import (
     stack_definition,
 )
 from passk_tui.core.run.settings import Settings
-from passk_tui.evaluations.session import new_evaluation
+from passk_tui.evaluations.new import new_evaluation
 from passk_tui.reports.export import export
 from passk_tui.store import DB_NAME, Store
 from passk_tui.targets.openai import OpenAITarget

@@ -17,7 +17,8 @@ import pytest
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.outside_values import OUTPUT_LIMIT
 from passk_tui.core.run.settings import Settings
-from passk_tui.evaluations.session import new_evaluation, resume_evaluation
+from passk_tui.evaluations.new import new_evaluation
+from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import DB_NAME, Store
 from passk_tui.store import rows as layout
 from tests.support.cli import KEY, run

@@ -18,7 +18,7 @@ from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
-from passk_tui.evaluations.session import new_evaluation
+from passk_tui.evaluations.new import new_evaluation
 from passk_tui.store import (
     DB_NAME,
     Store,
