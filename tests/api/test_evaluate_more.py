@@ -66,10 +66,15 @@ import passk_tui
 from passk_tui import Case
 
 release = threading.Event()
+blocked = []
+lock = threading.Lock()
 
 def agent(text, attempt):
     if attempt >= 3:
-        pathlib.Path(sys.argv[1]).touch()
+        with lock:
+            blocked.append(attempt)
+            if len(blocked) == 2:  # both slots held here: attempts 1 and 2 are done and kept
+                pathlib.Path(sys.argv[1]).touch()
         release.wait(120)
     return text
 
