@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.support import ROOT
-from tests.support.readme import normalized, private_env
+from tests.support.readme import as_a_users_pytest, normalized, private_env
 
 EXAMPLE = ROOT / "examples" / "pytest"
 
@@ -19,9 +19,7 @@ def test_the_example_prints_what_its_readme_shows(tmp_path: Path) -> None:
     readme = (EXAMPLE / "README.md").read_text(encoding="utf-8")
     (block,) = re.findall(r"```text\n\$ pytest (.*?)\n(.*?)```", readme, re.S)
     flags, shown = block
-    env = {**private_env(tmp_path / "data"), "COLUMNS": "80"}
-    env.pop("PYTEST_ADDOPTS", None)
-    env.pop("PYTEST_XDIST_WORKER", None)
+    env = as_a_users_pytest(private_env(tmp_path / "data"))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", *flags.split()],
         cwd=folder, env=env, capture_output=True, text=True, timeout=300,

@@ -59,9 +59,7 @@ def run_shown(python: Path, folder: Path, env: dict[str, str]) -> list[tuple[Sho
     as ``python -m pytest``), and pair what each printed (normalized) with what is shown."""
     for name, text in files().items():
         (folder / name).write_text(text, encoding="utf-8")
-    env = {**env, "COLUMNS": "80"}
-    env.pop("PYTEST_ADDOPTS", None)
-    env.pop("PYTEST_XDIST_WORKER", None)
+    env = as_a_users_pytest(env)
     results = []
     for run in shown():
         words = run.command.split()
@@ -72,6 +70,15 @@ def run_shown(python: Path, folder: Path, env: dict[str, str]) -> list[tuple[Sho
         assert done.returncode == 0, (run.command, done.stdout, done.stderr)
         results.append((run, normalized(done.stdout)))
     return results
+
+
+def as_a_users_pytest(env: dict[str, str]) -> dict[str, str]:
+    """``env`` as a user's terminal gives it to pytest: 80 columns, none of this suite's pytest
+    options, and not CI (pytest on CI prints its short summary lines whole, untruncated)."""
+    env = {**env, "COLUMNS": "80"}
+    for name in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "CI", "BUILD_NUMBER"):
+        env.pop(name, None)
+    return env
 
 
 def private_env(data: Path) -> dict[str, str]:
