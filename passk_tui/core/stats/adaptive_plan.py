@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from passk_tui.core.run.settings import DEFAULT_ATTEMPTS
 from passk_tui.core.stats.gate_thresholds import Thresholds
 from passk_tui.core.stats.planning import RightVerdict, pass_at_k_of_rate, right_verdict
 
@@ -34,7 +35,7 @@ DEFAULT_SIMULATIONS = 2_000
 DEFAULT_SEED = 1
 #: ``plan --adaptive`` without ``--attempts`` / ``--max-attempts``: the run's own default
 #: first batch, and a cap a suite can afford.
-DEFAULT_FIRST = 5
+DEFAULT_FIRST = DEFAULT_ATTEMPTS
 DEFAULT_CAP = 200
 
 

@@ -152,9 +152,12 @@ def outward_ends(interval: Interval) -> tuple[str, str]:
     Exact: the float is taken as the fraction it is, so 0.57 (stored a hair under 0.57)
     is 0.56 at the low end, and a float a hair over 0.63 never rounds down to 0.63.
     """
-    return _hundredths(floor(Fraction(interval.low) * 100)), _hundredths(
-        ceil(Fraction(interval.high) * 100)
-    )
+    return outward_texts(interval.low, interval.high)
+
+
+def outward_texts(low: float, high: float) -> tuple[str, str]:
+    """``low`` down and ``high`` up at two decimals, exactly (any range: an odds ratio too)."""
+    return _hundredths(floor(Fraction(low) * 100)), _hundredths(ceil(Fraction(high) * 100))
 
 
 def _hundredths(cents: int) -> str:

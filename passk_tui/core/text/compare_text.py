@@ -4,11 +4,11 @@ the notes under them."""
 from __future__ import annotations
 
 from fractions import Fraction
-from math import ceil, floor, isinf
+from math import isinf
 
 from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparison
 from passk_tui.core.stats.figures import UNDEFINED, CaseFigures, two_decimals
-from passk_tui.core.stats.intervals import level_text
+from passk_tui.core.stats.intervals import level_text, outward_texts
 from passk_tui.core.stats.suite import SuiteComparison
 from passk_tui.core.text.table import plain_columns
 
@@ -83,8 +83,7 @@ def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
         return f"odds ratio {shown}"
     interval = UNDEFINED
     if suite.low is not None and suite.high is not None:
-        low, high = floor(Fraction(suite.low) * 100), ceil(Fraction(suite.high) * 100)
-        interval = f"{low / 100:.2f}-{high / 100:.2f}"
+        interval = "-".join(outward_texts(suite.low, suite.high))
     return f"odds ratio {shown} ({level_text(float(comparison.confidence))} CI {interval})"
 
 
