@@ -20,6 +20,7 @@ from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.run.policy import Pause, SamplingPolicy, Slot
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.text.words import counted
 
 #: The ``status_reason`` of an evaluation whose budget stopped it (PRODUCT.md's words).
 BUDGET_SPENT = "budget spent"
@@ -132,5 +133,5 @@ def budget_line(progress: Progress, settings: Settings) -> str:
     named = ", ".join(f"{figures[i].name} ({figures[i].n}{planned})" for i in short[:NAMED_SHORT])
     if len(short) > NAMED_SHORT:
         named += f" and {len(short) - NAMED_SHORT} more"
-    what = f"{len(short)} {'case' if len(short) == 1 else 'cases'} got fewer attempts than planned"
+    what = f"{counted(len(short), 'case')} got fewer attempts than planned"
     return f"{BUDGET_SPENT}: {what}" + (f": {named}" if named else "")

@@ -11,6 +11,7 @@ from passk_tui.core.stats.figures import UNDEFINED, CaseFigures, two_decimals
 from passk_tui.core.stats.intervals import level_text, outward_texts
 from passk_tui.core.stats.suite import SuiteComparison
 from passk_tui.core.text.table import plain_columns
+from passk_tui.core.text.words import counted
 
 HEADERS = ("case", "A passed", "A errored", "B passed", "B errored", "change", "p", "verdict")
 
@@ -67,9 +68,8 @@ def suite_line(comparison: Comparison) -> str:
     """``suite: B better on 7 cases, worse on 2, same on 11; odds ratio 1.85 (95% CI
     1.21-2.83), p 0.004, improved`` (no interval when a side's n was chosen by looking)."""
     suite = comparison.suite
-    cases = "case" if suite.better == 1 else "cases"
     return (
-        f"suite: B better on {suite.better} {cases}, worse on {suite.worse}, same on "
+        f"suite: B better on {counted(suite.better, 'case')}, worse on {suite.worse}, same on "
         f"{suite.same}; {odds_text(suite, comparison)}, p {p_text(suite.p)}, {suite.verdict}"
     )
 
