@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 from textual.widgets import Button, Checkbox, Input, Static
+from textual.widgets.collapsible import CollapsibleTitle
 
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.tui.app import PasskApp
@@ -253,7 +254,7 @@ async def test_configure_has_no_dead_focus_stop_and_d_only_where_offered(app_env
         for _ in range(16):
             await pilot.press("tab")
             seen.append(type(app.focused))
-        assert set(seen) <= {Input, Checkbox, Button}
+        assert set(seen) <= {Input, Checkbox, CollapsibleTitle, Button}  # the title opens Cost
         app.screen.query_one("#history", Button).focus()
         await pilot.press("d")
         await pilot.pause()
