@@ -15,6 +15,7 @@ from pathlib import Path
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.price import Price, money_text, price_text
+from passk_tui.core.text.cost_text import budget_text
 from passk_tui.core.text.words import counted
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, check_budget_priced
 from passk_tui.evaluations.lookups import local_price
@@ -87,9 +88,7 @@ def _folded(
     parts = ["no prices"]
     if price is not None:
         parts = [f"prices {price_text(price)}" + (" (agents file)" if from_file else "")]
-    budgets = [counted(budget_runs, "Run")] if budget_runs else []
-    budgets += [money_text(budget_cost)] if budget_cost else []
-    parts.append(f"budget {', '.join(budgets)}" if budgets else "no budget")
+    parts.append(budget_text(budget_runs, budget_cost) or "no budget")
     to_fix = sum(name in errors for name in COST_FIELDS)
     if to_fix:
         parts.append(f"{counted(to_fix, 'field')} to fix")

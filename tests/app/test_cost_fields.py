@@ -22,6 +22,7 @@ from passk_tui.tui.launch import form_values, run_app
 from passk_tui.tui.screens.configure import ConfigureScreen
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.run import RunScreen
 from tests.support.app import blocking, fill, message, run_to_end, wait_for
 
 SIZE = (120, 36)
@@ -129,7 +130,7 @@ async def test_the_agents_files_price_is_shown_and_a_typed_one_wins(
 
 
 async def test_a_run_from_the_form_stores_its_prices_and_budget(app_env: Path, stack) -> None:
-    """A stack agent priced in the form: the store, Results and the next Configure have it."""
+    """A stack agent priced in the form: the store, Run, Results and the next Configure have it."""
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await fill(
@@ -147,6 +148,9 @@ async def test_a_run_from_the_form_stores_its_prices_and_budget(app_env: Path, s
         await wait_for(pilot, lambda: not run.disabled)
         await pilot.press("ctrl+r")
         await run_to_end(pilot)
+        (run_screen,) = [screen for screen in app.screen_stack if isinstance(screen, RunScreen)]
+        held = str(run_screen.query_one("#run-settings", Static).render())
+        assert "no gate · budget 5 Runs, $9.00 · at 0.15 in / 0.6 out per million tokens" in held
         assert isinstance(app.screen, ResultsScreen)
         cost = str(app.screen.query_one("#results-cost", Static).render())
         assert "in all (at 0.15 in / 0.6 out per million tokens)" in cost
