@@ -269,8 +269,8 @@ class ConfigureScreen(Screen[None]):
             first = next(iter(self.check.errors), None)
             if first in COST_FIELDS:
                 self.query_one("#cost", Collapsible).collapsed = False
-            if first is not None:
-                self.query_one(f"#input-{first}", Input).focus()
+            if first is not None:  # an Input, or the Whole suite checkbox
+                self.query_one(f"#input-{first}").focus()
             self.notify("Fix the fields marked in red first.", severity="warning")
             return
         self.post_message(
