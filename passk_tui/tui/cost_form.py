@@ -23,6 +23,7 @@ from passk_tui.evaluations.settings_text import COST_FIELDS, SettingsCheck
 
 #: Fields whose error means the agents file's price cannot be known.
 _LOCAL_AGENT = ("agents", "agent", "version")
+#: Beside an empty budget.
 NO_LIMIT = "none: no limit"
 #: Beside an empty price of a local agent not yet known.
 LOCAL_PRICE = "local: the agents file's, if any"
@@ -43,9 +44,9 @@ def check_cost(
         with suppress(InputError):  # said beside the agents file
             file_price, known = local_price(explicit, agent, version), True
     for index, name in enumerate(PRICES):
-        own = file_price.texts()[index] if file_price is not None else None
         if name in errors:
             continue
+        own = file_price.texts()[index] if file_price is not None else None
         if text[name]:
             if own is not None:
                 hints[name] = f"wins over the agents file's {own}"
@@ -68,13 +69,13 @@ def check_cost(
     budget_runs = verdict.values.get("budget_runs")
     budget_runs = budget_runs if isinstance(budget_runs, int) else None
     if "budget_runs" not in errors:
-        runs = counted(budget_runs, "Run") if budget_runs else None
-        hints["budget_runs"] = f"at most {runs} in all" if runs else NO_LIMIT
+        runs = f"at most {counted(budget_runs, 'Run')} in all" if budget_runs else NO_LIMIT
+        hints["budget_runs"] = runs
     if "budget_cost" not in errors:
         hints["budget_cost"] = (
             f"at most {money_text(budget_cost)} spent" if budget_cost else NO_LIMIT
         )
-    return _folded(price, verdict.price is None, budget_runs, budget_cost, errors)
+    return _folded(price, not typed, budget_runs, budget_cost, errors)
 
 
 def _folded(
