@@ -13,6 +13,7 @@ from textual.widgets import Button, Collapsible, Input, Static
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.core.run.price import Price
+from passk_tui.evaluations.cost_settings import with_local_price
 from passk_tui.evaluations.settings_text import settings_from_args
 from passk_tui.store import Store
 from passk_tui.tui.app import PasskApp
@@ -27,6 +28,7 @@ from tests.support.app import blocking, fill, message, run_to_end, wait_for
 
 SIZE = (120, 36)
 LOCAL = {"agent": "scripted", "version": "1", "cases": "cases.toml"}
+LOCAL_FLAGS = ["--agent", "scripted", "--version", "1", "--cases", "cases.toml"]
 PRICE = Price(Fraction("0.15"), Fraction("0.6"))
 
 
@@ -37,9 +39,7 @@ def said(app: PasskApp, field: str) -> str:
 def cli_line(*flags: str) -> str:
     """What the CLI says of these flags (its one line, exit 2), from the same validator."""
     with pytest.raises(InputError) as refused:
-        settings_from_args(
-            parse(["--agent", "scripted", "--version", "1", "--cases", "cases.toml", *flags]), {}
-        )
+        settings_from_args(parse([*LOCAL_FLAGS, *flags]), {})
     return str(refused.value)
 
 
@@ -85,6 +85,13 @@ async def test_bad_values_get_the_clis_words_beside_their_fields(app_env: Path) 
         # A cost budget needs prices: scripted version 1 has none in its agents file.
         await fill(pilot, budget_runs="", budget_cost="2")
         assert said(app, "budget_cost") == "needs prices: give a price in the agents file, or here"
+        local = settings_from_args(parse([*LOCAL_FLAGS, "--budget-cost", "2"]), {})
+        with pytest.raises(InputError) as refused:
+            with_local_price(local)  # what a run started from flags says
+        assert str(refused.value) == (
+            "--budget-cost: needs prices: give 'scripted' version 1 a price in the agents file, "
+            "or --price-in and --price-out"
+        )
         assert said(app, "price_in") == "none in the agents file"
         assert run.disabled
         app.screen.query_one("#input-agent", Input).focus()
