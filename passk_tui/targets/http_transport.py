@@ -77,6 +77,7 @@ class Transport(httpx.AsyncBaseTransport):
         self._slots = asyncio.Semaphore(connections)
         self._idle: dict[_Origin, list[_Connection]] = {}
         self._tls: ssl.SSLContext | None = None
+        self._closed = False
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         timeouts = request.extensions.get("timeout", {})
@@ -95,7 +96,7 @@ class Transport(httpx.AsyncBaseTransport):
             except BaseException:
                 connection.close()  # cancelled or failed midway: its state is unknown
                 raise
-            if reusable:
+            if reusable and not self._closed:
                 self._idle.setdefault(origin, []).append(connection)
             else:
                 connection.close()
@@ -109,6 +110,8 @@ class Transport(httpx.AsyncBaseTransport):
         )
 
     async def aclose(self) -> None:
+        """Close the idle connections; those in use close when their request ends."""
+        self._closed = True
         for connections in self._idle.values():
             for connection in connections:
                 connection.close()

@@ -307,6 +307,26 @@ async def test_a_request_cancelled_midway_leaves_no_connection_to_reuse() -> Non
     assert server.connections == 2
 
 
+async def test_a_request_that_ends_after_the_client_closed_keeps_no_connection() -> None:
+    async def slow(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(0.1)
+        writer.write(OK)
+        await writer.drain()
+        await reader.read()  # until the client closes its end
+        closed.set()
+
+    closed = asyncio.Event()
+    async with serving(slow) as server:
+        client = make_client(1)
+        request = asyncio.ensure_future(get(client, server.url))
+        await asyncio.sleep(0.02)
+        await client.aclose()
+        assert (await request).content == b"ok"
+        async with asyncio.timeout(5):
+            await closed.wait()
+
+
 async def test_a_full_pool_is_a_pool_timeout() -> None:
     async def hang(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await asyncio.sleep(30)
