@@ -23,6 +23,7 @@ from tests.support.app import run_to_end, scripted, start_mid_run, synthetic_vie
 
 SIZE = (120, 36)
 SMALL = (80, 24)
+WIDE = (160, 50)
 BOTH = pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x36", "80x24"])
 
 
@@ -77,6 +78,21 @@ class TestRun:
             await pilot.pause(0.2)
 
         assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
+
+    @pytest.mark.parametrize("size", [SMALL, WIDE], ids=["80x24", "160x50"])
+    @pytest.mark.parametrize("attempts", [5, 100], ids=["fits", "does-not-fit"])
+    def test_arrow_keys_only_when_attempts_do_not_fit(
+        self, app_env: Path, snap_compare, size, attempts: int
+    ) -> None:
+        """Earlier / Later attempts on the keys line only where the window can move that way:
+        never when every attempt fits, only Later at a long grid's start."""
+        app = PasskApp(show_timing=False)
+
+        async def run_before(pilot: Pilot) -> None:
+            await app.push_screen(RunScreen(synthetic_view(attempts)))
+            await pilot.pause(0.2)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
 
     def test_many_attempts_window_moved_right(self, app_env: Path, snap_compare) -> None:
         app = PasskApp(show_timing=False)
