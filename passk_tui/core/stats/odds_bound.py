@@ -34,17 +34,17 @@ Table = tuple[int, int, int, int]
 def lower_bound(tables: Sequence[Table], tail: float) -> float:
     """L for tables each at its largest ``B passed`` (the estimate infinite); ``tail`` = (1-C)/2."""
     target = log(tail)
+    supports = [_support(table) for table in tables]
     low, high = -1.0, 1.0
-    while _log_chance(tables, low) > target:
+    while _log_chance(supports, low) > target:
         low *= 2.0
-    while _log_chance(tables, high) < target:
+    while _log_chance(supports, high) < target:
         high *= 2.0
-    # Bisection on log psi: the chance rises with psi, from 0 towards 1.
-    for _ in range(200):
+    # Bisection on log psi (the chance rises with psi, from 0 towards 1), to far below the
+    # two decimals shown.
+    while high - low > 1e-12:
         middle = (low + high) / 2.0
-        if middle in (low, high):
-            break
-        if _log_chance(tables, middle) < target:
+        if _log_chance(supports, middle) < target:
             low = middle
         else:
             high = middle
@@ -56,24 +56,28 @@ def upper_bound(tables: Sequence[Table], tail: float) -> float:
     return 1.0 / lower_bound([(c, d, a, b) for a, b, c, d in tables], tail)
 
 
-def _log_chance(tables: Sequence[Table], log_psi: float) -> float:
-    """log P(every case at its largest B passed) when the common odds ratio is exp(log_psi)."""
-    total = 0.0
-    for a, b, c, d in tables:
-        top = min(a + b, a + c)
-        terms = [_log_weight((a, b, c, d), x) + (x - top) * log_psi for x in _support(a, b, c, d)]
-        peak = max(terms)
-        # P(top) = w(top) psi^top / sum of w(x) psi^x, summed around its largest term.
-        total += _log_weight((a, b, c, d), top) - peak - log(sum(exp(t - peak) for t in terms))
-    return total
+Support = list[tuple[int, float]]
+"""A table's possible ``B passed`` x, each as (x - its largest, log w(x) - log w(largest))."""
 
 
-def _support(a: int, b: int, c: int, d: int) -> range:
-    """B's passes possible under the table's margins."""
-    return range(max(0, a - d), min(a + b, a + c) + 1)
-
-
-def _log_weight(table: Table, x: int) -> float:
-    """log of C(B's n, x) C(A's n, passes - x): the central hypergeometric weight of x."""
+def _support(table: Table) -> Support:
+    """The B passes the table's margins allow, each with its central hypergeometric weight
+    w(x) = C(B's n, x) C(A's n, passes - x), relative to the largest x's."""
     a, b, c, d = table
-    return log(comb(a + b, x)) + log(comb(c + d, a + c - x))
+    top = min(a + b, a + c)
+
+    def log_weight(x: int) -> float:
+        return log(comb(a + b, x)) + log(comb(c + d, a + c - x))
+
+    return [(x - top, log_weight(x) - log_weight(top)) for x in range(max(0, a - d), top + 1)]
+
+
+def _log_chance(supports: Sequence[Support], log_psi: float) -> float:
+    """log P(every case at its largest B passed) when the common odds ratio is exp(log_psi):
+    per case, P(largest) = 1 / sum of w(x)/w(largest) psi^(x - largest)."""
+    total = 0.0
+    for support in supports:
+        terms = [weight + step * log_psi for step, weight in support]
+        peak = max(terms)
+        total -= peak + log(sum(exp(t - peak) for t in terms))
+    return total
