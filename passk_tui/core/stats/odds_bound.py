@@ -44,6 +44,8 @@ def lower_bound(tables: Sequence[Table], tail: float) -> float:
     # two decimals shown.
     while high - low > 1e-12:
         middle = (low + high) / 2.0
+        if middle in (low, high):  # no float between them: as close as it gets
+            break
         if _log_chance(supports, middle) < target:
             low = middle
         else:
