@@ -94,6 +94,21 @@ class TestRun:
 
         assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
 
+    @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x50"])
+    @pytest.mark.parametrize("attempts", [5, 100], ids=["fits", "does-not-fit"])
+    def test_arrow_keys_only_when_attempts_do_not_fit(
+        self, app_env: Path, snap_compare, size, attempts: int
+    ) -> None:
+        """Earlier / Later attempts on the keys line only where the window can move that way:
+        never when every attempt fits, only Later at a long grid's start."""
+        app = PasskApp(show_timing=False)
+
+        async def run_before(pilot: Pilot) -> None:
+            await app.push_screen(RunScreen(synthetic_view(attempts)))
+            await pilot.pause(0.2)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
     def test_many_attempts_window_moved_right(self, app_env: Path, snap_compare) -> None:
         app = PasskApp(show_timing=False)
 
