@@ -16,6 +16,8 @@ from textual.geometry import Region
 
 from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.run.progress import Progress
+from passk_tui.tui.app import PasskApp
+from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from tests.support.app import synthetic_view
@@ -81,6 +83,29 @@ async def test_the_table_asks_only_for_the_rows_on_screen() -> None:
         assert table.cursor_row == 9_999
         assert 0 < len(set(asked)) <= 20 and min(asked) >= 9_980
         assert [str(t) for t in table.get_row_at(9_999)] == ["row 9999", "19998"]
+
+
+async def test_the_results_table_is_filled_once_as_it_opens_and_again_at_a_new_width(
+    monkeypatch,
+) -> None:
+    """Its first layout (at the width it was mounted at) fills nothing again: a 1,000-case
+    table was filled twice, a fifth of the screen's first frame."""
+    filled: list[int] = []
+    set_rows = LineTable.set_rows
+
+    def counted(table: LineTable, *args, **kw) -> None:
+        filled.append(args[1])
+        set_rows(table, *args, **kw)
+
+    monkeypatch.setattr(LineTable, "set_rows", counted)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.push_screen(ResultsScreen(synthetic_view(5)))
+        await pilot.pause()
+        assert filled == [4]
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert filled == [4, 4]
 
 
 def test_a_case_reading_is_the_evaluations_reading_of_that_case() -> None:
