@@ -25,12 +25,13 @@ from tests.support.records import record
 
 
 class GridApp(App[None]):
-    def __init__(self, progress: Progress) -> None:
+    def __init__(self, progress: Progress, interval=None) -> None:
         super().__init__()
         self.progress = progress
+        self.interval = interval
 
     def compose(self) -> ComposeResult:
-        yield AttemptsGrid(self.progress)
+        yield AttemptsGrid(self.progress, interval=self.interval, interval_header="pass@3 95%")
 
 
 async def test_the_grid_marks_dirty_only_the_lines_whose_case_changed(monkeypatch) -> None:
@@ -55,6 +56,23 @@ async def test_the_grid_marks_dirty_only_the_lines_whose_case_changed(monkeypatc
         dirty.clear()
         assert not grid.refresh_from_progress()  # nothing moved: nothing asked
         assert dirty == []
+
+
+async def test_rows_alike_share_their_figures_drawn_once_per_kind_of_row() -> None:
+    """At 200 in flight a pass of the run changes every row on screen at once: the part
+    right of the names is drawn once per kind of row (here: all alike), not once per row."""
+    progress = Progress([f"case-{i}" for i in range(300)], 5, 3)
+    asked: list[int] = []
+    app = GridApp(progress, lambda case_index: asked.append(case_index))
+    async with app.run_test(size=(100, 30)) as pilot:
+        grid = app.query_one(AttemptsGrid)
+        await pilot.pause()
+        assert asked == [0, 1]  # 28 rows on screen, all pending: the cursor's, then the rest
+        progress.add([record(i, 1) for i in range(40)])
+        grid.refresh_from_progress()
+        await pilot.pause()
+        assert asked == [0, 1, 0, 1]
+        assert "case-27" in str(grid.render_line(28).text)  # each its own name still
 
 
 class TableApp(App[None]):
