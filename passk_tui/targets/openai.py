@@ -109,7 +109,7 @@ class OpenAITarget:
                 timeout=request_timeout,
             )
         )
-        self._client = make_client(concurrency, tls=not self.url.startswith("http://"))
+        self._client = make_client(concurrency)
         # Built once, not per request as client.post would: the client's default headers
         # merged with ours (httpx.Headers masks the key in its repr) and the parsed URL.
         self._url: httpx.URL | None = None

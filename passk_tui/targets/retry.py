@@ -1,26 +1,23 @@
 """What both HTTP targets share about failing and trying again: backoff, Retry-After, reasons.
 
-Failures through the aiohttp transport arrive coarsely mapped: a refused
-connection, a server that closed the connection and a reset all arrive as
-``httpx.ConnectTimeout``; a response cut short as ``httpx.ReadError``; a read
-timeout as ``httpx.ReadTimeout``; a malformed response as a raw
-``aiohttp.ClientResponseError`` (whose repr carries the request headers, key
-included). So failures are classified by their cause and every reason is
-written here, never copied from an exception.
+Every failure of our transport carries a short reason it wrote itself
+(``http_wire``). Failures from elsewhere (an environment proxy's transport,
+which is httpx's own, or the OS) are classified by class here. No reason is
+ever copied from an exception's text, which may carry what an endpoint sent.
 """
 
 from __future__ import annotations
 
 import email.utils
-import errno
 import random
 import time
 
-import aiohttp
 import httpx
 
+from passk_tui.targets.http_wire import Reasoned
+
 #: What a request can raise when no response came back.
-TRANSPORT_ERRORS = (httpx.TransportError, aiohttp.ClientError, OSError, TimeoutError)
+TRANSPORT_ERRORS = (httpx.TransportError, OSError, TimeoutError)
 
 
 class Backoff:
@@ -64,26 +61,12 @@ def retry_after(headers: httpx.Headers) -> float | None:
 
 
 def transport_reason(exc: BaseException) -> str:
-    """A short, key-free description of a transport failure, from its aiohttp cause."""
-    cause = exc.__cause__ if isinstance(exc, httpx.HTTPError) else exc
-    if isinstance(cause, aiohttp.ClientConnectorDNSError):
-        return "host not found"
-    if isinstance(cause, aiohttp.ClientSSLError):
-        return "TLS handshake failed"
-    if isinstance(cause, aiohttp.ClientConnectorError):
-        refused = getattr(cause.os_error, "errno", None) == errno.ECONNREFUSED
-        return "connection refused" if refused else "cannot connect"
-    if isinstance(cause, aiohttp.ConnectionTimeoutError):
+    """A short, key-free description of a transport failure."""
+    if isinstance(exc, Reasoned):
+        return exc.reason
+    if isinstance(exc, httpx.ConnectTimeout):
         return "connect timed out"
-    if isinstance(cause, aiohttp.ServerDisconnectedError):
-        return "connection lost"
-    if isinstance(cause, aiohttp.ClientPayloadError):
-        return "response cut short"
-    if isinstance(cause, aiohttp.ClientOSError):
-        return "connection reset"
-    if isinstance(cause, aiohttp.ClientResponseError):
-        return "malformed response"
-    if isinstance(exc, httpx.ReadTimeout | aiohttp.SocketTimeoutError | TimeoutError):
+    if isinstance(exc, httpx.ReadTimeout | TimeoutError):
         return "read timed out"
     if isinstance(exc, httpx.ConnectError):
         return "cannot connect"
@@ -91,4 +74,6 @@ def transport_reason(exc: BaseException) -> str:
         return "timed out"
     if isinstance(exc, httpx.RemoteProtocolError):
         return "connection lost"
+    if isinstance(exc, ConnectionResetError):
+        return "connection reset"
     return "connection error"

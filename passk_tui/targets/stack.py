@@ -91,7 +91,7 @@ class StackTarget:
         parts = urlsplit(url)
         # A stack or proxy may echo the request: nothing it sends back keeps the key.
         self._scrubber = Scrubber(key, parts.password)
-        self._client = client or make_client(concurrency, tls=parts.scheme != "http")
+        self._client = client or make_client(concurrency)
         self._owns_client = client is None
         self._agent_id: str | None = None
         self._versions: list[int] | None = None

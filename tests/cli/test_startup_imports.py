@@ -7,9 +7,11 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.support import CLI_AGENTS
+from tests.support.stack_server import StackServer
 
 AGENTS = CLI_AGENTS
 
@@ -79,6 +81,23 @@ def test_a_plain_command_agent_run_loads_no_app_no_report_and_no_comparison(
     assert "passk_tui.core.text.table" in modules  # the table was printed from core
     assert unexpected(modules) == []
     assert "httpx" not in modules and "aiohttp" not in modules  # no HTTP client either
+
+
+def test_a_plain_stack_run_loads_no_app_no_report_and_no_aiohttp(
+    make_stack: Callable[..., StackServer], tmp_path: Path
+) -> None:
+    """The HTTP client is httpx over our own transport: aiohttp (~0.13 s of import, half
+    a one-case run's start-up) and httpx's own pool (httpcore) stay out of a stack run."""
+    stack = make_stack(keys=None)
+    cases = tmp_path / "one.jsonl"
+    cases.write_text('{"name": "one", "input": "hi"}\n')
+    argv = ["--headless", "--stack", stack.url, "--agent", "demo", "--version", "1"]
+    argv += ["--cases", str(cases), "--attempts", "1", "--completion-only"]
+    rc, modules = loaded_after(argv, tmp_path)
+    assert rc == 0
+    assert "passk_tui.targets.http_transport" in modules  # the run went over HTTP
+    assert unexpected(modules) == []
+    assert [name for name in modules if name.split(".")[0] in ("aiohttp", "httpcore")] == []
 
 
 def test_help_loads_no_app_no_report_and_no_comparison(tmp_path: Path) -> None:

@@ -1,0 +1,277 @@
+"""Our HTTP/1.1 transport for httpx: kept-alive connections over asyncio streams.
+
+httpx's own pool caps out near 115 requests/s at concurrency 50 (httpx issue
+#3215). aiohttp's transport was fast, but importing aiohttp cost every run
+~0.13 s of its start-up, half a one-case run. The targets send small JSON
+requests to one origin and read small JSON answers, so this is all they need:
+one connection per request in flight, reused while the server keeps it open;
+bodies by Content-Length, chunks or the connection's end; every read bounded
+in size (``http_wire``) and in time (the request's ``timeout`` extension).
+The TLS context is made on the first https connection, so an http:// run never
+loads the CA bundle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import ssl
+from collections.abc import AsyncIterator
+
+import httpx
+
+from passk_tui.targets import http_wire
+from passk_tui.targets.http_wire import (
+    HEAD_LIMIT,
+    INTERIM_LIMIT,
+    CannotConnect,
+    ConnectTimedOut,
+    CutShort,
+    Framing,
+    Head,
+    HostNotFound,
+    Lost,
+    Malformed,
+    PoolTimedOut,
+    ReadTimedOut,
+    Refused,
+    Reset,
+    TlsFailed,
+    TooLarge,
+    WriteTimedOut,
+    chunk_size,
+    framing,
+    parse_head,
+    request_head,
+)
+
+_READ_SIZE = 64 * 1024
+_Origin = tuple[bytes, str, int]
+
+
+class _Connection:
+    """One TCP (or TLS) connection to an origin; broken once any exchange on it fails."""
+
+    __slots__ = ("reader", "writer")
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    def idle_and_open(self) -> bool:
+        """Whether the server has neither closed it nor sent anything unasked while it was idle
+        (a server may answer 408 on an idle connection, then close it: that answer is no
+        answer to the next request). asyncio has no public look at what is buffered."""
+        unasked = len(getattr(self.reader, "_buffer", b""))
+        return not (unasked or self.reader.at_eof() or self.writer.is_closing())
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+class Transport(httpx.AsyncBaseTransport):
+    """At most ``connections`` requests in flight, each on a connection of its own."""
+
+    def __init__(self, connections: int) -> None:
+        self._slots = asyncio.Semaphore(connections)
+        self._idle: dict[_Origin, list[_Connection]] = {}
+        self._tls: ssl.SSLContext | None = None
+        self._closed = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        timeouts = request.extensions.get("timeout", {})
+        try:
+            async with asyncio.timeout(timeouts.get("pool")):
+                await self._slots.acquire()
+        except TimeoutError:
+            raise PoolTimedOut("no connection free", request=request) from None
+        try:
+            url = request.url
+            port = url.port or (443 if url.scheme == "https" else 80)
+            origin = (url.raw_scheme, url.raw_host.decode("ascii"), port)
+            connection = self._reuse(origin) or await self._connect(origin, request, timeouts)
+            try:
+                head, body, reusable = await _exchange(connection, request, timeouts)
+            except BaseException:
+                connection.close()  # cancelled or failed midway: its state is unknown
+                raise
+            if reusable and not self._closed:
+                self._idle.setdefault(origin, []).append(connection)
+            else:
+                connection.close()
+        finally:
+            self._slots.release()
+        return httpx.Response(
+            head.status,
+            headers=head.headers,
+            stream=httpx.ByteStream(body),
+            extensions={"http_version": head.version, "reason_phrase": head.phrase},
+        )
+
+    async def aclose(self) -> None:
+        """Close the idle connections; those in use close when their request ends."""
+        self._closed = True
+        for connections in self._idle.values():
+            for connection in connections:
+                connection.close()
+        self._idle.clear()
+
+    def _reuse(self, origin: _Origin) -> _Connection | None:
+        idle = self._idle.get(origin)
+        while idle:
+            connection = idle.pop()
+            if connection.idle_and_open():
+                return connection
+            connection.close()
+        return None
+
+    async def _connect(
+        self, origin: _Origin, request: httpx.Request, timeouts: dict[str, float | None]
+    ) -> _Connection:
+        scheme, host, port = origin
+        tls = None
+        if scheme == b"https":
+            if self._tls is None:
+                self._tls = httpx.create_ssl_context()  # certifi, or SSL_CERT_FILE / _DIR
+            tls = self._tls
+        try:
+            async with asyncio.timeout(timeouts.get("connect")):
+                reader, writer = await asyncio.open_connection(
+                    host, port, ssl=tls, server_hostname=host if tls else None, limit=HEAD_LIMIT
+                )
+        except TimeoutError:
+            raise ConnectTimedOut("connect timed out", request=request) from None
+        except socket.gaierror as exc:
+            raise HostNotFound("host not found", request=request) from exc
+        except (ssl.SSLError, ssl.CertificateError) as exc:
+            raise TlsFailed("TLS handshake failed", request=request) from exc
+        except ConnectionRefusedError as exc:
+            raise Refused("connection refused", request=request) from exc
+        except OSError as exc:
+            raise CannotConnect("cannot connect", request=request) from exc
+        return _Connection(reader, writer)
+
+
+async def _exchange(
+    connection: _Connection, request: httpx.Request, timeouts: dict[str, float | None]
+) -> tuple[Head, bytes, bool]:
+    """Send ``request`` and read its whole response: head, body, whether to keep the connection."""
+    body = (
+        request.content if isinstance(request.stream, httpx.ByteStream) else await request.aread()
+    )
+    writer = connection.writer
+    try:
+        async with asyncio.timeout(timeouts.get("write")):
+            writer.write(request_head(request, len(body)) + body)
+            await writer.drain()
+    except TimeoutError:
+        raise WriteTimedOut("write timed out", request=request) from None
+    except OSError as exc:
+        raise Lost("connection lost", request=request) from exc
+    read = timeouts.get("read")
+    async with _reading(request):
+        for _ in range(INTERIM_LIMIT + 1):
+            async with asyncio.timeout(read):
+                head = parse_head(await _head_bytes(connection.reader, request), request)
+            if head.status >= 200:
+                break
+            if head.status == 101:
+                raise Malformed("an upgrade nobody asked for", request=request)
+        else:
+            raise Malformed("too many interim responses", request=request)
+        how = framing(head, request)
+        content = await _body(connection.reader, how, read, request)
+    return head, content, how.reusable
+
+
+@contextlib.asynccontextmanager
+async def _reading(request: httpx.Request) -> AsyncIterator[None]:
+    """A read's failures as ours: timed out, reset, or cut short."""
+    try:
+        yield
+    except TimeoutError:
+        raise ReadTimedOut("read timed out", request=request) from None
+    except asyncio.LimitOverrunError as exc:
+        raise Malformed("a line over the head limit", request=request) from exc
+    except (ConnectionResetError, BrokenPipeError) as exc:
+        raise Reset("connection reset", request=request) from exc
+    except OSError as exc:
+        raise Lost("connection lost", request=request) from exc
+
+
+async def _head_bytes(reader: asyncio.StreamReader, request: httpx.Request) -> bytes:
+    try:
+        return await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError as exc:
+        if exc.partial:
+            raise CutShort("response head cut short", request=request) from None
+        raise Lost("server closed the connection", request=request) from None
+
+
+async def _body(
+    reader: asyncio.StreamReader, how: Framing, read: float | None, request: httpx.Request
+) -> bytes:
+    """The body as ``how`` frames it; each read waits at most ``read`` seconds."""
+    if how.length is not None:
+        return await _exactly(reader, how.length, read, request)
+    if not how.chunked:
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            async with asyncio.timeout(read):
+                part = await reader.read(_READ_SIZE)
+            if not part:
+                return b"".join(parts)
+            size += len(part)
+            if size > http_wire.BODY_LIMIT:
+                raise TooLarge("body over the limit", request=request)
+            parts.append(part)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        async with asyncio.timeout(read):
+            line = await _line(reader, request)
+        length = chunk_size(line, request)
+        if length == 0:
+            break
+        size += length
+        if size > http_wire.BODY_LIMIT:
+            raise TooLarge("body over the limit", request=request)
+        chunks.append(await _exactly(reader, length, read, request))
+        if await _exactly(reader, 2, read, request) != b"\r\n":
+            raise Malformed("chunk not followed by CRLF", request=request)
+    for _ in range(64):  # trailers, up to the blank line that ends them
+        async with asyncio.timeout(read):
+            if await _line(reader, request) == b"\r\n":
+                return b"".join(chunks)
+    raise Malformed("too many trailers", request=request)
+
+
+async def _line(reader: asyncio.StreamReader, request: httpx.Request) -> bytes:
+    try:
+        return await reader.readuntil(b"\r\n")
+    except asyncio.IncompleteReadError:
+        raise CutShort("chunked body cut short", request=request) from None
+
+
+async def _exactly(
+    reader: asyncio.StreamReader, count: int, read: float | None, request: httpx.Request
+) -> bytes:
+    """``count`` bytes, read in parts so that ``read`` bounds each wait, not the whole body."""
+    if count <= _READ_SIZE:
+        try:
+            async with asyncio.timeout(read):
+                return await reader.readexactly(count)
+        except asyncio.IncompleteReadError:
+            raise CutShort("body cut short", request=request) from None
+    parts: list[bytes] = []
+    left = count
+    while left:
+        async with asyncio.timeout(read):
+            part = await reader.read(min(left, _READ_SIZE))
+        if not part:
+            raise CutShort("body cut short", request=request)
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
