@@ -3,7 +3,8 @@
     python bench/app_run.py --agent demo --version 1 --cases C.jsonl --stack URL ...
 
 Takes the app's own flags (as ``passk-tui`` would) and does what ``run_app`` does when
-``--agent/--version/--cases`` are given, but inside ``App.run_test`` (Textual's headless
+``--agent/--version/--cases`` are given (the run begun before the app is built:
+``tui/early_start.py``), but inside ``App.run_test`` (Textual's headless
 driver: every frame is still composed, only not written to a terminal), under the same
 GC thresholds as ``run_app``. Prints
 ``results-screen <seconds since the interpreter started>`` once the Results screen has
@@ -35,26 +36,34 @@ async def drive(argv: list[str]) -> int:
     from passk_tui.cli.main import leave
     from passk_tui.evaluations.new import new_evaluation
     from passk_tui.evaluations.settings_text import settings_from_args, stack_key
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.launch import form_values
-    from passk_tui.tui.screens.results import ResultsScreen
+    from passk_tui.tui.early_start import start_early
 
     args = parse(argv)
     key = stack_key(args, os.environ)
     evaluation = new_evaluation(settings_from_args(args, os.environ), key)
+    running = await start_early(evaluation)  # as run_app: the first Runs out, then the app
+    from passk_tui.tui.app import PasskApp
+    from passk_tui.tui.launch import form_values
+    from passk_tui.tui.screens.results import ResultsScreen
+
     values, _ = form_values(args, os.environ)
-    app = PasskApp(form=values, env_key=key, start=evaluation)
+    app = PasskApp(form=values, env_key=key, start=evaluation, running=running)
     drawn = asyncio.Event()
 
     def arrived(screen: Screen[object]) -> None:
         """The Results screen pushed: hear its first layout, which draws its first frame."""
-        if isinstance(screen, ResultsScreen):
+        if not isinstance(screen, ResultsScreen):
+            return
+        if screen._compositor.visible_widgets:  # laid out (and drawn) already
+            drawn.set()
+        else:
             screen.screen_layout_refresh_signal.subscribe(
                 app, lambda _: drawn.set(), immediate=True
             )
 
     async with app.run_test(size=(160, 50)):
         app.screen_change_signal.subscribe(app, arrived, immediate=True)
+        arrived(app.screen)  # a run that quick may have shown its results already
         while not drawn.is_set():
             if app.failure is not None:
                 sys.stderr.write(f"app_run: {app.failure}\n")
