@@ -1,6 +1,7 @@
 """The Run screen's own cost during a live run: CPU per repaint, counted in-process.
 
     python bench/run_screen.py [--cases 1000] [--attempts 5] [--concurrency 200] [--runs 3]
+    PYTHONPATH=OTHER python bench/run_screen.py    # another checkout's app, the same way
 
 A live 1,000-case evaluation is played into the Run screen by hand (no engine, no
 network), in the order the engine runs it (attempt-major, ``--concurrency`` in flight),
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# After PYTHONPATH, so that another checkout's package there is the one measured.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import machine, spread, warn_if_busy
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
