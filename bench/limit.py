@@ -2,6 +2,7 @@
 
     python bench/limit.py                  # all four (C, L), headless and app, 3 repeats each
     python bench/limit.py --only 50:0.05 --faces headless --repeat 5
+    python bench/limit.py --only 200:0.05 --cases 1 --floor-repeat 0   # the fixed costs alone
 
 For each (concurrency C, Turn latency L): the test stack runs in its own process with
 Turns of L seconds; the CLI (or the app, via bench/app_run.py) runs 1,000 cases x 5
@@ -38,14 +39,14 @@ CASES, ATTEMPTS = 1000, 5
 GRID = [(10, 0.2), (50, 0.05), (200, 0.05), (50, 0.0)]
 
 
-def one_run(face: str, url: str, cases: Path, concurrency: int, folder: Path) -> dict:
+def one_run(face: str, url: str, cases: Path, count: int, concurrency: int, folder: Path) -> dict:
     argv = face_argv(face, url, cases, ATTEMPTS, concurrency)
     result = run_measured(argv, env=fresh_env(folder), cwd=ROOT)
     if result.rc != 0:
         raise SystemExit(f"{face} failed ({result.rc}): {result.stderr[-800:]}")
     if (
         face == "headless"
-        and f"{CASES * ATTEMPTS}/{CASES * ATTEMPTS} attempts" not in result.stderr
+        and f"{count * ATTEMPTS}/{count * ATTEMPTS} attempts" not in result.stderr
     ):
         raise SystemExit(f"headless run incomplete: {result.stderr[-500:]}")
     shown = re.search(r"results-screen ([\d.]+)", result.stdout)
@@ -57,9 +58,9 @@ def one_run(face: str, url: str, cases: Path, concurrency: int, folder: Path) ->
     }
 
 
-def floor(url: str, concurrency: int) -> float:
+def floor(url: str, concurrency: int, attempts: int) -> float:
     result = run_measured(
-        [PYTHON, str(ROOT / "bench" / "floor.py"), url, str(concurrency), str(CASES * ATTEMPTS)]
+        [PYTHON, str(ROOT / "bench" / "floor.py"), url, str(concurrency), str(attempts)]
     )
     match = re.search(r"loop ([\d.]+) s", result.stdout)
     if result.rc != 0 or not match:
@@ -73,6 +74,7 @@ def main() -> None:
     parser.add_argument("--faces", default="headless,app", help="headless,app")
     parser.add_argument("--only", default=None, help="C:L pairs, e.g. 50:0.05,200:0.05")
     parser.add_argument("--floor-repeat", type=int, default=1, help="bare aiohttp runs (0: none)")
+    parser.add_argument("--cases", type=int, default=CASES, help="cases (x 5 attempts each)")
     args = parser.parse_args()
     grid = GRID
     if args.only:
@@ -81,12 +83,12 @@ def main() -> None:
     warn_if_busy()
     print(f"machine: {machine()}")
     print(
-        f"work: {CASES} cases x {ATTEMPTS} attempts, --completion-only, test stack in its own process"
+        f"work: {args.cases} cases x {ATTEMPTS} attempts, --completion-only, test stack in its own process"
     )
-    attempts = CASES * ATTEMPTS
+    attempts = args.cases * ATTEMPTS
     with tempfile.TemporaryDirectory(prefix="passk-bench-") as tmp:
         folder = Path(tmp)
-        cases = write_cases(folder / "cases.jsonl", CASES)
+        cases = write_cases(folder / "cases.jsonl", args.cases)
         for concurrency, latency in grid:
             ideal = attempts * latency / concurrency
             with stack(latency) as server:
@@ -96,10 +98,17 @@ def main() -> None:
                 for i in range(args.repeat):
                     for face in faces:
                         rows[face].append(
-                            one_run(face, server.url, cases, concurrency, folder / f"{face}{i}")
+                            one_run(
+                                face,
+                                server.url,
+                                cases,
+                                args.cases,
+                                concurrency,
+                                folder / f"{face}{i}",
+                            )
                         )
                     if i < args.floor_repeat and latency > 0:
-                        floors.append(floor(server.url, concurrency))
+                        floors.append(floor(server.url, concurrency, attempts))
                 server_cpu = server.cpu() - server_cpu0
                 stats = stack_stats(server.url)
             runs = args.repeat * len(faces)

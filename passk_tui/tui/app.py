@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -81,6 +81,7 @@ class PasskApp(Quitting):
         env_key: str | None = None,
         offer_demo: bool = False,
         start: Evaluation | PairedRun | None = None,
+        running: Awaitable[str] | None = None,
         show_timing: bool = True,
         export_path: Path | None = None,
         notices: Sequence[str] = (),
@@ -91,6 +92,8 @@ class PasskApp(Quitting):
         self.env_key = env_key
         self.offer_demo = offer_demo
         self._start = start
+        #: ``start``'s run, when it began before the app was built (``tui/early_start.py``).
+        self._started_run = running
         #: False in tests and snapshots: rates, clocks and durations show as dashes.
         self.show_timing = show_timing
         #: --export: where to write the results once the evaluation ends.
@@ -153,7 +156,7 @@ class PasskApp(Quitting):
         # Started with flags, the run comes first: Configure is made only if the user goes
         # back to it (composing its form cost the run's first half-second).
         if self._start is not None:
-            self._launch(self._start)
+            self._launch(self._start, self._started_run)
         else:
             self.push_screen(self._configure_screen())
         for notice in self._notices:

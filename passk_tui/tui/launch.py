@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +22,7 @@ from passk_tui.evaluations.settings_text import (
     stack_key,
 )
 from passk_tui.reports.export import check_export_path
+from passk_tui.tui.early_start import start_early, stop_unshown
 from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormValues, blank_form
 from passk_tui.tui.last_used import load_last_used, save_last_used
 
@@ -106,19 +108,30 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         sys.stderr.write(f"passk-tui: {terminal_safe(str(exc))}\n")
         return exc.exit_code
     values, configured = form_values(args, env)
-    from passk_tui.tui.app import PasskApp
-
-    app = PasskApp(
-        form=values,
-        env_key=key,
-        offer_demo=not configured,
-        start=start,
-        export_path=export_path,
-        notices=warnings,
-        fail_on_regression=bool(args.fail_on_regression),
-    )
+    loop = asyncio.new_event_loop()
     with relaxed_gc():
-        app.run()
+        # A single evaluation begins before Textual is imported: its first Turns are out
+        # meanwhile (a pair starts with the app, as its run control interleaves the two).
+        early = start if isinstance(start, Evaluation) else None
+        running = loop.run_until_complete(start_early(early)) if early else None
+        from passk_tui.tui.app import PasskApp
+
+        app = PasskApp(
+            form=values,
+            env_key=key,
+            offer_demo=not configured,
+            start=start,
+            running=running,
+            export_path=export_path,
+            notices=warnings,
+            fail_on_regression=bool(args.fail_on_regression),
+        )
+        try:
+            app.run(loop=loop)
+        finally:
+            if early is not None and running is not None:
+                stop_unshown(loop, early, running)
+            loop.close()
     for line in app.exit_messages():
         sys.stderr.write(terminal_safe(line) + "\n")
     return app.exit_status

@@ -164,11 +164,15 @@ class RunControl(ScreenshotSaving):
 
     # -- running ---------------------------------------------------------------------------
 
-    def _launch(self, evaluation: Evaluation | PairedRun) -> None:
-        """Run one evaluation, or a pair (both grids, then their comparison)."""
+    def _launch(
+        self, evaluation: Evaluation | PairedRun, running: Awaitable[str] | None = None
+    ) -> None:
+        """Run one evaluation, or a pair (both grids, then their comparison); ``running``:
+        the evaluation's run, started before the app was built (``tui/early_start.py``)."""
         from passk_tui.evaluations.pairing import PairedRun
 
         self.failure = None
+        run: Callable[[], Awaitable[str]]
         if isinstance(evaluation, PairedRun):
             self.pair = PairShown.of(evaluation, self.show_timing, self.fail_on_regression)
             self.view = self.pair.candidate
@@ -182,7 +186,9 @@ class RunControl(ScreenshotSaving):
             self.view = EvaluationView.running_here(evaluation)
             self.view.show_timing = self.show_timing
             screen = RunScreen(self.view)
-            run, close = evaluation.run, evaluation.target.aclose
+            close = evaluation.target.aclose
+            # Begun before the app was built: taken over, not started again.
+            run = evaluation.run if running is None else lambda: running
         self.worker = self.run_worker(
             self._run(run, close),
             name="evaluation",

@@ -118,7 +118,7 @@ def test_flags_with_a_baseline_start_a_pair(
 ) -> None:
     """`passk-tui --agent scripted --version 2 --baseline 1 --cases …` starts both at once."""
     started: list[object] = []
-    monkeypatch.setattr(PasskApp, "run", lambda self: started.append(self._start))
+    monkeypatch.setattr(PasskApp, "run", lambda self, **kw: started.append(self._start))
     argv = ["--agent", "scripted", "--version", "2", "--baseline", "1"]
     argv += ["--cases", "cases.toml", "--agents", str(two_versions), "--attempts", "1"]
     args: argparse.Namespace = build_parser().parse_args(argv)

@@ -21,7 +21,8 @@ from passk_tui.tui.screens.compare_case import CompareCaseScreen
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.more_attempts import MoreAttemptsScreen
 from passk_tui.tui.screens.results import ResultsScreen
-from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
+from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
+from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 from tests.support.app import (
     TABLES,
     blocking,

@@ -19,8 +19,8 @@ from passk_tui.tui.form import blank_form
 from passk_tui.tui.messages import ResultsOpened
 from passk_tui.tui.palette_commands import named_bindings
 from passk_tui.tui.screens.help import HelpScreen
-from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK
 from passk_tui.tui.widgets.glyphs import SYMBOLS
+from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 from passk_tui.tui.widgets.key_bar import KeyBar, fitting
 from tests.support.app import synthetic_view
 

@@ -16,6 +16,8 @@ from textual.geometry import Region
 
 from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.run.progress import Progress
+from passk_tui.tui.app import PasskApp
+from passk_tui.tui.screens.results import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from tests.support.app import synthetic_view
@@ -23,12 +25,13 @@ from tests.support.records import record
 
 
 class GridApp(App[None]):
-    def __init__(self, progress: Progress) -> None:
+    def __init__(self, progress: Progress, interval=None) -> None:
         super().__init__()
         self.progress = progress
+        self.interval = interval
 
     def compose(self) -> ComposeResult:
-        yield AttemptsGrid(self.progress)
+        yield AttemptsGrid(self.progress, interval=self.interval, interval_header="pass@3 95%")
 
 
 async def test_the_grid_marks_dirty_only_the_lines_whose_case_changed(monkeypatch) -> None:
@@ -53,6 +56,23 @@ async def test_the_grid_marks_dirty_only_the_lines_whose_case_changed(monkeypatc
         dirty.clear()
         assert not grid.refresh_from_progress()  # nothing moved: nothing asked
         assert dirty == []
+
+
+async def test_rows_alike_share_their_figures_drawn_once_per_kind_of_row() -> None:
+    """At 200 in flight a pass of the run changes every row on screen at once: the part
+    right of the names is drawn once per kind of row (here: all alike), not once per row."""
+    progress = Progress([f"case-{i}" for i in range(300)], 5, 3)
+    asked: list[int] = []
+    app = GridApp(progress, lambda case_index: asked.append(case_index))
+    async with app.run_test(size=(100, 30)) as pilot:
+        grid = app.query_one(AttemptsGrid)
+        await pilot.pause()
+        assert asked == [0, 1]  # 28 rows on screen, all pending: the cursor's, then the rest
+        progress.add([record(i, 1) for i in range(40)])
+        grid.refresh_from_progress()
+        await pilot.pause()
+        assert asked == [0, 1, 0, 1]
+        assert "case-27" in str(grid.render_line(28).text)  # each its own name still
 
 
 class TableApp(App[None]):
@@ -81,6 +101,29 @@ async def test_the_table_asks_only_for_the_rows_on_screen() -> None:
         assert table.cursor_row == 9_999
         assert 0 < len(set(asked)) <= 20 and min(asked) >= 9_980
         assert [str(t) for t in table.get_row_at(9_999)] == ["row 9999", "19998"]
+
+
+async def test_the_results_table_is_filled_once_as_it_opens_and_again_at_a_new_width(
+    monkeypatch,
+) -> None:
+    """Its first layout (at the width it was mounted at) fills nothing again: a 1,000-case
+    table was filled twice, a fifth of the screen's first frame."""
+    filled: list[int] = []
+    set_rows = LineTable.set_rows
+
+    def counted(table: LineTable, *args, **kw) -> None:
+        filled.append(args[1])
+        set_rows(table, *args, **kw)
+
+    monkeypatch.setattr(LineTable, "set_rows", counted)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.push_screen(ResultsScreen(synthetic_view(5)))
+        await pilot.pause()
+        assert filled == [4]
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert filled == [4, 4]
 
 
 def test_a_case_reading_is_the_evaluations_reading_of_that_case() -> None:

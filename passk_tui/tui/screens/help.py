@@ -21,8 +21,8 @@ from passk_tui.core.run.progress import Cell
 from passk_tui.tui.palette_commands import key_rows
 from passk_tui.tui.screens.compare import MOSTLY_ERRORED
 from passk_tui.tui.screens.history import MARK as HISTORY_MARK
-from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
+from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 
 #: What the figures mean, in the words of PRODUCT.md (n attempts of a case, c of them passed).
 DEFINITIONS: tuple[tuple[str, str], ...] = (

@@ -109,8 +109,9 @@ class ResultsScreen(ResultsViews):
     def __init__(self, view: EvaluationView) -> None:
         super().__init__()
         self.view = view
-        #: What the table was last filled from: (progress version, status, order, filter, search).
-        self._seen: tuple[int, str, Order, bool, str] | None = None
+        #: What the table was last filled from: (progress version, status, order, filter,
+        #: search, width).
+        self._seen: tuple[int, str, Order, bool, str, int] | None = None
         self._order: list[int] = []
         self._columns: list[Column] = []
         self._header: dict[str, Text] = {}
@@ -171,9 +172,17 @@ class ResultsScreen(ResultsViews):
         self.rebuild(force=True)
 
     def rebuild(self, force: bool = False) -> None:
-        """Fill the table from Progress (again only when it moved, the order or filter changed)."""
+        """Fill the table from Progress (again only when it moved, the order, filter or width
+        changed)."""
         view = self.view
-        key = (view.progress.version, view.status, self.order, self.only_problems, self.search_text)
+        key = (
+            view.progress.version,
+            view.status,
+            self.order,
+            self.only_problems,
+            self.search_text,
+            self.size.width,
+        )
         if key == self._seen and not force:
             return
         self._seen = key
@@ -220,9 +229,10 @@ class ResultsScreen(ResultsViews):
         self.refresh_bindings()
 
     def on_resize(self) -> None:
-        """The bar takes the width there is: lay the table out again."""
+        """The bar takes the width there is: lay the table out again (the first layout, at the
+        width the screen was mounted at, changes nothing: not filled twice)."""
         if self.is_mounted:
-            self.rebuild(force=True)
+            self.rebuild()
 
     def _update_header(self) -> None:
         view = self.view

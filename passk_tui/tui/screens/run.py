@@ -28,8 +28,9 @@ from passk_tui.tui.messages import (
 )
 from passk_tui.tui.screens.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
-from passk_tui.tui.widgets.attempts_grid import SAMPLED_MARK, AttemptsGrid
+from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
+from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import parts_line
 from passk_tui.tui.widgets.run_summary import LiveLine, pace_text, summary_text

@@ -18,7 +18,10 @@ How many attempts look:
 
 Only the lines on screen are rendered, each from ``Progress``, and rendered
 lines are kept in an LRU cache keyed by their content: a repaint of a grid
-where three cells changed renders three lines. The screen calls
+where three cells changed renders three lines. The part of a row right of its
+name (its cells and figures) is drawn from its cells alone, so rows alike share
+it: when a pass of a run at 200 in flight changes every row on screen at once,
+the figures are worked out once per kind of row, not once per row. The screen calls
 ``refresh_from_progress`` on a timer; nothing here reacts to attempt events.
 """
 
@@ -38,12 +41,18 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.run.progress import Progress
 from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import Interval, interval_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.cells_window import CellsWindow
-from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
+from passk_tui.tui.widgets.glyphs import NAMES
+from passk_tui.tui.widgets.grid_lines import (
+    GAP,
+    cells_segments,
+    figures_segments,
+    window_label,
+)
 from passk_tui.tui.widgets.row_cursor import CURSOR_BINDINGS, RowCursor
 
 #: Longest case name shown in full; longer names end in "…".
@@ -52,11 +61,7 @@ NAME_WIDTH_MAX = 32
 NAME_WIDTH_MIN = 10
 #: The narrowest the cells' window gets (the names shrink first).
 CELLS_WIDTH_MIN = 8
-_GAP = "  "
 _COUNT_HEADERS = ("passed", "wrong", "errored")
-#: Beside a case's name while it still has attempts to come (pending, in flight, or more
-#: that an adaptive policy will hand out).
-SAMPLED_MARK = "▸"
 
 
 class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
@@ -134,6 +139,8 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
             self._figure_headers += (interval_header,)
         self._figures_width = sum(len(h) + 2 for h in self._figure_headers) + 1
         self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(1024)
+        #: A row's part right of its name, by what it is drawn from (its cells, not its case).
+        self._tails: LRUCache[tuple[Hashable, ...], list[Segment]] = LRUCache(1024)
         self._seen_version = -1
         #: What the last repaint showed: the frame (layout, window, scroll, cursor) and lines.
         self._painted_frame: tuple[Hashable, ...] | None = None
@@ -146,18 +153,22 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
 
     # -- the layout of a line ----------------------------------------------------------
 
-    def _layout(self) -> tuple[int, int, int]:
+    def _width(self) -> int:
+        """The width lines are drawn at (Textual works the region out anew on each ask)."""
+        return self.scrollable_content_region.width or self.size.width
+
+    def _layout(self, width: int | None = None) -> tuple[int, int, int]:
         """(name width, cells window width, columns per attempt) at the present width.
 
         Worked out once per width and Progress change, not for every line drawn."""
-        width = self.scrollable_content_region.width or self.size.width
+        width = self._width() if width is None else width
         key = (width, self.progress.version)
         if self._line_layout[0] != key:
             self._line_layout = (key, self._work_out_layout(width))
         return self._line_layout[1]
 
     def _work_out_layout(self, width: int) -> tuple[int, int, int]:
-        fixed = 1 + 2 + len(_GAP) + 1 + self._figures_width  # 2: the sampled mark and its space
+        fixed = 1 + 2 + len(GAP) + 1 + self._figures_width  # 2: the sampled mark and its space
         name_width = max(NAME_WIDTH_MIN, min(self._longest_name, width - fixed - CELLS_WIDTH_MIN))
         name_width = min(name_width, self._longest_name)
         room = max(CELLS_WIDTH_MIN, width - fixed - name_width)
@@ -167,13 +178,14 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         needed = max(len("attempts"), longest * 2 - 1 if step == 2 else longest)
         return name_width, min(room, needed), step
 
-    def attempts_shown(self) -> tuple[int, int]:
+    def attempts_shown(self, layout: tuple[int, int, int] | None = None) -> tuple[int, int]:
         """The attempts in the cells' window: (first, last) 1-based, inclusive."""
-        _, window, step = self._layout()
+        _, window, step = self._layout() if layout is None else layout
         return self.window.shown(window if step == 1 else (window + 1) // 2)
 
     def on_resize(self) -> None:
         self._lines.clear()
+        self._tails.clear()
         self._rebind()
 
     def _window_movable(self) -> tuple[bool, bool]:
@@ -243,20 +255,22 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         """A theme or CSS change: the cached lines and styles carry old colours."""
         super().notify_style_update()
         self._lines.clear()
+        self._tails.clear()
         self._palettes.clear()
 
     def render_line(self, y: int) -> Strip:
         scroll_y = self.scroll_offset.y
-        width = self.scrollable_content_region.width or self.size.width
+        width = self._width()
         blank = self._palette(False)[""]
-        layout = self._layout()
+        layout = self._layout(width)
+        shown = self.attempts_shown(layout)
         if y == 0:
-            strip = self._header_strip(layout)
+            strip = self._header_strip(layout, shown)
         else:
             row = scroll_y + y - 1
             if row >= len(self.rows):
                 return Strip.blank(width, blank)
-            strip = self._row_strip(row, layout)
+            strip = self._row_strip(row, layout, shown)
         return strip.crop_extend(0, width, blank)
 
     def _palette(self, is_cursor: bool) -> dict[str, Style]:
@@ -280,81 +294,73 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         self._palettes[is_cursor] = styles
         return styles
 
-    def _header_strip(self, layout: tuple[int, int, int]) -> Strip:
+    def _header_strip(self, layout: tuple[int, int, int], shown: tuple[int, int]) -> Strip:
         name_width, window, _ = layout
-        first, last = self.attempts_shown()
+        first, last = shown
         longest = self.window.longest()
         key = ("header", layout, first)
         cached = self._lines.get(key)
         if cached is not None:
             return cached
-        label = "attempts"
-        if last - first + 1 < longest:
-            arrows = ("←" if first > 1 else " ") + ("→" if last < longest else " ")
-            fitting = [
-                f"attempts {first}-{last} of {longest} {arrows}",
-                f"{first}-{last} of {longest} {arrows}",
-                f"{first}-{last}/{longest}{arrows}",
-                f"{first}-{last}/{longest}{arrows.strip()}",
-                f"{first}-{last}{arrows.strip()}",
-            ]
-            label = next((t for t in fitting if len(t) <= window), fitting[-1])
-        label = label[:window].ljust(window)
+        label = window_label(first, last, longest, window)
         # Every run starts with its text, its padding before it a run of its own: SVG
         # viewers outside browsers drop a run's leading spaces (see widgets/line_text.py).
         header, base = self._palette(False)["header"], self._palette(False)["pad"]
         segments = [
             Segment(" ", base),
-            Segment("case".ljust(name_width + 2) + _GAP + label, header),
+            Segment("case".ljust(name_width + 2) + GAP + label, header),
         ]
         for h in self._figure_headers:
-            segments += [Segment(_GAP, base), Segment(h, header)]
+            segments += [Segment(GAP, base), Segment(h, header)]
         segments.append(Segment(" ", base))
         strip = Strip(segments)
         self._lines[key] = strip
         return strip
 
-    def _row_strip(self, row: int, layout: tuple[int, int, int]) -> Strip:
-        name_width, window, step = layout
+    def _row_strip(self, row: int, layout: tuple[int, int, int], shown: tuple[int, int]) -> Strip:
+        """A case's line: its name, then the part right of it, shared by the rows alike."""
+        name_width = layout[0]
         case_index = self.rows[row]
-        first, last = self.attempts_shown()
-        cells = self.progress.cells[case_index][first - 1 : last]
+        first, last = shown
         is_cursor = row == self.cursor_row and self.has_focus
         sampled = self._sampled(case_index)
-        key = (
-            case_index,
-            bytes(self.progress.cells[case_index]),
-            sampled,
-            is_cursor,
-            layout,
-            first,
-            self._interval_kind(),
-        )
+        row_cells = bytes(self.progress.cells[case_index])
+        tail_key = (row_cells, sampled, is_cursor, layout, first, self._interval_kind())
+        key = (case_index, *tail_key)
         cached = self._lines.get(key)
         if cached is not None:
             return cached
+        palette = self._palette(is_cursor)
+        tail = self._tails.get(tail_key)
+        if tail is None:
+            cells = row_cells[first - 1 : last]
+            tail = self._tails[tail_key] = self._tail(case_index, cells, sampled, palette, layout)
         name = self._names[case_index]
         if len(name) > name_width:
             name = name[: name_width - 1] + "…"
-        palette = self._palette(is_cursor)
-        base = palette[""]
-        pad = palette["pad"]
-        segments = [Segment(" ", pad), Segment(name.ljust(name_width) + " ", palette["name"])]
-        mark = SAMPLED_MARK if sampled else " "
-        segments += [Segment(mark, palette[NAMES[Cell.RUNNING]]), Segment(_GAP, base)]
-        styles = {cell: palette[NAMES[cell]] for cell in Cell}
-        used = 0
-        for index, state in enumerate(cells):
-            cell = Cell(state)
-            if step == 2 and index:
-                segments.append(Segment(" ", base))
-                used += 1
-            segments.append(Segment(SYMBOLS[cell], styles[cell]))
-            used += 1
-        segments.append(Segment(" " * (window - used), base))
+        segments = [
+            Segment(" ", palette["pad"]),
+            Segment(name.ljust(name_width) + " ", palette["name"]),
+        ]
+        strip = Strip([*segments, *tail])
+        if is_cursor:  # the highlight spans the whole width, not just the text
+            strip = strip.extend_cell_length(max(self.size.width, strip.cell_length), palette[""])
+        self._lines[key] = strip
+        return strip
+
+    def _tail(
+        self,
+        case_index: int,
+        cells: bytes,
+        sampled: bool,
+        palette: dict[str, Style],
+        layout: tuple[int, int, int],
+    ) -> list[Segment]:
+        """The row right of its name: its cells and figures (a function of its cells alone,
+        so rows alike share it)."""
+        _, window, step = layout
         figures = self.progress.figures(case_index)
-        counts = (figures.passed, figures.wrong, figures.errored)
-        texts = [str(c) for c in counts]
+        texts = [str(figures.passed), str(figures.wrong), str(figures.errored)]
         if figures.n:
             texts += [two_decimals(figures.pass_at_1), two_decimals(figures.pass_at_k)]
         else:
@@ -362,22 +368,10 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         if self._interval is not None:
             interval = self._interval(case_index)
             texts.append(interval_text(interval) if interval is not None else "-")
-        figure_style = palette["figure"]
-        for header, text, counted in zip(
-            self._figure_headers,
-            texts,
-            (Cell.PASSED, Cell.WRONG, Cell.ERRORED, None, None, None),
-            strict=False,
-        ):
-            style = styles[counted] if counted is not None and text != "0" else figure_style
-            segments += [Segment(" " * (len(_GAP) + len(header) - len(text)), pad)]
-            segments.append(Segment(text, style))
-        segments.append(Segment(" ", base))
-        strip = Strip(segments)
-        if is_cursor:  # the highlight spans the whole width, not just the text
-            strip = strip.extend_cell_length(max(self.size.width, strip.cell_length), base)
-        self._lines[key] = strip
-        return strip
+        return [
+            *cells_segments(cells, sampled, window, step, palette),
+            *figures_segments(self._figure_headers, texts, palette),
+        ]
 
     # -- search ------------------------------------------------------------------------
 
