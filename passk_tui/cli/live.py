@@ -21,7 +21,7 @@ from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.stop_signals import Stop, StopSignals
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.text.extent_text import attempts_cell, time_left_text
+from passk_tui.core.text.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.text.words import clock
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
@@ -138,11 +138,12 @@ async def _report(line: Callable[[], str], err: TextIO, closed: Callable[[], Non
 
 def progress_line(progress: Progress, settings: Settings) -> str:
     """The live line: attempts done of planned (adaptive: of at most), in flight, rate,
-    outcomes so far, time, time left (adaptive, while the total may grow: at most)."""
+    outcomes so far, time, time left (adaptive, while the total may grow: at most); a Run
+    budget below the plan: of what it allows, ``12/≤14 attempts (Run budget)``."""
     rate = progress.rate()
     extent = progress_extent(progress, settings)
     return (
-        f"{attempts_cell(extent)} attempts  {progress.in_flight} in flight  "
+        f"{attempts_cell(extent)} attempts{budget_label(extent)}  {progress.in_flight} in flight  "
         f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
         f"errored {sum(progress.errored)}  {clock(progress.elapsed())}  "
         f"{time_left_text(extent, rate)}"

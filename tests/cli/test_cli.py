@@ -116,6 +116,15 @@ def test_demo_runs_with_no_setup(tmp_path: Path) -> None:
     assert lines[2].split()[1:] == ["2/2", "0", "0", "1.00", "1.00", "yes"]
 
 
+def test_the_progress_line_counts_to_what_a_run_budget_allows(tmp_path: Path) -> None:
+    result = run("--demo", "--attempts", "6", "--budget-runs", "14", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    # Not the plan's 30: the line stderr ends with counts the 14 Runs the budget allowed.
+    line = next(line for line in result.stderr.splitlines() if " in flight " in line)
+    assert line.startswith("14/≤14 attempts (Run budget)  0 in flight  "), line
+    assert "budget spent: 5 cases got fewer attempts than planned" in result.stderr
+
+
 def bad_cases(tmp_path: Path, name: str, text: str) -> str:
     path = tmp_path / name
     path.write_text(text)

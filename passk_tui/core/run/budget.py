@@ -52,6 +52,8 @@ class BudgetedPolicy:
         self.cost_spent = cost_spent
         #: Keys in flight when it last stopped: their Runs are counted already.
         self._replays = set(replays)
+        #: Attempts handed out this session that have not landed or been dropped yet.
+        self._open = 0
         self.spent = False
 
     def _exhausted(self) -> bool:
@@ -68,6 +70,7 @@ class BudgetedPolicy:
                 return slot
             if slot in self._replays:
                 self._replays.discard(slot)
+                self._open += 1
                 return slot
             if self._exhausted():
                 # Refused: the inner policy hears of it as of any attempt that never ran.
@@ -77,15 +80,18 @@ class BudgetedPolicy:
                     return Pause.DONE
                 continue  # past the budget, only the replays still to come may start
             self.runs_started += 1
+            self._open += 1
             return slot
 
     def landed(self, record: AttemptRecord) -> None:
+        self._open -= 1
         if self.price is not None:
             self.cost_spent += self.price.cost(record.usage) or 0
         self.inner.landed(record)
 
     def dropped(self, slot: Slot) -> None:
         # Its Run may have been requested: it stays counted ("at most N Runs").
+        self._open -= 1
         self.inner.dropped(slot)
 
     def planned(self, case_index: int) -> int:
@@ -99,6 +105,15 @@ class BudgetedPolicy:
         if self.budget_runs is not None:
             return min(left, max(0, self.budget_runs - self.runs_started) + len(self._replays))
         return left
+
+    def runs_bound(self) -> int | None:
+        """The most attempts still to finish under the Run budget: those handed out and not
+        in yet, the Runs left, and the replays (their Runs are counted already); None
+        without a Run budget. A cost budget gives no bound ahead: what an attempt costs
+        is known only once it lands."""
+        if self.budget_runs is None:
+            return None
+        return self._open + max(0, self.budget_runs - self.runs_started) + len(self._replays)
 
     @property
     def stop_reasons(self) -> object:

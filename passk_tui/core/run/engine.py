@@ -53,6 +53,9 @@ class Evaluation(AttemptFlow):
         self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
         self.progress.add(previous)
+        bound = getattr(self.policy, "runs_bound", None)
+        if bound is not None:
+            self.progress.runs_bound = bound
         self.status: Status | None = None
         self.error: str | None = None
         #: Why it ended as it did, beside its status: ``budget spent`` (None: nothing to add).

@@ -7,7 +7,7 @@ the app, a periodic line in the CLI) instead of reacting to every event.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 
 from passk_tui.core.run.attempt import AttemptRecord, Outcome
@@ -67,6 +67,9 @@ class Progress:
         #: Adaptive: why each case that stopped getting attempts stopped (the policy's own,
         #: live); a case not in it is still sampled. Empty for a fixed n.
         self.stop_reasons: Mapping[int, StopReason] = {}
+        #: With a Run budget: the most attempts still to finish under it (the policy's own,
+        #: ``BudgetedPolicy.runs_bound``, asked live); None without one.
+        self.runs_bound: Callable[[], int | None] = lambda: None
 
     @property
     def in_flight(self) -> int:

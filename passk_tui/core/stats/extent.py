@@ -8,6 +8,13 @@ stderr all said this differently ("102/200", "102 of 102", "161/169 ~0:00 left",
 gate 1" beside "0 failed, 2 undecided"); they now read one ``Extent`` and the words in
 ``core.text.extent_text``.
 
+A Run budget (``--budget-runs``) bounds how far it can go: an attempt finishes only on a
+Run started, so at most the attempts finished, those still open and the Runs left in the
+budget (``BudgetedPolicy.runs_bound``; a resume counts the Runs the store says were
+started). The lines count to that when it is below the plan, and work out the time left
+for it. A cost budget gives no such bound (what an attempt costs is known only once it
+lands), so a run under one still counts to its plan.
+
 The gate's counts are the evaluation's own reading (``core.sampling.reading``: the
 confident gate for an adaptive run), never a second gate worked out beside it.
 """
@@ -46,6 +53,9 @@ class Extent:
     #: The gate's verdicts by the evaluation's own reading; None without --require.
     failing: int | None = None
     undecided: int | None = None
+    #: A Run budget: the most attempts there can be under it (finished, open, Runs left);
+    #: None without one (a cost budget included: it cannot be known ahead).
+    budget_most: int | None = None
 
     @property
     def adaptive(self) -> bool:
@@ -60,6 +70,24 @@ class Extent:
     def most(self) -> int:
         """The most attempts there can be: every case at the cap (a fixed n: the plan)."""
         return self.cases * (self.per_case if self.cap is None else self.cap)
+
+    @property
+    def _plan_most(self) -> int:
+        """The most attempts the plan still allows: adaptive, while cases are sampled, every
+        case to the cap; else the attempts known of."""
+        return self.most if self.adaptive and self.sampling > 0 else self.known
+
+    @property
+    def total(self) -> int:
+        """What the lines count to and the time left is for: the most attempts the plan
+        still allows, no more than a Run budget allows."""
+        plan = self._plan_most
+        return plan if self.budget_most is None else min(plan, self.budget_most)
+
+    @property
+    def budget_bound(self) -> bool:
+        """Whether a Run budget holds the evaluation below what its plan allows."""
+        return self.budget_most is not None and self.budget_most < self._plan_most
 
     @property
     def decided(self) -> int:
@@ -79,7 +107,7 @@ class Extent:
     @property
     def growing(self) -> bool:
         """Whether more attempts than are known of may still come (so no time left is sure)."""
-        return self.adaptive and self.sampling > 0 and self.known < self.most
+        return self.adaptive and self.sampling > 0 and self.known < self.total
 
 
 def extent(
@@ -89,8 +117,10 @@ def extent(
     known: int,
     stop_reasons: Mapping[int, StopReason] | None = None,
     reading: Reading | None = None,
+    runs_bound: int | None = None,
 ) -> Extent:
-    """The extent of an evaluation from its settings, counts, stop reasons and gate reading."""
+    """The extent of an evaluation from its settings, counts, stop reasons and gate reading;
+    ``runs_bound``: the most attempts still to finish under a Run budget."""
     kinds = Counter(reason.kind for reason in (stop_reasons or {}).values())
     gate = reading if reading is not None and reading.require is not None else None
     return Extent(
@@ -102,6 +132,7 @@ def extent(
         stopped={kind: kinds[kind] for kind in STOP_KINDS if kinds[kind]},
         failing=None if gate is None else len(gate.failing),
         undecided=None if gate is None else len(gate.undecided),
+        budget_most=None if runs_bound is None else finished + runs_bound,
     )
 
 
@@ -116,6 +147,7 @@ def progress_extent(
         progress.total,
         progress.stop_reasons,
         reading,
+        progress.runs_bound(),
     )
 
 

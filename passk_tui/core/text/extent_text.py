@@ -24,10 +24,18 @@ def attempts_text(extent: Extent) -> str:
 
 
 def attempts_cell(extent: Extent) -> str:
-    """The same in a table cell: ``12/15``; adaptive ``104/≤200`` (at most, not planned)."""
+    """The same in a table cell: ``12/15``; adaptive ``104/≤200`` (at most, not planned);
+    held below either by a Run budget, ``12/≤14`` (``budget_label`` says why)."""
+    if extent.budget_bound:
+        return f"{extent.finished}/≤{extent.total}"
     if extent.cap is None:
         return f"{extent.finished}/{extent.known}"
     return f"{extent.finished}/≤{extent.most}"
+
+
+def budget_label(extent: Extent) -> str:
+    """`` (Run budget)`` after the count a Run budget holds below the plan; else empty."""
+    return " (Run budget)" if extent.budget_bound else ""
 
 
 def standing_text(extent: Extent) -> str:
@@ -50,21 +58,22 @@ def adaptive_summary(extent: Extent) -> str:
 
 def time_left_text(extent: Extent, rate: float) -> str:
     """``~0:04 left`` at ``rate`` attempts a second; adaptive while the total may still grow,
-    ``at most ~0:40 left`` (every case to the cap); empty with no rate yet or nothing left."""
+    ``at most ~0:40 left`` (every case to the cap, or as far as a Run budget allows);
+    empty with no rate yet or nothing left."""
     if rate <= 0:
         return ""
     if extent.growing:
-        return f"at most ~{clock((extent.most - extent.finished) / rate)} left"
-    left = extent.known - extent.finished
+        return f"at most ~{clock((extent.total - extent.finished) / rate)} left"
+    left = extent.total - extent.finished
     return f"~{clock(left / rate)} left" if left > 0 else ""
 
 
 def not_run_text(extent: Extent) -> str:
     """What a cancel left: ``cancelled: 702 attempts not run``; adaptive, of the most there
-    could have been: ``cancelled: 3 cases still sampled, up to 96 attempts not run``."""
+    could have been (either held to what a Run budget allowed): ``cancelled: 3 cases still sampled, up to 96 attempts not run``."""
     if extent.growing:
         return (
             f"cancelled: {counted(extent.sampling, 'case')} still sampled, "
-            f"up to {counted(extent.most - extent.finished, 'attempt')} not run"
+            f"up to {counted(extent.total - extent.finished, 'attempt')} not run"
         )
-    return f"cancelled: {counted(extent.known - extent.finished, 'attempt')} not run"
+    return f"cancelled: {counted(extent.total - extent.finished, 'attempt')} not run"

@@ -9,7 +9,7 @@ from textual.widget import Widget
 
 from passk_tui.core.run.progress import Progress
 from passk_tui.core.stats.extent import Extent
-from passk_tui.core.text.extent_text import attempts_cell, time_left_text
+from passk_tui.core.text.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.text.words import clock
 from passk_tui.tui.widgets.line_text import parts_line
 
@@ -22,10 +22,11 @@ def summary_text(extent: Extent, progress: Progress, colours: dict[str, str]) ->
     ``colours`` maps theme variable names to colours. It fits 80 columns: the pace
     (Runs in flight, rate, time left) is a line of its own, ``pace_text``. Adaptive,
     while the total may still grow, the bar and the count are of the most there can be
-    (``12/≤200``), not of a total that moves as the bar fills.
+    (``12/≤200``), not of a total that moves as the bar fills; held below the plan by a
+    Run budget, of what it allows (``12/≤14``; the pace line says why).
     """
     done = extent.finished
-    total = extent.most if extent.growing else extent.known
+    total = extent.total
     filled = min(BAR_WIDTH, round(BAR_WIDTH * done / total)) if total else BAR_WIDTH
     return parts_line(
         ("█" * filled, colours.get("primary", "")),
@@ -45,14 +46,16 @@ def pace_text(
     ``elapsed`` is the run's seconds so far (frozen by the caller once it ended);
     with ``show_timing`` off the clock-dependent parts show as dashes so that a
     snapshot of the screen is stable. Adaptive, while more attempts may come, the
-    time left is an upper bound (``at most ~0:40 left``).
+    time left is an upper bound (``at most ~0:40 left``). Held below the plan by a Run
+    budget, it is for what the budget allows: ``~0:02 left (Run budget)``.
     """
     text = f"{progress.in_flight} Runs in flight"
     rate = progress.finished_here / elapsed if elapsed > 0 else 0.0  # not a resume's stored
     if not show_timing:
         return text + "  ·  -/s  ·  - left"
     if status == "running":
-        return text + f"  ·  {rate:.1f}/s  ·  {time_left_text(extent, rate) or '- left'}"
+        left = time_left_text(extent, rate) or "- left"
+        return text + f"  ·  {rate:.1f}/s  ·  {left}{budget_label(extent)}"
     return text + f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}"
 
 
