@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
+from passk_tui.core.run.budget import BudgetedPolicy
 from passk_tui.core.run.policy import Pause, Slot
 from passk_tui.core.run.price import Price
-from passk_tui.core.run.progress import Progress
+from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.sampling import sampling_policy
@@ -25,18 +27,29 @@ def _settings(**kw: object) -> Settings:
     return settings_for(Path("c.toml"), **{"attempts": 6, **kw})
 
 
-def _live(settings: Settings, cases: int, hand_out: int, land: int, **resume: object) -> Extent:
+def _budgeted(settings: Settings, cases: int, **resume: Any) -> BudgetedPolicy:
+    policy = sampling_policy(settings, cases, **resume)
+    assert isinstance(policy, BudgetedPolicy)
+    return policy
+
+
+def _handed_out(policy: BudgetedPolicy, count: int) -> list[Slot]:
+    slots = [policy.next() for _ in range(count)]
+    return [slot for slot in slots if isinstance(slot, Slot)]
+
+
+def _live(settings: Settings, cases: int, hand_out: int, land: int, **resume: Any) -> Extent:
     """The extent after the policy handed out ``hand_out`` attempts and ``land`` of them landed,
     its Progress asking the policy's bound as the engine has it do."""
-    policy = sampling_policy(settings, cases, **resume)  # type: ignore[arg-type]
+    policy = _budgeted(settings, cases, **resume)
     progress = Progress([f"c{i}" for i in range(cases)], settings.attempts, settings.k)
-    progress.add(resume.get("records", ()))  # type: ignore[arg-type]
-    progress.runs_bound = policy.runs_bound  # type: ignore[union-attr]
-    slots = [policy.next() for _ in range(hand_out)]
-    assert all(isinstance(slot, Slot) for slot in slots)
+    progress.add(resume.get("records", ()))
+    progress.runs_bound = policy.runs_bound
+    slots = _handed_out(policy, hand_out)
+    assert len(slots) == hand_out
     for slot in slots:
-        progress.mark(slot.case_index, slot.attempt, 1)  # type: ignore[union-attr]
-    landed = [record(s.case_index, s.attempt) for s in slots[:land]]  # type: ignore[union-attr]
+        progress.mark(slot.case_index, slot.attempt, Cell.RUNNING)
+    landed = [record(s.case_index, s.attempt) for s in slots[:land]]
     progress.add(landed)
     for one in landed:
         policy.landed(one)
@@ -80,8 +93,8 @@ def test_a_resume_counts_the_runs_the_store_says_were_started() -> None:
     assert attempts_cell(shown) == "6/≤8"
     later = _live(settings, 2, hand_out=2, land=2, records=done, in_flight=replays, runs_started=9)
     assert (later.finished, later.budget_most) == (8, 8)
-    spent = sampling_policy(settings, 2, done, in_flight=replays, runs_started=9)
-    assert [spent.next() for _ in range(3)][2] is Pause.DONE  # the bound was exact
+    spent = _budgeted(settings, 2, records=done, in_flight=replays, runs_started=9)
+    assert len(_handed_out(spent, 2)) == 2 and spent.next() is Pause.DONE  # the bound was exact
 
 
 def test_a_cost_budget_gives_no_bound_ahead() -> None:
@@ -89,3 +102,12 @@ def test_a_cost_budget_gives_no_bound_ahead() -> None:
     shown = _live(_settings(price=price, budget_cost=Fraction(1, 10**6)), 5, hand_out=4, land=2)
     assert shown.budget_most is None and not shown.budget_bound
     assert (attempts_cell(shown), budget_label(shown)) == ("2/30", "")
+
+
+def test_a_dropped_attempt_spent_its_run_so_the_bound_falls() -> None:
+    policy = _budgeted(_settings(budget_runs=14), 5)
+    slots = _handed_out(policy, 3)
+    assert policy.runs_bound() == 14
+    policy.dropped(slots[0])
+    policy.dropped(slots[0])  # told twice, counted once
+    assert policy.runs_bound() == 13

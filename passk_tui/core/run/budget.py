@@ -52,8 +52,8 @@ class BudgetedPolicy:
         self.cost_spent = cost_spent
         #: Keys in flight when it last stopped: their Runs are counted already.
         self._replays = set(replays)
-        #: Attempts handed out this session that have not landed or been dropped yet.
-        self._open = 0
+        #: Attempts (case, attempt number) handed out that have not landed or been dropped.
+        self._open: set[tuple[int, int]] = set()
         self.spent = False
 
     def _exhausted(self) -> bool:
@@ -70,7 +70,7 @@ class BudgetedPolicy:
                 return slot
             if slot in self._replays:
                 self._replays.discard(slot)
-                self._open += 1
+                self._open.add((slot.case_index, slot.attempt))
                 return slot
             if self._exhausted():
                 # Refused: the inner policy hears of it as of any attempt that never ran.
@@ -80,18 +80,18 @@ class BudgetedPolicy:
                     return Pause.DONE
                 continue  # past the budget, only the replays still to come may start
             self.runs_started += 1
-            self._open += 1
+            self._open.add((slot.case_index, slot.attempt))
             return slot
 
     def landed(self, record: AttemptRecord) -> None:
-        self._open -= 1
+        self._open.discard((record.case_index, record.attempt))
         if self.price is not None:
             self.cost_spent += self.price.cost(record.usage) or 0
         self.inner.landed(record)
 
     def dropped(self, slot: Slot) -> None:
         # Its Run may have been requested: it stays counted ("at most N Runs").
-        self._open -= 1
+        self._open.discard((slot.case_index, slot.attempt))
         self.inner.dropped(slot)
 
     def planned(self, case_index: int) -> int:
@@ -113,7 +113,7 @@ class BudgetedPolicy:
         is known only once it lands."""
         if self.budget_runs is None:
             return None
-        return self._open + max(0, self.budget_runs - self.runs_started) + len(self._replays)
+        return len(self._open) + max(0, self.budget_runs - self.runs_started) + len(self._replays)
 
     @property
     def stop_reasons(self) -> object:
