@@ -134,6 +134,11 @@ def _plan(args: argparse.Namespace) -> str:
     level = case_level(confidence, cases, args.family_wise)
     rates = [flag("expect", p, _parse_rate, Fraction(0)) for p in args.expect or []]
     rates = rates or default_rates(require, k)
+    if price is not None and tokens is None:
+        raise InputError(
+            "--price-in: give --tokens-in and --tokens-out (expected per attempt), "
+            "or --from ID to read them from a stored evaluation"
+        )
     lines = []
     if args.adaptive:
         first = flag("attempts", args.attempts, parse_attempts, DEFAULT_FIRST)
@@ -143,20 +148,20 @@ def _plan(args: argparse.Namespace) -> str:
         seed = flag("seed", args.seed, parse_seed, DEFAULT_SEED)
         anytime = Thresholds(require, k, level, anytime=True)
         lines.append(plan_text.all_pass_line(all_pass_n(anytime), anytime=True))
-        table = plan_text.adaptive_table(adaptive_rows(rates, anytime, first, cap, seed), k)
+        adaptive = adaptive_rows(rates, anytime, first, cap, seed)
+        table = plan_text.adaptive_table(adaptive, k)
         after = [plan_text.adaptive_line(first, cap, DEFAULT_SIMULATIONS, seed)]
+        if price is not None and tokens is not None:
+            means = [attempts_cost(r.mean_attempts, tokens, price) for r in adaptive]
+            most = attempts_cost(cap, tokens, price)
+            after += plan_text.adaptive_cost_lines(rates, means, cap, most, tokens, price)
     else:
         exact = Thresholds(require, k, level, anytime=False)
         lines.append(plan_text.all_pass_line(all_pass_n(exact)))
         rows = plan_rows(rates, exact)
         table = plan_text.plan_table(rows, k)
         after = []
-        if price is not None:
-            if tokens is None:
-                raise InputError(
-                    "--price-in: give --tokens-in and --tokens-out (expected per attempt), "
-                    "or --from ID to read them from a stored evaluation"
-                )
+        if price is not None and tokens is not None:
             costs = [{t: attempts_cost(r.n_for[t], tokens, price) for t in TARGETS} for r in rows]
             after += plan_text.cost_lines(rates, costs, tokens, price)
     if args.family_wise:

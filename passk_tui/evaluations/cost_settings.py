@@ -17,9 +17,9 @@ from passk_tui.core.run.settings import Settings
 PRICES = ("price_in", "price_out")
 
 
-class UnpairedPrice(InputError):
-    """One price given without the other: ``field`` is the missing one, ``message`` what
-    the form says beside it; the text is the CLI's line."""
+class PriceProblem(InputError):
+    """A price missing where it is needed (one of a pair, or a cost budget's): ``field`` is
+    where the form says so, ``message`` what it says beside it; the text is the CLI's line."""
 
     def __init__(self, field: str, message: str, line: str) -> None:
         super().__init__(line)
@@ -27,14 +27,14 @@ class UnpairedPrice(InputError):
 
 
 def price_pair(price_in: Fraction | None, price_out: Fraction | None) -> Price | None:
-    """The price given by its two fields (None: neither); UnpairedPrice for one alone."""
+    """The price given by its two fields (None: neither); PriceProblem for one alone."""
     if price_in is None and price_out is None:
         return None
     if price_in is None or price_out is None:
         missing, given = ("in", "out") if price_in is None else ("out", "in")
-        raise UnpairedPrice(
+        raise PriceProblem(
             f"price_{missing}",
-            f"give it with the price {given}",
+            f"give the price {missing} too (prices come in pairs)",
             f"--price-{given}: give --price-{missing} too (prices come in pairs)",
         )
     return Price(price_in, price_out)
@@ -43,19 +43,31 @@ def price_pair(price_in: Fraction | None, price_out: Fraction | None) -> Price |
 def with_local_price(settings: Settings, agents_file: bool = True) -> Settings:
     """The settings with a local version's own ``price`` when no flag gave one (``agents_file``
     False: no file names the agent, a Python callable); a ``--budget-cost`` with no price from
-    either is bad input (InputError)."""
+    either is bad input (PriceProblem)."""
     price = settings.price
     if price is None and not settings.stack and agents_file:
         from passk_tui.targets.agents_file import find_agents_file, find_version
 
         explicit = Path(settings.agents_path) if settings.agents_path else None
         price = find_version(find_agents_file(explicit), settings.agent, settings.version).price
-    if settings.budget_cost is not None and price is None:
-        raise InputError(
-            f"--budget-cost: needs prices: give {settings.agent!r} version {settings.version} "
-            "a price in the agents file, or --price-in and --price-out"
-        )
+    check_budget_priced(settings.budget_cost, price, settings.agent, settings.version)
     return replace(settings, price=price)
+
+
+def check_budget_priced(
+    budget_cost: Fraction | None, price: Price | None, agent: str, version: int
+) -> None:
+    """A local agent's cost budget needs its price, a flag's or its agents file's: PriceProblem
+    (the CLI's line, and the form's words beside the field) when it has neither. (A stack
+    agent's is the validator's to refuse: it needs no file.)"""
+    if budget_cost is None or price is not None:
+        return
+    raise PriceProblem(
+        "budget_cost",
+        "needs prices: give a price in the agents file, or here",
+        f"--budget-cost: needs prices: give {agent!r} version {version} a price in the agents "
+        "file, or --price-in and --price-out",
+    )
 
 
 def kept_price(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,10 +9,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.cases import load_cases
+from passk_tui.core.run.price import Price
+
+if TYPE_CHECKING:
+    from passk_tui.targets.agents_file import AgentVersion
 
 
 def count_cases(path: Path, completion_only: bool) -> int:
@@ -30,11 +34,24 @@ def local_agents(explicit: Path | None) -> tuple[Path, dict[str, list[int]]]:
 
     InputError says why there is no usable file.
     """
+    path, agents = _agents(explicit)
+    return path, {name: list(versions) for name, versions in agents.items()}
+
+
+def local_price(explicit: Path | None, agent: str, version: int) -> Price | None:
+    """The price the local agents file gives this version; None: none, or no such version.
+
+    InputError says why there is no usable file (``local_agents`` has said it already).
+    """
+    spec = _agents(explicit)[1].get(agent, {}).get(version)
+    return None if spec is None else spec.price
+
+
+def _agents(explicit: Path | None) -> tuple[Path, dict[str, dict[int, AgentVersion]]]:
     from passk_tui.targets.agents_file import find_agents_file, load_agents
 
     path = find_agents_file(explicit)
-    agents = _cached(("agents",), path, load_agents)
-    return path, {name: list(versions) for name, versions in agents.items()}
+    return path, _cached(("agents",), path, load_agents)
 
 
 #: The files ``passk-tui init`` writes, as Configure finds them in the working folder.

@@ -9,7 +9,7 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import PYTHON, Definition, same_measure
+from passk_tui.core.run.agent_definition import Definition, python_only, same_measure
 from passk_tui.core.run.agent_definition import changes as definition_changes
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.sampling import sampling_policy
@@ -69,12 +69,9 @@ def check_same_definition(
 def refuse_callable(stored: StoredEvaluation) -> None:
     """A Python callable's evaluation with attempts left: the command line has no callable to
     run them with, so it says where they can be run (its results show as any others do)."""
-    definition = stored.definition or {}
-    if definition.get("kind") == PYTHON:
-        raise InputError(
-            f"--resume {stored.id}: its agent is the Python callable {definition.get('callable')}, "
-            f"which only Python can run: passk_tui.evaluate(agent, resume={stored.id!r})"
-        )
+    why = python_only(stored.id, stored.definition)
+    if why is not None:
+        raise InputError(f"--resume {stored.id}: {why}")
 
 
 def ran_nothing(stored: StoredEvaluation) -> bool:

@@ -11,7 +11,7 @@ from typing import TypeVar
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.cases import Case, load_cases
-from passk_tui.core.run.price import parse_money, parse_price
+from passk_tui.core.run.price import Price, parse_money, parse_price
 from passk_tui.core.run.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
@@ -31,7 +31,7 @@ from passk_tui.core.run.settings import (
 from passk_tui.core.run.target import Target
 from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.text.terminal_text import escape, first_unsafe
-from passk_tui.evaluations.cost_settings import PRICES, UnpairedPrice, price_pair
+from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
 from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
 
@@ -90,6 +90,8 @@ class SettingsCheck:
     key: str | None = None
     #: The version to run beside ``version`` and compare against (None: none given).
     baseline: int | None = None
+    #: The price given by the price in and out (None: none, or one of them is bad).
+    price: Price | None = None
 
     def fail(self, name: str, message: str, line: str | None = None) -> None:
         """Record ``name``'s first problem (a later one for the same field is not said)."""
@@ -191,15 +193,17 @@ def check_settings(
     prices = {name: parsed(name, parse_price, None) for name in PRICES}
     if not check.errors.keys() & prices.keys():
         try:
-            price = price_pair(prices["price_in"], prices["price_out"])
-        except UnpairedPrice as exc:
+            price = check.price = price_pair(prices["price_in"], prices["price_out"])
+        except PriceProblem as exc:
             check.fail(exc.field, exc.message, str(exc))
     budget_runs = parsed("budget_runs", parse_attempts, None)
     budget_cost = parsed("budget_cost", parse_money, None)
-    if budget_cost is not None and price is None and stack is not None and not check.errors:
+    # Not when a price is at fault (said at its field); whatever else is, the form shows it.
+    unpriced = budget_cost is not None and price is None and stack is not None
+    if unpriced and not check.errors.keys() & prices.keys():
         check.fail(
             "budget_cost",
-            "needs prices: give the price in and out too",
+            "needs prices (the price in and out)",
             "--budget-cost: needs prices (--price-in and --price-out)",
         )
     if check.errors:

@@ -94,15 +94,17 @@ def render_json(compared: ComparedEvaluations) -> str:
 
 
 def _suite_json(suite: SuiteComparison) -> dict[str, Any]:
-    """The suite line's figures; a figure that is not a finite number (none, or an odds ratio
-    of 0 against 0, or infinite) is null, so the document stays JSON."""
+    """The suite line's figures; a figure that is not a finite number (none, or infinite) is
+    null, so the document stays JSON, and ``infinite`` names those of its nulls that are
+    infinite (the odds ratio and its interval's high end when B is never worse), as the line's
+    ``inf``."""
+    figures = {"odds_ratio": suite.odds_ratio, "low": suite.low, "high": suite.high}
     return {
         "better": suite.better,
         "worse": suite.worse,
         "same": suite.same,
-        "odds_ratio": _finite(suite.odds_ratio),
-        "low": _finite(suite.low),
-        "high": _finite(suite.high),
+        **{name: _finite(value) for name, value in figures.items()},
+        "infinite": [name for name, value in figures.items() if value == inf],
         "p": suite.p,
         "verdict": str(suite.verdict),
         "method": suite.method,

@@ -40,6 +40,8 @@ class EvaluationSummary:
     default 0.95); None with no gate."""
     max_attempts: int | None = None
     """Adaptive: the cap per case; None for a fixed n."""
+    definition: Definition | None = None
+    """What the agent resolved to; None: stored before it was (a Python callable's says so)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,6 +129,7 @@ class StoreReads(StoreConnection):
             under_gate=under,
             decided=decided,
             max_attempts=row["max_attempts"],
+            definition=layout.definition_from_column(row["agent_definition"]),
             extent=extent(
                 settings,
                 row["case_count"],

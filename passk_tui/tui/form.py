@@ -2,7 +2,8 @@
 
 Pure Python (no Textual), so the rules are testable on their own. Every check is
 the flags' own (``evaluations.settings_text.check_settings``); what the files and
-the stack say is asked of ``evaluations.lookups``. This module adds the hints.
+the stack say is asked of ``evaluations.lookups``. This module adds the hints (the cost
+fields' are ``cost_form``'s).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from passk_tui.core.run.settings import Settings, default_k
 from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
 from passk_tui.core.text.gate_meaning import CONFIDENT_GATE_SHORT
 from passk_tui.evaluations.lookups import count_cases, local_agents
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import COST_FIELDS, check_settings
+from passk_tui.tui.cost_form import check_cost
 
 #: The text fields, in the order the screen shows them (the SWITCHES are checkboxes).
 TEXT_FIELDS = (
@@ -33,6 +35,7 @@ TEXT_FIELDS = (
     "stack",
     "key",
     "agents",
+    *COST_FIELDS,
 )
 
 #: The yes/no fields, after the text fields.
@@ -61,6 +64,8 @@ class FormCheck:
     confidence: float | None = None
     #: The version to run beside ``version`` and compare against (a baseline run); None: none.
     baseline: int | None = None
+    #: The cost fields in a line (prices, budgets), for when they are folded away.
+    cost: str = ""
 
 
 def check_form(values: Mapping[str, str | bool]) -> FormCheck:
@@ -107,6 +112,7 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
     elif text["agents"]:
         check.hints["agents"] = "not used with a stack"
     _check_baseline(text["baseline"], verdict.baseline, check)
+    check.cost = check_cost(text, verdict, check.errors, check.hints)
     if not check.errors:
         check.settings = verdict.settings
     return check

@@ -15,8 +15,9 @@ from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormValues
 FILE_NAME = "settings.toml"
 #: The fields worth remembering: everything but the key, which stays in the env or the field.
 REMEMBERED = tuple(name for name in TEXT_FIELDS if name != "key")
-#: Saved as TOML integers and floats rather than text, so the file reads naturally.
-_INTEGERS = ("version", "attempts", "k", "concurrency")
+#: Saved as TOML integers and floats rather than text, so the file reads naturally (prices
+#: and the cost budget stay text: the exact decimal typed, as a flag gives it).
+_INTEGERS = ("version", "attempts", "k", "concurrency", "budget_runs")
 
 
 def settings_file() -> Path:

@@ -5,7 +5,9 @@ A screen's ``BINDINGS`` (with its widgets' and the app's) is the one table of it
 ``tooltip`` says what it does (the palette's help line and the help screen), and ``show``
 puts it on the keys line. A binding without a tooltip is a cursor move (up, a page, the
 first row: Textual's widgets bind many), which neither lists; each of ours has one
-(tests/app/test_keys_everywhere.py).
+(tests/app/test_keys_everywhere.py). A screen that disables an action for a reason the user
+can act on says it in ``unavailable(action)``: the palette keeps the entry with the reason as
+its help (choosing it shows the reason), and help writes it after ``not now``.
 """
 
 from __future__ import annotations
@@ -34,24 +36,40 @@ def named_bindings(screen: Screen[Any]) -> Iterator[tuple[str, ActiveBinding]]:
         yield key, active
 
 
+def unavailable(screen: Screen[Any], action: str) -> str | None:
+    """Why the screen disables ``action`` now, when it says (its ``unavailable`` method)."""
+    says = getattr(screen, "unavailable", None)
+    why = says(action) if callable(says) else None
+    return why if isinstance(why, str) else None
+
+
 def screen_commands(
     screen: Screen[Any], run_action: Callable[..., object]
 ) -> Iterator[SystemCommand]:
-    """Every enabled action of the screen, named in words, with what it does and its key."""
+    """Every enabled action of the screen, named in words, with what it does and its key; a
+    disabled one whose screen says why, with the reason (chosen, it shows it)."""
     app = screen.app
     for _, active in named_bindings(screen):
         binding = active.binding
-        if not active.enabled or binding.description in _ALREADY_LISTED:
+        if binding.description in _ALREADY_LISTED:
             continue
-        yield SystemCommand(
-            binding.description,
-            f"{binding.tooltip} (key {app.get_key_display(binding)})",
-            partial(run_action, binding.action, active.node),
-        )
+        if active.enabled:
+            yield SystemCommand(
+                binding.description,
+                f"{binding.tooltip} (key {app.get_key_display(binding)})",
+                partial(run_action, binding.action, active.node),
+            )
+        elif (why := unavailable(screen, binding.action)) is not None:
+            yield SystemCommand(
+                binding.description,
+                f"Not here: {why}",
+                partial(screen.notify, why, severity="warning", timeout=10, markup=False),
+            )
 
 
-def key_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool]]:
-    """(keys, name, what it does, enabled) of each action, its keys together (``? f1``)."""
+def key_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool, str | None]]:
+    """(keys, name, what it does, enabled, why not) of each action, its keys together
+    (``? f1``); why not: what the screen says of an action it disables, if anything."""
     app = screen.app
     rows: dict[tuple[str, str], tuple[list[str], str, bool]] = {}
     for active in screen.active_bindings.values():
@@ -65,5 +83,6 @@ def key_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool]]:
         if display not in keys:
             keys.append(display)
     return [
-        (" ".join(keys), name, what, enabled) for (name, _), (keys, what, enabled) in rows.items()
+        (" ".join(keys), name, what, enabled, None if enabled else unavailable(screen, action))
+        for (name, action), (keys, what, enabled) in rows.items()
     ]

@@ -13,6 +13,7 @@ from passk_tui.core.run.progress import Cell
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.tui.app import PasskApp
+from passk_tui.tui.form import blank_form
 from passk_tui.tui.last_used import load_last_used, settings_file
 from passk_tui.tui.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen
@@ -98,6 +99,18 @@ async def test_configure_rejects_bad_values_and_enables_run_when_valid(app_env: 
             assert message(app, field).has_class("-error")
             await fill(pilot, **{field: before})
             assert not run.disabled, (field, app.screen.check.errors)
+
+
+async def test_run_with_whole_suite_alone_focuses_its_checkbox(app_env: Path) -> None:
+    """Whole suite without require and confidence: Ctrl+R lands on the checkbox (it once
+    looked for an Input there and crashed the app)."""
+    form = blank_form() | {"agent": "scripted", "version": "1", "cases": "cases.toml"}
+    app = PasskApp(form=form | {"family_wise": True}, show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+r")
+        assert isinstance(app.screen, ConfigureScreen)
+        assert app.focused is app.screen.query_one("#input-family_wise")
+        assert str(message(app, "family_wise").render()) == "needs require and confidence"
 
 
 async def test_configure_shows_the_validators_message_at_the_field(app_env: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 from textual.widgets import Button, Checkbox, Input, Static
+from textual.widgets.collapsible import CollapsibleTitle
 
 from passk_tui.core.run.progress import Cell, Progress
 from passk_tui.tui.app import PasskApp
@@ -21,6 +22,7 @@ from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import SYMBOLS
+from passk_tui.tui.widgets.key_bar import KeyBar
 from tests.support.app import (
     TABLES,
     column_keys,
@@ -86,6 +88,40 @@ async def test_the_grid_draws_rows_of_different_lengths(app_env: Path) -> None:
         grid = app.screen.query_one(AttemptsGrid)
         assert grid_line(grid, 1).split()[:4] == ["short", "·", "·", "·"]
         assert grid_line(grid, 2).split()[1:10] == ["✓"] * 9
+
+
+def window_keys(app: PasskApp) -> tuple[set[str], str]:
+    """The grid's window moves bound now, and the keys line as drawn."""
+    actions = {active.binding.action for active in app.screen.active_bindings.values()}
+    keys = "".join(segment.text for segment in app.screen.query_one(KeyBar).render_line(0))
+    return actions & {"cells_left", "cells_right"}, keys
+
+
+async def test_the_arrow_keys_are_bound_only_where_the_window_can_move(app_env: Path) -> None:
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await app.push_screen(RunScreen(synthetic_view(5)))
+        await pilot.pause(0.2)
+        bound, keys = window_keys(app)
+        assert bound == set() and "attempts" not in keys  # every attempt fits
+        app.pop_screen()
+        await app.push_screen(RunScreen(synthetic_view(100)))
+        await pilot.pause(0.2)
+        assert app.screen.query_one(AttemptsGrid).attempts_shown() == (1, 88)
+        bound, keys = window_keys(app)
+        assert bound == {"cells_right"} and "→ Later attempts" in keys
+        assert "Earlier attempts" not in keys
+        await pilot.press("right")
+        await pilot.pause()
+        assert app.screen.query_one(AttemptsGrid).attempts_shown() == (13, 100)
+        bound, keys = window_keys(app)
+        assert bound == {"cells_left"} and "← Earlier attempts" in keys
+        await pilot.press("right")  # unbound now: the window stays at the end
+        await pilot.pause()
+        assert app.screen.query_one(AttemptsGrid).attempts_shown() == (13, 100)
+        await pilot.resize_terminal(240, 50)  # wide enough for all 100: neither
+        await pilot.pause(0.2)
+        assert window_keys(app)[0] == set()
 
 
 async def test_help_defines_the_figures_the_outcomes_and_the_glyphs(app_env: Path) -> None:
@@ -253,7 +289,7 @@ async def test_configure_has_no_dead_focus_stop_and_d_only_where_offered(app_env
         for _ in range(16):
             await pilot.press("tab")
             seen.append(type(app.focused))
-        assert set(seen) <= {Input, Checkbox, Button}
+        assert set(seen) <= {Input, Checkbox, CollapsibleTitle, Button}  # the title opens Cost
         app.screen.query_one("#history", Button).focus()
         await pilot.press("d")
         await pilot.pause()

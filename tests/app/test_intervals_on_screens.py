@@ -30,6 +30,7 @@ from tests.support.app import (
     run_to_end,
     scripted,
     start_mid_run,
+    stored,
     stored_pair,
     wait_for,
 )
@@ -236,6 +237,20 @@ async def test_compare_shows_the_suite_line_and_names_the_anytime_test_for_an_ad
             assert (ANYTIME_METHOD in " ".join(notes.split())) == (candidate is adaptive)
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_compare_shows_a_one_way_suite_as_the_cli_does(app_env: Path) -> None:
+    """B never worse (flaky fixed, nothing broken): an infinite odds ratio, one-sided interval."""
+    a = stored("ev_a", ("P", "PWW", "E", "E"), 1.0)
+    b = stored("ev_b", ("P", "P", "E", "E"), 2.0)
+    compared = compare_stored(a, b)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(CompareScreen(compared))
+        await pilot.pause()
+        shown = str(app.screen.query_one("#compare-suite", Static).render())
+    assert shown == suite_line(compared.comparison)
+    assert "; odds ratio inf (95% CI " in shown and "-inf), p " in shown
 
 
 async def test_compare_cuts_long_names_before_the_verdict_on_a_narrow_screen(app_env) -> None:

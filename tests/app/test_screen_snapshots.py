@@ -1,7 +1,8 @@
 """Snapshot tests of each screen (pytest-textual-snapshot); rates, clocks and durations are off.
 
-Each screen at 120x36 and at 80x24 (the smallest terminal it must work in), and the
-grid and table at 100 and 1,000 attempts per case. Update after a deliberate change
+Each screen at 120x36 and at 80x24 (the smallest terminal it must work in; Configure's cost
+fields open at 80x24 and 160x50), and the grid and table at 100 and 1,000 attempts per
+case. Update after a deliberate change
 with ``pytest tests/app/test_screen_snapshots.py --snapshot-update`` and look at the SVGs
 before committing them.
 """
@@ -23,6 +24,7 @@ from tests.support.app import run_to_end, scripted, start_mid_run, synthetic_vie
 
 SIZE = (120, 36)
 SMALL = (80, 24)
+LARGE = (160, 50)
 BOTH = pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x36", "80x24"])
 
 
@@ -52,6 +54,20 @@ class TestConfigure:
         app = PasskApp(form=form, show_timing=False)
         assert snap_compare(app, terminal_size=size, run_before=steady_cursor)
 
+    @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x50"])
+    def test_cost_fields_open_with_a_price_missing(self, app_env: Path, snap_compare, size) -> None:
+        """Given a budget, the cost group opens: the price out is asked for beside its field."""
+        form = blank_form() | {
+            "agent": "scripted",
+            "version": "1",
+            "cases": "cases.toml",
+            "price_in": "0.15",
+            "budget_runs": "40",
+            "budget_cost": "2.50",
+        }
+        app = PasskApp(form=form, show_timing=False)
+        assert snap_compare(app, terminal_size=size, run_before=steady_cursor)
+
 
 class TestRun:
     @BOTH
@@ -77,6 +93,21 @@ class TestRun:
             await pilot.pause(0.2)
 
         assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
+
+    @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x50"])
+    @pytest.mark.parametrize("attempts", [5, 100], ids=["fits", "does-not-fit"])
+    def test_arrow_keys_only_when_attempts_do_not_fit(
+        self, app_env: Path, snap_compare, size, attempts: int
+    ) -> None:
+        """Earlier / Later attempts on the keys line only where the window can move that way:
+        never when every attempt fits, only Later at a long grid's start."""
+        app = PasskApp(show_timing=False)
+
+        async def run_before(pilot: Pilot) -> None:
+            await app.push_screen(RunScreen(synthetic_view(attempts)))
+            await pilot.pause(0.2)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
 
     def test_many_attempts_window_moved_right(self, app_env: Path, snap_compare) -> None:
         app = PasskApp(show_timing=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Collapsible, Input
 
 from passk_tui.tui.app import PasskApp
 from passk_tui.tui.form import blank_form
@@ -19,6 +19,7 @@ SMALL = (80, 24)
 async def test_every_placeholder_fits_its_field_at_80_columns(app_env: Path) -> None:
     app = PasskApp(form=blank_form(), show_timing=False)
     async with app.run_test(size=SMALL) as pilot:
+        app.screen.query_one("#cost", Collapsible).collapsed = False  # the cost fields shown
         await pilot.pause()
         for name, (_, placeholder) in FIELDS.items():
             field = app.screen.query_one(f"#input-{name}", Input)

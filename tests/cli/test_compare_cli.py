@@ -138,7 +138,7 @@ def test_cases_in_only_one_are_listed_after_the_table_and_warnings_go_to_stderr(
         "x     5/5       0          3/4       0          -0.25   0.44  unclear\n"
         "0 improved, 0 regressed, 1 unclear\n"
         "suite: B better on 0 cases, worse on 1, same on 0; "
-        "odds ratio 0.00 (95% CI -), p 0.26, unclear\n"
+        "odds ratio 0 (95% CI 0-31.21), p 0.26, unclear\n"
         "only in A: gone\nonly in B: new\n"
     )
     assert result.stderr == (
@@ -183,10 +183,12 @@ def test_exports(tmp_path: Path) -> None:
         "odds_ratio": pytest.approx(0.9, abs=0.005),
         "low": pytest.approx(0.35, abs=0.01),
         "high": pytest.approx(2.25, abs=0.01),
+        "infinite": [],
         "p": pytest.approx(0.79, abs=0.005),
         "verdict": "unclear",
         "method": "Cochran-Mantel-Haenszel test over the cases' 2x2 tables, "
-        "Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland interval",
+        "Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland interval "
+        "(exact conditional, one-sided, when every case's discordance goes one way)",
     }
     rows = list(csv.DictReader(paths[1].open()))
     assert [r["verdict"] for r in rows] == ["improved", "unclear", "regressed"]
@@ -291,6 +293,38 @@ def test_the_suite_line_after_the_count_line_and_in_the_json(tmp_path: Path) -> 
     assert (suite["odds_ratio"], suite["low"], suite["high"], suite["p"]) == pytest.approx(
         (1.849057, 1.210575, 2.824286, 0.004298), rel=1e-5
     )
+
+
+def test_one_way_discordance_shows_inf_and_a_one_sided_interval_in_every_face(
+    tmp_path: Path,
+) -> None:
+    """B never worse: the odds ratio is infinite, its interval [L, inf), alike on stdout, in the
+    .json (``infinite`` names its nulls), the .md and the .html."""
+    store_evaluation("ev_a", {"x": (5, 5, 0), "y": (8, 2, 0), "z": (10, 0, 0)}, created=1.0)
+    store_evaluation("ev_b", {"x": (10, 0, 0), "y": (10, 0, 0), "z": (10, 0, 0)}, created=2.0)
+    line = (
+        "suite: B better on 2 cases, worse on 0, same on 1; "
+        "odds ratio inf (95% CI 1.84-inf), p 0.004, improved"
+    )
+    paths = [tmp_path / f"cmp{suffix}" for suffix in (".json", ".md", ".html")]
+    for path in paths:
+        result = compare("ev_a", "ev_b", "--export", str(path))
+        assert (result.returncode, result.stderr) == (0, "")
+        assert result.stdout.endswith(f"0 improved, 0 regressed, 3 unclear\n{line}\n")
+    suite = json.loads(paths[0].read_text())["suite"]
+    assert (suite["odds_ratio"], suite["high"], suite["infinite"]) == (
+        None,
+        None,
+        ["odds_ratio", "high"],
+    )
+    assert 1.84 <= suite["low"] < 1.85 and suite["verdict"] == "improved"
+    assert f"\n{line}\n" in paths[1].read_text()
+    assert f'id="suite">{line}</p>' in paths[2].read_text()
+    # The other way round: the odds ratio is 0 and the interval [0, U], U = 1/L.
+    result = compare("ev_b", "ev_a", "--export", str(paths[0]))
+    assert "; odds ratio 0 (95% CI 0-0.55), p 0.004, regressed\n" in result.stdout
+    suite = json.loads(paths[0].read_text())["suite"]
+    assert (suite["odds_ratio"], suite["low"], suite["infinite"]) == (0.0, 0.0, [])
 
 
 @pytest.mark.usefixtures("suite_pair")

@@ -13,6 +13,8 @@ from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.price import Price, money_text
 from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.adaptive_plan import adaptive_rows
+from passk_tui.core.stats.gate_thresholds import Thresholds
 from passk_tui.core.stats.planning import attempts_to_settle
 from passk_tui.store import Store
 from tests.support.cli import run
@@ -177,6 +179,33 @@ def test_prices_and_tokens_price_each_n_after_the_table_left_as_it_was() -> None
     ]
     assert plan(*GATE).stdout == PRODUCT_PLAN  # no prices: nothing added
     refused = plan(*GATE, "--price-in", "1", "--price-out", "1")
+    assert refused.returncode == 2 and refused.stderr.startswith(
+        "passk-tui: --price-in: give --tokens-in and --tokens-out"
+    )
+
+
+def test_adaptive_prices_its_mean_attempts_and_its_cap_in_the_fixed_plans_words() -> None:
+    prices = ("--price-in", "0.15", "--price-out", "0.6", "--tokens-in", "41", "--tokens-out", "3")
+    adaptive = (*GATE, "--adaptive", "--max-attempts", "120")
+    result = plan(*adaptive, *prices)
+    assert result.returncode == 0, result.stderr
+    unpriced = plan(*adaptive).stdout
+    assert result.stdout.startswith(unpriced)  # the table and its line left as they were
+    each = Price(Fraction("0.15"), Fraction("0.6")).of_tokens(41, 3)
+    # The mean attempts the table shows, unrounded: core's simulation at the same seed.
+    thresholds = Thresholds(Fraction("0.9"), 1, 0.95, anytime=True)
+    rows = adaptive_rows([Fraction("0.99"), Fraction("0.7")], thresholds, 5, 120)
+    means = [Fraction(row.mean_attempts) for row in rows]
+    assert [f"{row.mean_attempts:.1f}" for row in rows] == [
+        line.split()[2] for line in unpriced.splitlines()[3:5]
+    ]
+    assert result.stdout[len(unpriced) :].splitlines() == [
+        "cost: $0.0000080 an attempt (41 in / 3 out tokens at 0.15 in / 0.6 out per million tokens)",
+        f"cost per case, for the mean attempts: 0.99 {money_text(means[0] * each)}, "
+        f"0.70 {money_text(means[1] * each)}; at most {money_text(120 * each)} "
+        "(120 attempts, the cap)",
+    ]
+    refused = plan(*adaptive, "--price-in", "1", "--price-out", "1")
     assert refused.returncode == 2 and refused.stderr.startswith(
         "passk-tui: --price-in: give --tokens-in and --tokens-out"
     )

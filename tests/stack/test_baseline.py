@@ -32,7 +32,7 @@ alpha  6/6       0          6/6       0          0.00    1.00  unclear
 beta   6/6       0          0/6       0          -1.00   0.01  regressed
 gamma  6/6       0          6/6       0          0.00    1.00  unclear
 0 improved, 1 regressed, 2 unclear
-suite: B better on 0 cases, worse on 1, same on 2; odds ratio 0.00 (95% CI -), p <0.001, regressed
+suite: B better on 0 cases, worse on 1, same on 2; odds ratio 0 (95% CI 0-0.29), p <0.001, regressed
 """
 
 
@@ -272,7 +272,7 @@ def test_local_agents_pair_and_a_mostly_errored_regression(local_pair, tmp_path)
         "beta   5/5       0          0/5       5          -1.00   0.02  regressed\n"
         "0 improved, 1 regressed, 1 unclear\n"
         "suite: B better on 0 cases, worse on 1, same on 1; "
-        "odds ratio 0.00 (95% CI -), p 0.003, regressed\n"
+        "odds ratio 0 (95% CI 0-0.44), p 0.003, regressed\n"
         "beta: the drop is mostly errored attempts (A 0/5 errored, B 5/5): look at the "
         "platform, a provider or a tool before the agent\n"
         f"A: echo v1: {shlex.join([sys.executable, str(AGENTS / 'echo.py')])}\n"

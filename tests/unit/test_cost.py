@@ -157,6 +157,10 @@ def test_the_validator_takes_prices_in_pairs_and_a_cost_budget_only_with_prices(
     assert check_settings({**stack, "budget_cost": "1"}).first_line() == (
         "--budget-cost: needs prices (--price-in and --price-out)"
     )
+    # Said beside the field whatever else is wrong; the CLI still says the first problem.
+    unfinished = check_settings({"stack": "http://127.0.0.1:9", "budget_cost": "1"})
+    assert unfinished.errors["budget_cost"] == "needs prices (the price in and out)"
+    assert unfinished.first_line() == "missing --agent, --version, --cases (or use --demo)"
     assert check_settings({**base, "budget_runs": "0"}).first_line() == (
         "--budget-runs: must be at least 1, got 0"
     )

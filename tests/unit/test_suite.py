@@ -9,6 +9,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from scipy.optimize import brentq
+from scipy.stats import nchypergeom_fisher
+from scipy.stats.contingency import odds_ratio
 from statsmodels.stats.contingency_tables import StratifiedTable
 
 from passk_tui.core.stats.compare import ChangeVerdict, Side, compare
@@ -52,6 +55,31 @@ def reference(counts: Counts, alpha: float = 0.05) -> tuple[float, float, float,
         )
 
 
+def exact_reference(counts: Counts, alpha: float) -> tuple[float, float]:
+    """The exact conditional interval where one side's tail is all there is: B's passes summed
+    over the varying cases follow the convolution of Fisher's noncentral hypergeometric laws
+    (scipy's), and the bound is the psi at which the observed sum's tail is alpha/2."""
+    tables = [
+        (nb + na, nb, pb + pa, pb)
+        for pa, na, pb, nb in counts
+        if 0 < pa + pb < na + nb and na and nb
+    ]
+    observed = sum(x for *_, x in tables)
+
+    def tail(log_psi: float, upper: bool) -> float:
+        law = np.array([1.0])
+        for total, b_n, passes, _ in tables:
+            support = np.arange(max(0, passes - (total - b_n)), min(b_n, passes) + 1)
+            pmf = nchypergeom_fisher(total, b_n, passes, math.exp(log_psi)).pmf(support)
+            law = np.convolve(law, np.concatenate([np.zeros(support[0]), pmf]))
+        return float(law[observed:].sum() if upper else law[: observed + 1].sum())
+
+    low_end = sum(max(0, passes - (total - b_n)) for total, b_n, passes, _ in tables)
+    if observed == low_end:  # the odds ratio is 0: [0, U]
+        return 0.0, math.exp(brentq(lambda t: tail(t, False) - alpha / 2, -30, 30, xtol=1e-13))
+    return math.exp(brentq(lambda t: tail(t, True) - alpha / 2, -30, 30, xtol=1e-13)), math.inf
+
+
 def random_counts(rng: random.Random, cases: int) -> Counts:
     counts = []
     for _ in range(cases):
@@ -66,7 +94,7 @@ def random_counts(rng: random.Random, cases: int) -> Counts:
 
 def test_odds_ratio_interval_and_p_equal_statsmodels_on_random_suites() -> None:
     rng = random.Random(20)
-    checked = 0
+    checked = one_way = 0
     for _ in range(600):
         counts = random_counts(rng, rng.randint(1, 25))
         if sum(na + nb for _, na, _, nb in counts) < 2 or any(
@@ -81,12 +109,16 @@ def test_odds_ratio_interval_and_p_equal_statsmodels_on_random_suites() -> None:
                 continue
             assert suite.odds_ratio == pytest.approx(odds, rel=1e-12)
             assert suite.p == pytest.approx(p, rel=1e-9, abs=1e-15)
-            if suite.low is None or suite.high is None:
-                assert suite.odds_ratio in (0.0, math.inf) and math.isnan(low) and math.isnan(high)
+            if suite.odds_ratio in (0.0, math.inf):
+                # statsmodels has no interval here (nan); the exact conditional one stands in.
+                assert math.isnan(low) and math.isnan(high)
+                exact = exact_reference(counts, float(1 - confidence))
+                assert (suite.low, suite.high) == pytest.approx(exact, rel=1e-7)
+                one_way += 1
             else:
                 assert (suite.low, suite.high) == pytest.approx((low, high), rel=1e-12)
             checked += 1
-    assert checked > 1000
+    assert checked > 1000 and one_way > 50
 
 
 def test_cases_with_no_variation_drop_out_as_in_statsmodels() -> None:
@@ -110,14 +142,45 @@ def test_cases_with_no_variation_drop_out_as_in_statsmodels() -> None:
     assert single.p == ours(base).p
 
 
-def test_all_discordance_one_way_has_an_odds_ratio_of_0_or_inf_and_no_interval() -> None:
+def test_all_discordance_one_way_has_an_odds_ratio_of_0_or_inf_and_a_one_sided_interval() -> None:
     up: Counts = [(4, 10, 10, 10), (2, 10, 10, 10)]  # B passes every attempt
     suite = ours(up)
-    odds, _, _, p = reference(up)
-    assert suite.odds_ratio == odds == math.inf and suite.low is None and suite.high is None
+    odds, low, _, p = reference(up)
+    assert suite.odds_ratio == odds == math.inf and math.isnan(low)
+    assert (suite.low, suite.high) == pytest.approx(exact_reference(up, 0.05), rel=1e-9)
+    assert suite.high == math.inf and 1 < suite.low < 20
     assert suite.p == pytest.approx(p, rel=1e-9) and suite.verdict is ChangeVerdict.IMPROVED
     down = ours([(pb, nb, pa, na) for pa, na, pb, nb in up])
     assert down.odds_ratio == 0.0 and down.verdict is ChangeVerdict.REGRESSED
+    assert (down.low, down.high) == pytest.approx((0.0, 1 / suite.low), rel=1e-9)
+
+
+def test_one_table_one_way_has_scipys_conditional_interval() -> None:
+    for pa, na, pb, nb in [(4, 10, 10, 10), (0, 5, 3, 5), (1, 1, 0, 1), (20, 30, 30, 30)]:
+        for confidence in (Fraction(95, 100), Fraction(8, 10)):
+            suite = ours([(pa, na, pb, nb)], confidence)
+            table = np.array([[pb, nb - pb], [pa, na - pa]])
+            scipy = odds_ratio(table, kind="conditional").confidence_interval(float(confidence))
+            assert (suite.low, suite.high) == pytest.approx((scipy.low, scipy.high), rel=1e-9)
+
+
+def test_the_one_way_line_shows_0_and_inf_and_its_open_end() -> None:
+    up = compare(*sides([4, 2, 20], [20, 20, 20]))
+    assert suite_line(up) == (
+        "suite: B better on 2 cases, worse on 0, same on 1; "
+        "odds ratio inf (95% CI 38.13-inf), p <0.001, improved"
+    )
+    down = compare(*sides([20, 20, 20], [4, 2, 20]))
+    assert suite_line(down) == (
+        "suite: B better on 0 cases, worse on 2, same on 1; "
+        "odds ratio 0 (95% CI 0-0.03), p <0.001, regressed"
+    )
+    assert regression_lines(down)[-1].startswith(
+        "regressed: suite: B worse on 2 of 3 cases; odds ratio 0 (95% CI 0-0.03), p "
+    )
+    # With n chosen by looking the estimate stays, as a word, without an interval.
+    looked = compare(*sides([4, 2, 20], [20, 20, 20], looked=True))
+    assert "; odds ratio inf, p " in suite_line(looked)
 
 
 def test_no_case_varies_then_nothing_is_tested() -> None:

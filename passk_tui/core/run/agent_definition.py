@@ -87,6 +87,18 @@ def python_definition(name: str) -> Definition:
 PYTHON = "python"
 
 
+def python_only(evaluation_id: str, definition: Definition | None) -> str | None:
+    """Why no command line or app can run more of this evaluation, and the Python call that
+    does; None when its agent is not a Python callable. The CLI's refusal of ``--resume`` and
+    the app's disabled Resume and More attempts say the same words."""
+    if (definition or {}).get("kind") != PYTHON:
+        return None
+    return (
+        f"its agent is the Python callable {(definition or {}).get('callable')}, which only "
+        f"Python can run: passk_tui.evaluate(agent, resume={evaluation_id!r})"
+    )
+
+
 def public_url(url: str) -> str:
     """``url`` fit to store and show: no user or password, no fragment, and each query value
     whose name looks like a credential (``api-key``, ``token``, ``sig``...) masked."""

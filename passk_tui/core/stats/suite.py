@@ -24,7 +24,9 @@ table has no variation (a side with no attempt, or every attempt of both
 passing, or none) adds nothing to any sum and drops out, as it does there; it is
 dropped before the sums, so a case with a single attempt in all, where
 statsmodels divides 0 by 0, drops out too. When one side's discordant products
-are all 0 the odds ratio is 0 or infinite and has no interval.
+are all 0 (every case's discordance one way) the odds ratio is 0 or infinite, its
+log has no normal interval (statsmodels gives nan), and the interval is one-sided
+and exact instead: [0, U] or [L, inf], the conditional bound of ``odds_bound``.
 
 When either side's n was chosen by looking, neither the chi-square reference
 nor the normal interval is valid: the suite's p and direction come instead from
@@ -44,6 +46,7 @@ from math import erfc, exp, inf, log, sqrt
 from statistics import NormalDist
 
 from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.odds_bound import Table, lower_bound, upper_bound
 from passk_tui.core.stats.suite_anytime import (
     ANYTIME_SUITE_METHOD,
     suite_anytime_p,
@@ -53,7 +56,8 @@ from passk_tui.core.stats.verdicts import ChangeVerdict
 
 CMH_METHOD = (
     "Cochran-Mantel-Haenszel test over the cases' 2x2 tables, "
-    "Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland interval"
+    "Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland interval "
+    "(exact conditional, one-sided, when every case's discordance goes one way)"
 )
 
 
@@ -71,7 +75,8 @@ class SuiteComparison:
     (0 or inf when every discordant product on one side is 0)."""
     low: float | None
     high: float | None
-    """The odds ratio's interval at level C; None where there is none."""
+    """The odds ratio's interval at level C (0 to a bound, or a bound to inf, when the odds
+    ratio is 0 or inf); None where there is none."""
     p: float | None
     """None when no case's table varies: there is nothing to test."""
     verdict: ChangeVerdict
@@ -95,7 +100,7 @@ def compare_suite(
         method = ANYTIME_SUITE_METHOD
     else:
         p = _cmh_p(tables)
-        low, high = _interval(odds_ratio, log_se, confidence)
+        low, high = _interval(odds_ratio, log_se, tables, confidence)
         method = CMH_METHOD
     return SuiteComparison(
         better=directions.count(1),
@@ -108,9 +113,6 @@ def compare_suite(
         verdict=_verdict(direction, p, 1 - confidence),
         method=method,
     )
-
-
-Table = tuple[int, int, int, int]
 
 
 def _table(a: CaseFigures, b: CaseFigures) -> Table:
@@ -167,12 +169,21 @@ def _mantel_haenszel(tables: Sequence[Table]) -> tuple[float | None, float | Non
 
 
 def _interval(
-    odds_ratio: float | None, log_se: float | None, confidence: Fraction
+    odds_ratio: float | None,
+    log_se: float | None,
+    tables: Sequence[Table],
+    confidence: Fraction,
 ) -> tuple[float | None, float | None]:
-    """exp(log OR -/+ z se), z the normal quantile at 1 - (1-C)/2."""
+    """exp(log OR -/+ z se), z the normal quantile at 1 - (1-C)/2; at an odds ratio of 0 or
+    inf, the exact bound leaving (1-C)/2 on its one side."""
+    tail = float(1 - confidence) / 2.0
+    if odds_ratio == inf:
+        return lower_bound(tables, tail), inf
+    if odds_ratio == 0:
+        return 0.0, upper_bound(tables, tail)
     if odds_ratio is None or log_se is None:
         return None, None
-    z = NormalDist().inv_cdf(1.0 - float(1 - confidence) / 2.0)
+    z = NormalDist().inv_cdf(1.0 - tail)
     centre = log(odds_ratio)
     return exp(centre - z * log_se), exp(centre + z * log_se)
 

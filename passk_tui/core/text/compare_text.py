@@ -76,15 +76,31 @@ def suite_line(comparison: Comparison) -> str:
 
 def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
     """``odds ratio 1.85 (95% CI 1.21-2.83)``, the interval rounded outward (low down, high up)
-    so the shown one holds the computed one; ``inf`` and ``-`` where there is no number."""
+    so the shown one holds the computed one; ``-`` where there is no number. An odds ratio of
+    exactly 0 or inf (every case's discordance one way) and its one-sided interval's open end
+    read ``0`` and ``inf`` (``odds ratio inf (95% CI 1.76-inf)``), never a rounded ``0.00``."""
     ratio = suite.odds_ratio
-    shown = UNDEFINED if ratio is None else "inf" if isinf(ratio) else f"{ratio:.2f}"
+    shown = UNDEFINED if ratio is None else _ratio_text(ratio)
     if comparison.anytime:
         return f"odds ratio {shown}"
     interval = UNDEFINED
     if suite.low is not None and suite.high is not None:
-        interval = "-".join(outward_texts(suite.low, suite.high))
+        interval = "-".join(_bounds_text(suite.low, suite.high))
     return f"odds ratio {shown} ({level_text(float(comparison.confidence))} CI {interval})"
+
+
+def _ratio_text(ratio: float) -> str:
+    """Two decimals; an end of the range as a word (``0``, ``inf``), not a rounded number."""
+    return "inf" if isinf(ratio) else "0" if ratio == 0 else f"{ratio:.2f}"
+
+
+def _bounds_text(low: float, high: float) -> tuple[str, str]:
+    """Both ends rounded outward; the open end of a one-sided interval as ``0`` or ``inf``."""
+    if isinf(high):
+        return outward_texts(low, low)[0], "inf"
+    if low == 0:
+        return "0", outward_texts(high, high)[1]
+    return outward_texts(low, high)
 
 
 def method_lines(comparison: Comparison) -> list[str]:

@@ -7,10 +7,12 @@ The figures are ``core.stats.case_costs``'s; money is rounded here only, where s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from passk_tui.core.run.price import money_text, price_text
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.text.words import counted
 
 
 def _whole(value: float | None) -> str:
@@ -63,6 +65,24 @@ def case_cost_text(row: CaseCosts, priced: bool, show_timing: bool = True) -> st
     if priced:
         parts.append(f"cost {money_text(row.cost)}, per pass {money_text(row.cost_per_pass)}")
     return " · ".join(parts)
+
+
+def budget_text(budget_runs: int | None, budget_cost: Fraction | None) -> str | None:
+    """``budget 14 Runs, $2.00``: the budgets set (the Run screen, the folded cost fields);
+    None: none."""
+    budgets = [counted(budget_runs, "Run")] if budget_runs is not None else []
+    budgets += [money_text(budget_cost)] if budget_cost is not None else []
+    return f"budget {', '.join(budgets)}" if budgets else None
+
+
+def budget_and_price(settings: Settings) -> list[str]:
+    """``budget 14 Runs``, ``at 0.15 in / 0.6 out per million tokens``: what a run is held to
+    and priced at, beside its other settings (the Run screen); none, when neither is set."""
+    budget = budget_text(settings.budget_runs, settings.budget_cost)
+    parts = [budget] if budget else []
+    if settings.price is not None:
+        parts.append(f"at {price_text(settings.price)} per million tokens")
+    return parts
 
 
 #: Cases named in the compare's cost line; the rest are in its .json.

@@ -149,16 +149,35 @@ def cost_lines(
     tokens: AttemptTokens, price: Price,
 ) -> list[str]:  # fmt: skip
     """After a plan's table: one attempt's cost, then per expected rate what each case's n cost."""
-    each = price.of_tokens(tokens.input, tokens.output)
     per_rate = ", ".join(
         f"{two_decimals(rate)} {_targets_text(found)}"
         for rate, found in zip(rates, costs, strict=True)
     )
+    return [_attempt_cost_line(tokens, price), f"cost per case, {_for_targets()}: {per_rate}"]
+
+
+def adaptive_cost_lines(
+    rates: Sequence[Fraction], means: Sequence[Fraction | None], cap: int,
+    most: Fraction | None, tokens: AttemptTokens, price: Price,
+) -> list[str]:  # fmt: skip
+    """After ``plan --adaptive``'s table, in the fixed plan's words: one attempt's cost, then per
+    expected rate what a case's mean attempts cost, and the most a case can (its cap)."""
+    per_rate = ", ".join(
+        f"{two_decimals(rate)} {money_text(mean)}" for rate, mean in zip(rates, means, strict=True)
+    )
     return [
-        f"cost: {money_text(each)} an attempt ({_tokens_text(tokens)} tokens at "
-        f"{price_text(price)} per million tokens)",
-        f"cost per case, {_for_targets()}: {per_rate}",
+        _attempt_cost_line(tokens, price),
+        f"cost per case, for the mean attempts: {per_rate}; "
+        f"at most {money_text(most)} ({cap:,} attempts, the cap)",
     ]
+
+
+def _attempt_cost_line(tokens: AttemptTokens, price: Price) -> str:
+    each = price.of_tokens(tokens.input, tokens.output)
+    return (
+        f"cost: {money_text(each)} an attempt ({_tokens_text(tokens)} tokens at "
+        f"{price_text(price)} per million tokens)"
+    )
 
 
 def undecided_cost_lines(

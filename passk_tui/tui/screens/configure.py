@@ -13,10 +13,11 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
-from textual.widgets import Button, Checkbox, Header, Input, Label, Static
+from textual.widgets import Button, Checkbox, Collapsible, Header, Input, Label, Static
 
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.lookups import stack_versions
+from passk_tui.evaluations.settings_text import COST_FIELDS
 from passk_tui.tui.form import SWITCHES, TEXT_FIELDS, FormCheck, FormValues, check_form
 from passk_tui.tui.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -37,6 +38,22 @@ FIELDS: dict[str, tuple[str, str]] = {
     "stack": ("Stack", "http(s) address, or none"),
     "key": ("Stack key", "or PASSK_KEY; never saved"),
     "agents": ("Agents file", "default ./agents.toml"),
+    "price_in": ("Price in", "USD per million tokens in"),
+    "price_out": ("Price out", "USD per million tokens out"),
+    "budget_runs": ("Budget runs", "Runs at most (no limit)"),
+    "budget_cost": ("Budget cost", "USD at most (no limit)"),
+}
+#: What the cost fields do, on hover: the flag each stands for, and what wins.
+TOOLTIPS = {
+    "price_in": "--price-in: what a million input tokens cost, in USD. A local agent's price "
+    "is in its agents file (price = { input_per_mtok, output_per_mtok }); one typed here wins "
+    "over the file. Give both prices, or neither.",
+    "price_out": "--price-out: what a million output tokens cost, in USD. A local agent's "
+    "price is in its agents file; one typed here wins over the file.",
+    "budget_runs": "--budget-runs: start at most this many Runs in all, resumes included; "
+    "then nothing new starts and the evaluation ends 'budget spent'.",
+    "budget_cost": "--budget-cost: start no attempt once this much (USD) is spent; needs "
+    "prices, typed here or in a local agent's agents file.",
 }
 #: Seconds of quiet typing before the stack is asked about the agent.
 STACK_CHECK_DELAY = 0.5
@@ -78,18 +95,9 @@ class ConfigureScreen(Screen[None]):
         form = VerticalScroll(id="configure-form")
         form.can_focus = False  # a focus stop with nothing to type into: keys vanished there
         with form:
-            for name, (label, placeholder) in FIELDS.items():
-                with Horizontal(classes="field", id=f"field-{name}"):
-                    yield Label(label, classes="field-label")
-                    yield Input(
-                        str(self.initial.get(name, "") or ""),
-                        placeholder=placeholder,
-                        id=f"input-{name}",
-                        password=name == "key",
-                        compact=True,
-                        classes="field-input",
-                    )
-                    yield Static("", id=f"message-{name}", classes="field-message")
+            for name in TEXT_FIELDS:
+                if name not in COST_FIELDS:
+                    yield from self._field(name)
             with Horizontal(classes="field", id="field-completion_only"):
                 yield Label("Completion only", classes="field-label")
                 yield Checkbox(
@@ -107,12 +115,34 @@ class ConfigureScreen(Screen[None]):
                     compact=True,
                 )
                 yield Static("", id="message-family_wise", classes="field-message")
+            # Folded unless given: one line at 80x24, where the other fields fill the screen.
+            given = any(str(self.initial.get(name) or "").strip() for name in COST_FIELDS)
+            with Collapsible(title="Cost", collapsed=not given, id="cost"):
+                for name in COST_FIELDS:
+                    yield from self._field(name)
             with Horizontal(id="configure-buttons"):
                 yield Button("Run", variant="success", id="run", disabled=True, compact=True)
                 yield Button("Run the demo", id="demo", compact=True)
                 yield Button("History", id="history", compact=True)
                 yield Static("", id="configure-problems")
         yield KeyBar()
+
+    def _field(self, name: str) -> ComposeResult:
+        """One text field's row: its label, its input, and the message beside it."""
+        label, placeholder = FIELDS[name]
+        with Horizontal(classes="field", id=f"field-{name}"):
+            yield Label(label, classes="field-label")
+            field = Input(
+                str(self.initial.get(name, "") or ""),
+                placeholder=placeholder,
+                id=f"input-{name}",
+                password=name == "key",
+                compact=True,
+                classes="field-input",
+            )
+            field.tooltip = TOOLTIPS.get(name)
+            yield field
+            yield Static("", id=f"message-{name}", classes="field-message")
 
     def on_mount(self) -> None:
         self.sub_title = "configure an evaluation"
@@ -176,11 +206,18 @@ class ConfigureScreen(Screen[None]):
         version_input.suggester = (
             SuggestFromList([str(v) for v in check.versions]) if check.versions else None
         )
+        self._title_cost()
         self.valid = not check.errors
         problems = len(check.errors)
         self.query_one("#configure-problems", Static).update(
             "" if not problems else f"{problems} field{'s' if problems > 1 else ''} to fix"
         )
+
+    @on(Collapsible.Toggled, "#cost")
+    def _title_cost(self) -> None:
+        """Folded, the cost group's title says what its fields hold; open, they say it."""
+        cost = self.query_one("#cost", Collapsible)
+        cost.title = f"Cost {self.check.cost}" if cost.collapsed else "Cost"
 
     def watch_valid(self, valid: bool) -> None:
         self.query_one("#run", Button).disabled = not valid
@@ -230,8 +267,10 @@ class ConfigureScreen(Screen[None]):
         self.revalidate()
         if not self.valid or self.check.settings is None:
             first = next(iter(self.check.errors), None)
-            if first is not None:
-                self.query_one(f"#input-{first}", Input).focus()
+            if first in COST_FIELDS:
+                self.query_one("#cost", Collapsible).collapsed = False
+            if first is not None:  # an Input, or the Whole suite checkbox
+                self.query_one(f"#input-{first}").focus()
             self.notify("Fix the fields marked in red first.", severity="warning")
             return
         self.post_message(

@@ -112,7 +112,7 @@ class HelpScreen(ModalScreen[None]):
         """Definitions, glyphs and keys, coloured as the other screens colour them."""
         colours = palette(self.app)
 
-        def grid(rows: list[tuple[Text, str]]) -> Table:
+        def grid(rows: list[tuple[Text, str]] | list[tuple[Text, Text]]) -> Table:
             table = Table.grid(padding=(0, 2))
             table.add_column(no_wrap=True)
             table.add_column()
@@ -143,7 +143,7 @@ class HelpScreen(ModalScreen[None]):
             Text("\nEscape closes this.", style=muted),
         )
 
-    def _keys(self) -> list[tuple[Text, str]]:
+    def _keys(self) -> list[tuple[Text, Text]]:
         """Every key of the screen under help: ``key  Name: what it does`` (dim when not now)."""
         if self.under is None:
             return []
@@ -151,7 +151,11 @@ class HelpScreen(ModalScreen[None]):
         return [
             (
                 Text(keys, style="bold" if enabled else f"bold {muted}"),
-                f"{name}: {what}" + ("" if enabled else " (not now)"),
+                # Text, not markup: a reason may name the user's own code.
+                Text(
+                    f"{name}: {what}"
+                    + ("" if enabled else f" (not now: {why})" if why else " (not now)")
+                ),
             )
-            for keys, name, what, enabled in key_rows(self.under)
+            for keys, name, what, enabled, why in key_rows(self.under)
         ]

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.run.agent_definition import python_only
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results import RESUMABLE
@@ -209,6 +210,20 @@ class HistoryScreen(Screen[None]):
         chosen = self._chosen()
         if chosen is not None:
             self.post_message(StoredEvaluationOpened(chosen.id))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Resume, shown dimmed, where only Python can run the chosen evaluation's agent."""
+        return None if self.unavailable(action) else True
+
+    def unavailable(self, action: str) -> str | None:
+        """Why Resume cannot run the chosen evaluation here: its agent is a Python callable."""
+        chosen = self._chosen() if action == "resume" and self.is_mounted else None
+        why = None if chosen is None else python_only(chosen.id, chosen.definition)
+        return None if why is None else terminal_safe(why)
+
+    @on(DataTable.RowHighlighted, "#history-table")
+    def _highlighted(self) -> None:
+        self.refresh_bindings()  # Resume may be another evaluation's to run, or not
 
     def action_resume(self) -> None:
         chosen = self._chosen()

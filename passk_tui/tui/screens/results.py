@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
+from passk_tui.core.run.agent_definition import python_only
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.extent import running_seconds
@@ -148,10 +149,22 @@ class ResultsScreen(ResultsViews):
         self.rebuild(force=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Resume only where there is something to resume and nothing runs here."""
-        if action == "resume":
-            return self.view.status in RESUMABLE and not self.view.live
-        return True
+        """Resume only where there is something to resume and nothing runs here; neither it nor
+        More attempts where only Python can run the agent (shown dimmed: help says why)."""
+        if action == "resume" and not self._resumable():
+            return False
+        return None if self.unavailable(action) else True
+
+    def _resumable(self) -> bool:
+        return self.view.status in RESUMABLE and not self.view.live
+
+    def unavailable(self, action: str) -> str | None:
+        """Why Resume (where there is something to resume) and More attempts cannot run here:
+        the agent is a Python callable."""
+        if action != "more_attempts" and not (action == "resume" and self._resumable()):
+            return None
+        why = python_only(self.view.evaluation_id, self.view.definition)
+        return None if why is None else terminal_safe(why)
 
     def _restyle(self) -> None:
         """A new theme: every line again, in its colours (the rows' cache is keyed by theme)."""
@@ -286,8 +299,10 @@ class ResultsScreen(ResultsViews):
             and not (view.reading().confident and view.reading().undecided)
         ):
             gate.append("  ·  ")
+            offer = f"more attempts for {counted(wanted, 'unsettled case')}"
+            python = self.unavailable("more_attempts")
             gate.append(
-                f"m: more attempts for {counted(wanted, 'unsettled case')}",
+                f"m: {offer}" if python is None else f"{offer}: {python}",
                 style=colours.get("muted-text", ""),
             )
         self._show("#results-gate", gate)

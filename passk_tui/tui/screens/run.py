@@ -17,6 +17,7 @@ from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.interval_choice import watched_text
 from passk_tui.core.stats.intervals import Interval, level_text
 from passk_tui.core.stats.sampling import interval_level
+from passk_tui.core.text.cost_text import budget_and_price
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.core.text.words import clock, counted
 from passk_tui.tui.messages import (
@@ -155,6 +156,7 @@ class RunScreen(Screen[None]):
             f"concurrency {s.concurrency}",
             f"timeout {s.timeout:g} s",
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
+            *budget_and_price(s),
             s.stack or "local agent",
             watched_text(s),
         ]

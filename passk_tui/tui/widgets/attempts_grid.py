@@ -13,6 +13,8 @@ How many attempts look:
 - else (hundreds or a thousand) packed, a window of them at a time: the header
   says which (``attempts 1-40 of 1000 ←→``) and Left/Right move the window.
   While the run is live the window follows the frontier (``cells_window``).
+  Left and Right are bound (on the keys line, in help and the palette) only
+  while there are attempts that way to move to.
 
 Only the lines on screen are rendered, each from ``Progress``, and rendered
 lines are kept in an LRU cache keyed by their content: a repaint of a grid
@@ -145,6 +147,8 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         self._painted: dict[int, tuple[int, bytes, bool]] = {}
         self._palettes: dict[bool, dict[str, Style]] = {}
         self._line_layout: tuple[tuple[int, int], tuple[int, int, int]] = ((-1, -1), (0, 0, 0))
+        #: Whether the window could move to earlier and to later attempts when last bound.
+        self._movable = (False, False)
         self.virtual_size = Size(0, len(self.rows) + 1)
 
     # -- the layout of a line ----------------------------------------------------------
@@ -182,6 +186,27 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._lines.clear()
         self._tails.clear()
+        self._rebind()
+
+    def _window_movable(self) -> tuple[bool, bool]:
+        """Whether there are attempts before the window's first and after its last."""
+        first, last = self.attempts_shown()
+        return first > 1, last < self.window.longest()
+
+    def _rebind(self) -> None:
+        """Left and Right bound again when the window's room to move changed (a resize, a
+        move, a row that grew past the window)."""
+        movable = self._window_movable()
+        if movable != self._movable:
+            self._movable = movable
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Earlier and Later attempts only where the window has attempts that way."""
+        if action not in ("cells_left", "cells_right"):
+            return True
+        earlier, later = self._window_movable()
+        return earlier if action == "cells_left" else later
 
     # -- drawing -----------------------------------------------------------------------
 
@@ -207,6 +232,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         shown = self._shown_rows(frame[3])
         if frame != self._painted_frame:
             self.refresh()
+            self._rebind()
         else:
             width = self.size.width
             changed = [
@@ -380,6 +406,7 @@ class AttemptsGrid(RowCursor, ScrollView, can_focus=True):
         _, window, step = self._layout()
         self.window.shift(direction, window if step == 1 else (window + 1) // 2)
         self.refresh()
+        self._rebind()
 
     def action_cells_left(self) -> None:
         self._shift_cells(-1)
