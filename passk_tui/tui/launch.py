@@ -114,19 +114,21 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         # meanwhile (a pair starts with the app, as its run control interleaves the two).
         early = start if isinstance(start, Evaluation) else None
         running = loop.run_until_complete(start_early(early)) if early else None
-        from passk_tui.tui.app import PasskApp
-
-        app = PasskApp(
-            form=values,
-            env_key=key,
-            offer_demo=not configured,
-            start=start,
-            running=running,
-            export_path=export_path,
-            notices=warnings,
-            fail_on_regression=bool(args.fail_on_regression),
-        )
         try:
+            # Inside the try: Runs are out, so an app that cannot be built (or a Ctrl+C
+            # while Textual is imported) withdraws them as a cancel does.
+            from passk_tui.tui.app import PasskApp
+
+            app = PasskApp(
+                form=values,
+                env_key=key,
+                offer_demo=not configured,
+                start=start,
+                running=running,
+                export_path=export_path,
+                notices=warnings,
+                fail_on_regression=bool(args.fail_on_regression),
+            )
             app.run(loop=loop)
         finally:
             if early is not None and running is not None:
