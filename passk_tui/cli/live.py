@@ -127,6 +127,8 @@ async def _report(line: Callable[[], str], err: TextIO, closed: Callable[[], Non
         await asyncio.sleep(period)
         text = line()
         try:
+            if tty:
+                text = fit_to_width(text, _columns(err))
             err.write(f"\r\x1b[K{text}" if tty else f"{text}\n")
             err.flush()
         except OSError:
@@ -134,6 +136,33 @@ async def _report(line: Callable[[], str], err: TextIO, closed: Callable[[], Non
                 raise
             closed()
             return
+
+
+def _columns(err: TextIO) -> int:
+    """The terminal's width now (it may be resized mid-run); 80 where it cannot be read."""
+    try:
+        return os.get_terminal_size(err.fileno()).columns
+    except (OSError, ValueError):
+        return 80
+
+
+def fit_to_width(text: str, columns: int) -> str:
+    """``text`` in fewer than ``columns`` characters: its gaps closed to one space, then
+    without its rate (``4.3/s``, the least needed part), then cut at a word.
+
+    A line as wide as the terminal wraps (or leaves the cursor on the next row), so each
+    redraw after ``\r`` would leave the last one behind, a new line every tenth of a second.
+    """
+    room = max(columns - 1, 1)
+    if len(text) <= room:
+        return text
+    words = text.split()
+    for shorter in (words, [w for w in words if not w.endswith("/s")]):
+        text = " ".join(shorter)
+        if len(text) <= room:
+            return text
+    cut = text[: room - 1].rpartition(" ")[0] or text[: room - 1]
+    return cut + "…"
 
 
 def progress_line(progress: Progress, settings: Settings) -> str:
