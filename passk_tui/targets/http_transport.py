@@ -137,8 +137,15 @@ class Transport(httpx.AsyncBaseTransport):
             tls = self._tls
         try:
             async with asyncio.timeout(timeouts.get("connect")):
+                # Happy eyeballs (RFC 8305): a host whose IPv6 route is a black hole is
+                # reached over IPv4 a quarter second later, not at the connect timeout.
                 reader, writer = await asyncio.open_connection(
-                    host, port, ssl=tls, server_hostname=host if tls else None, limit=HEAD_LIMIT
+                    host,
+                    port,
+                    ssl=tls,
+                    server_hostname=host if tls else None,
+                    limit=HEAD_LIMIT,
+                    happy_eyeballs_delay=0.25,
                 )
         except TimeoutError:
             raise ConnectTimedOut("connect timed out", request=request) from None

@@ -383,3 +383,35 @@ async def test_tls_is_verified_against_the_trusted_certificates(
         assert (await get(client, server.url)).content == b"ok"
         await client.aclose()
     assert server.connections == 1  # the refused handshake never connected; one kept alive
+
+
+async def test_an_address_that_never_answers_is_passed_over_for_the_next(monkeypatch) -> None:
+    """Happy eyeballs: the host's first address takes no connection (a listener whose
+    queue is full drops every SYN, as a black-holed IPv6 route does); its second is
+    tried a quarter second later, long before the connect timeout."""
+    full = socket.socket()
+    full.bind(("127.0.0.1", 0))
+    full.listen(0)
+    queued = []
+    for _ in range(4):  # fill the accept queue: later SYNs are dropped, connects hang
+        waiting = socket.socket()
+        waiting.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            waiting.connect(full.getsockname())
+        queued.append(waiting)
+    loop = asyncio.get_running_loop()
+    async with serving(answering(OK)) as server:
+        good = int(server.url.rsplit(":", 1)[1])
+        addresses = [full.getsockname(), ("127.0.0.1", good)]
+        infos = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", a) for a in addresses]
+
+        async def resolve(*args, **kwargs):
+            return infos
+
+        monkeypatch.setattr(loop, "getaddrinfo", resolve)
+        client = make_client(1)
+        answer = await get(client, "http://dual-stack.test/")  # connect bound: 5 s
+        await client.aclose()
+    for sock in (*queued, full):
+        sock.close()
+    assert answer.content == b"ok"
