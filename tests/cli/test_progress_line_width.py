@@ -36,8 +36,8 @@ def test_each_redraw_on_an_80_column_terminal_stays_on_its_row(tmp_path: Path) -
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASSK_")}
     env["PASSK_DATA_DIR"] = str(tmp_path / "store")
-    argv = [sys.executable, "-m", "passk_tui", "--headless", "--demo", "--attempts", "12"]
-    argv += ["--concurrency", "2", "--budget-runs", "40"]  # the longest line: with its budget
+    argv = [sys.executable, "-m", "passk_tui", "--headless", "--demo", "--attempts", "4"]
+    argv += ["--concurrency", "4", "--budget-runs", "16"]  # the longest line: with its budget
     process = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=terminal, env=env
     )
