@@ -164,9 +164,7 @@ async def _exchange(
     connection: _Connection, request: httpx.Request, timeouts: dict[str, float | None]
 ) -> tuple[Head, bytes, bool]:
     """Send ``request`` and read its whole response: head, body, whether to keep the connection."""
-    body = (
-        request.content if isinstance(request.stream, httpx.ByteStream) else await request.aread()
-    )
+    body = await request.aread()  # the bytes the request was built with, read once
     writer = connection.writer
     try:
         async with asyncio.timeout(timeouts.get("write")):
@@ -223,17 +221,7 @@ async def _body(
     if how.length is not None:
         return await _exactly(reader, how.length, read, request)
     if not how.chunked:
-        parts: list[bytes] = []
-        size = 0
-        while True:
-            async with asyncio.timeout(read):
-                part = await reader.read(_READ_SIZE)
-            if not part:
-                return b"".join(parts)
-            size += len(part)
-            if size > http_wire.BODY_LIMIT:
-                raise TooLarge("body over the limit", request=request)
-            parts.append(part)
+        return await _parts(reader, None, read, request)
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -265,20 +253,33 @@ async def _line(reader: asyncio.StreamReader, request: httpx.Request) -> bytes:
 async def _exactly(
     reader: asyncio.StreamReader, count: int, read: float | None, request: httpx.Request
 ) -> bytes:
-    """``count`` bytes, read in parts so that ``read`` bounds each wait, not the whole body."""
-    if count <= _READ_SIZE:
-        try:
-            async with asyncio.timeout(read):
-                return await reader.readexactly(count)
-        except asyncio.IncompleteReadError:
-            raise CutShort("body cut short", request=request) from None
-    parts: list[bytes] = []
-    left = count
-    while left:
+    """``count`` bytes: at once when short (the usual answer is in the buffer already)."""
+    if count > _READ_SIZE:
+        return await _parts(reader, count, read, request)
+    try:
         async with asyncio.timeout(read):
-            part = await reader.read(min(left, _READ_SIZE))
+            return await reader.readexactly(count)
+    except asyncio.IncompleteReadError:
+        raise CutShort("body cut short", request=request) from None
+
+
+async def _parts(
+    reader: asyncio.StreamReader, count: int | None, read: float | None, request: httpx.Request
+) -> bytes:
+    """``count`` bytes, or (None) all until the connection ends, read in parts so that
+    ``read`` bounds each wait rather than the whole body, and the body stays in its limit."""
+    parts: list[bytes] = []
+    size = 0
+    while count is None or size < count:
+        want = _READ_SIZE if count is None else min(count - size, _READ_SIZE)
+        async with asyncio.timeout(read):
+            part = await reader.read(want)
         if not part:
+            if count is None:
+                break
             raise CutShort("body cut short", request=request)
+        size += len(part)
+        if size > http_wire.BODY_LIMIT:
+            raise TooLarge("body over the limit", request=request)
         parts.append(part)
-        left -= len(part)
     return b"".join(parts)
