@@ -21,6 +21,7 @@ from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.run.outside_values import refused_usage_line
 from passk_tui.core.run.settings import parse_version
 from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.extent import progress_extent
@@ -127,9 +128,12 @@ def _report_pair_end(
         compared, None, fail_on_regression=args.fail_on_regression and not stopped
     )
     for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
-        records = (r for rows in evaluation.progress.records for r in rows)
+        records = [r for rows in evaluation.progress.records for r in rows]
         for line in errors_said(error_groups(records)):
             say(f"{label} (version {evaluation.settings.version}) {line.lstrip()}")
+        refused = refused_usage_line(records)
+        if refused is not None:
+            say(f"warning: {label} (version {evaluation.settings.version}) {refused}")
     if stopped:
         not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
         say(f"cancelled: {not_run} attempts not run")

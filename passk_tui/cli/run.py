@@ -14,6 +14,7 @@ from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.heap import relaxed_gc
+from passk_tui.core.run.outside_values import refused_usage_line
 from passk_tui.core.stats.case_costs import progress_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.extent import progress_extent
@@ -105,9 +106,12 @@ def _report_end(
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
-        records = (r for rows in evaluation.progress.records for r in rows)
+        records = [r for rows in evaluation.progress.records for r in rows]
         for line in errors_said(error_groups(records)):
             say(line)
+        refused = refused_usage_line(records)
+        if refused is not None:
+            say(f"warning: {refused}")
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)
