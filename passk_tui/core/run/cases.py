@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import stat
@@ -16,7 +15,7 @@ from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.outside_values import lone_surrogate, positive_seconds
 from passk_tui.core.run.toml_text import parse_toml
-from passk_tui.core.text.quoting import type_name
+from passk_tui.core.text.quoting import near_hint, type_name
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 
 CASE_KEYS = ("name", "input", "check", "timeout")
@@ -176,9 +175,7 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
     in_case = f"{where}: case {name!r}" if name is not None else where
     for key in row:
         if key not in CASE_KEYS:
-            near = difflib.get_close_matches(str(key), CASE_KEYS, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise InputError(f"{in_case}: unknown key {key!r}{hint}")
+            raise InputError(f"{in_case}: unknown key {key!r}{near_hint(str(key), CASE_KEYS)}")
     if "name" not in row:
         raise InputError(f"{where}: case has no name")
     if name is None:
