@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.words = [*SUBCOMMANDS, "help"]
+    parser.list_flags = frozenset({"export"})
     what = parser.add_argument_group("what to measure")
     what.add_argument(
         "--agent", metavar="ID", help="agent id on the stack, else a local agent's name"
@@ -158,7 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
         "than stored) or --max-attempts N, extend it; either of a --baseline pair resumes both",
     )
     how.add_argument(
-        "--export", metavar="PATH", help="also write results: .json .csv .md .xml .html"
+        "--export",
+        metavar="PATH",
+        action="append",
+        help="also write results: .json .csv .md .xml .html (given again: each one written)",
     )
     money = parser.add_argument_group("what it may cost")
     money.add_argument(

@@ -43,12 +43,12 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     evaluation: RecordedEvaluation | None = None
     stopped_by: list[int] = []
     try:
-        export_path: Path | None = None
+        export_paths: list[Path] = []
         if args.export:
             # reports/ only when an export is asked for: a plain run prints core's table.
             from passk_tui.reports.export import check_export_path
 
-            export_path = check_export_path(args.export)
+            export_paths = [check_export_path(text) for text in args.export]
         key = stack_key(args, env)
         if args.resume:
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
@@ -72,7 +72,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         return fail(exc)
     except KeyboardInterrupt:
         return interrupted(evaluation.evaluation_id if evaluation is not None else None)
-    return _report_end(evaluation, status, args, export_path, stopped_exit(stopped_by))
+    return _report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
 
 
 def _may_be_paired(args: argparse.Namespace) -> bool:
@@ -84,14 +84,14 @@ def _report_end(
     evaluation: RecordedEvaluation,
     status: str,
     args: argparse.Namespace,
-    export_path: Path | None,
+    export_paths: list[Path],
     cancelled: int = ExitCode.CANCELLED,
 ) -> int:
     """The table and the gate, then the export, and how to resume when the evaluation did not finish.
 
-    The export comes last so that a failed one (a full disk) costs only itself:
-    the results are on the screen, the failure is one line, and the exit status
-    is the gate's, or 5 when only the export failed.
+    The exports come last so that a failed one (a full disk) costs only itself:
+    the results are on the screen, the failure is one line (the other exports are
+    still written), and the exit status is the gate's, or 5 when only an export failed.
     """
     settings = evaluation.settings
     figures = evaluation.progress.all_figures()
@@ -130,8 +130,8 @@ def _report_end(
                 say(budget_line(evaluation.progress, settings))
             _warn_of_burst(evaluation)
             code = reading.exit_code
-    if export_path is not None:
-        code = _export(evaluation, export_path, settings.confidence, code)
+    for path in export_paths:
+        code = _export(evaluation, path, settings.confidence, code)
     return code
 
 
