@@ -174,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     money.add_argument(
         "--budget-runs",
         metavar="N",
-        help="start at most N Runs in all (resumes included); then end 'budget spent'",
+        help="start at most N Runs in all (resumes included; with --baseline, per version); "
+        "then end 'budget spent'; a resume may lower it, never raise it",
     )
     money.add_argument(
         "--budget-cost",
