@@ -227,7 +227,8 @@ def parse_history(argv: list[str]) -> argparse.Namespace:
         description=(
             "List the evaluations in the store ($PASSK_DATA_DIR or the user data folder), "
             "newest first: id, when, agent, version, cases, attempts recorded, status "
-            "(done, interrupted, cancelled, failed, running) and the cases under the gate. "
+            "(done, interrupted, cancelled, failed, running, or not started: it failed before "
+            "its first attempt) and the cases under the gate. "
             "Continue one with `passk-tui --resume ID`."
         ),
     )
