@@ -59,6 +59,13 @@ def _public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")
 
 
+def _segment(run_id: str) -> str:
+    """A Run's id as one path segment: the stack supplies it, so a ``/``, ``?`` or ``#`` in it
+    must not lead a poll or a cancel elsewhere on the host (``run_answers`` refuses the ids
+    that quoting cannot keep in place: empty, ``.`` and ``..``)."""
+    return quote(run_id, safe="")
+
+
 def _wait_param(seconds: float) -> str:
     return f"{max(0.0, min(_MAX_WAIT, seconds)):.3f}".rstrip("0").rstrip(".")
 
@@ -259,7 +266,7 @@ class StackTarget:
                         response = await self._send("POST", url, headers, until, body)
                         in_post = False
                     else:
-                        url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
+                        url = f"{self._base}/v1/runs/{_segment(run_id)}?wait={wait}"
                         response = await self._send("GET", url, self._headers, until)
                 except TRANSPORT_ERRORS as exc:
                     uncertain = uncertain or in_post
@@ -408,7 +415,7 @@ class StackTarget:
                         run_id = turn
                         continue
                 else:
-                    url = f"{self._base}/v1/runs/{run_id}/cancel"
+                    url = f"{self._base}/v1/runs/{_segment(run_id)}/cancel"
                     response = await self._send("POST", url, self._headers, give_up)
                     if response.status_code == 200:
                         return

@@ -9,6 +9,7 @@ import pytest
 from passk_tui.core.errors import RunError
 from passk_tui.core.run.target import LEAVE_RUNNING
 from passk_tui.targets import reachability
+from passk_tui.targets import stack as stack_module
 from tests.support.stack_server import StackScript, TurnScript
 from tests.support.stack_target import planned, target_for, with_key
 
@@ -97,3 +98,40 @@ async def test_leave_running_sends_the_stack_no_cancel(make_stack) -> None:
     stats = server.stats()
     assert (stats.cancels, stats.in_flight) == (1, 1)
     assert server.run_for("kept", 1)["turn"]["status"] == "running"
+
+
+@pytest.mark.parametrize("run_id", ["../../v1/agents/demo", "run?wait=0#x", "a%2F..%2Fb"])
+async def test_a_run_id_with_path_characters_is_polled_as_one_segment(
+    make_stack, monkeypatch, run_id: str
+) -> None:
+    """The stack names its Runs: an id with ``/``, ``?`` or ``%`` still polls that Run,
+    never another route of the host (unquoted, ``../../v1/agents/demo`` polled the agent)."""
+    monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.05)  # the Turn outlives the first poll
+    script = StackScript(default=TurnScript(output="a", latency=0.3, run_id=run_id))
+    server = make_stack(**with_key(script=script))
+    target = target_for(server)
+    await target.prepare()
+    loop = asyncio.get_running_loop()
+    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 5, lambda r, d: None)
+    await target.aclose()
+    assert (turn.status, turn.output, turn.run_id) == ("completed", "a", run_id)
+    stats = server.stats()
+    assert stats.count("GET /v1/agents") == 1  # prepare's, and no poll
+    assert stats.count("GET /v1/runs/{id}", 200) >= 1
+
+
+@pytest.mark.parametrize("run_id", ["..", "."])
+async def test_a_run_id_no_url_can_hold_is_a_malformed_answer(
+    make_stack, monkeypatch, run_id: str
+) -> None:
+    """``..`` cannot stay a segment (URLs drop dot segments): malformed, resent, never polled."""
+    monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.05)
+    script = StackScript(default=TurnScript(latency=30, run_id=run_id))
+    server = make_stack(**with_key(script=script))
+    target = target_for(server)
+    await target.prepare()
+    loop = asyncio.get_running_loop()
+    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 1, lambda r, d: None)
+    await target.aclose()
+    assert (turn.status, turn.error) == ("timed_out", "deadline passed (malformed response)")
+    assert server.stats().count("GET /v1/agents") == 1
