@@ -6,7 +6,8 @@ httpx's own pool caps out near 115 requests/s at concurrency 50 (httpx issue
 requests to one origin and read small JSON answers, so this is all they need:
 one connection per request in flight, reused while the server keeps it open;
 bodies by Content-Length, chunks or the connection's end; every read bounded
-in size (``http_wire``) and in time (the request's ``timeout`` extension).
+in size (``http_wire``) and in time (the request's ``timeout`` extension); a
+compressed body inflated within the same size limit (``http_decoding``).
 The TLS context is made on the first https connection, so an http:// run never
 loads the CA bundle.
 """
@@ -22,6 +23,7 @@ from collections.abc import AsyncIterator
 import httpx
 
 from passk_tui.targets import http_wire
+from passk_tui.targets.http_decoding import decoded
 from passk_tui.targets.http_wire import (
     HEAD_LIMIT,
     INTERIM_LIMIT,
@@ -92,19 +94,24 @@ class Transport(httpx.AsyncBaseTransport):
             origin = (url.raw_scheme, url.raw_host.decode("ascii"), port)
             connection = self._reuse(origin) or await self._connect(origin, request, timeouts)
             try:
-                head, body, reusable = await _exchange(connection, request, timeouts)
+                head, body, how = await _exchange(connection, request, timeouts)
             except BaseException:
                 connection.close()  # cancelled or failed midway: its state is unknown
                 raise
-            if reusable and not self._closed:
+            if how.reusable and not self._closed:
                 self._idle.setdefault(origin, []).append(connection)
             else:
                 connection.close()
         finally:
             self._slots.release()
+        headers = head.headers
+        if how.codings:
+            # Decoded here, in bounded steps; httpx would inflate it again, whole, unbounded.
+            body = await decoded(body, how.codings, request)
+            headers = [(n, v) for n, v in headers if n.lower() != b"content-encoding"]
         return httpx.Response(
             head.status,
-            headers=head.headers,
+            headers=headers,
             stream=httpx.ByteStream(body),
             extensions={"http_version": head.version, "reason_phrase": head.phrase},
         )
@@ -162,8 +169,8 @@ class Transport(httpx.AsyncBaseTransport):
 
 async def _exchange(
     connection: _Connection, request: httpx.Request, timeouts: dict[str, float | None]
-) -> tuple[Head, bytes, bool]:
-    """Send ``request`` and read its whole response: head, body, whether to keep the connection."""
+) -> tuple[Head, bytes, Framing]:
+    """Send ``request`` and read its whole response: head, body (as sent), its framing."""
     body = await request.aread()  # the bytes the request was built with, read once
     writer = connection.writer
     try:
@@ -187,7 +194,7 @@ async def _exchange(
             raise Malformed("too many interim responses", request=request)
         how = framing(head, request)
         content = await _body(connection.reader, how, read, request)
-    return head, content, how.reusable
+    return head, content, how
 
 
 @contextlib.asynccontextmanager

@@ -243,11 +243,14 @@ class OpenAITarget:
 
 
 def _transport_reason(url: str, exc: BaseException) -> str:
-    """Why a request got no response: timed out waiting, or could not reach the server."""
+    """Why a request got no usable response: timed out waiting, could not reach the
+    server, or its answer could not be read (too large, malformed, cut short)."""
     detail = transport_reason(exc)
-    if "timed out" in detail and detail != "connect timed out":
+    if detail in _UNREACHABLE:
+        return f"cannot reach {url}: {detail}"
+    if "timed out" in detail:
         return f"no response in time from {url}: {detail}"
-    return f"cannot reach {url}: {detail}"
+    return f"{detail} from {url}"
 
 
 def _peek(response: httpx.Response) -> str:

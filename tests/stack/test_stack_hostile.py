@@ -135,3 +135,17 @@ async def test_a_run_id_no_url_can_hold_is_a_malformed_answer(
     await target.aclose()
     assert (turn.status, turn.error) == ("timed_out", "deadline passed (malformed response)")
     assert server.stats().count("GET /v1/agents") == 1
+
+
+async def test_a_corrupt_compressed_answer_is_asked_again_under_the_same_key(make_stack) -> None:
+    """A completed Turn's answer gzipped with a broken stream is a malformed answer: the
+    Run is asked again (a replay, no second Run), not stored errored with httpx's text."""
+    server = make_stack(**with_key(corrupt_answers=1))
+    target = target_for(server)
+    await target.prepare()
+    loop = asyncio.get_running_loop()
+    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 10, lambda r, d: None)
+    await target.aclose()
+    stats = server.stats()
+    assert (turn.status, turn.output) == ("completed", "a")
+    assert (stats.runs_created, stats.replays) == (1, 1)
