@@ -186,6 +186,7 @@ async def _exchange(
         for _ in range(INTERIM_LIMIT + 1):
             async with asyncio.timeout(read):
                 head = parse_head(await _head_bytes(connection.reader, request), request)
+            _heard(request)
             if head.status >= 200:
                 break
             if head.status == 101:
@@ -241,6 +242,7 @@ async def _body(
         if size > http_wire.BODY_LIMIT:
             raise TooLarge("body over the limit", request=request)
         chunks.append(await _exactly(reader, length, read, request))
+        _heard(request)
         if await _exactly(reader, 2, read, request) != b"\r\n":
             raise Malformed("chunk not followed by CRLF", request=request)
     for _ in range(64):  # trailers, up to the blank line that ends them
@@ -289,4 +291,14 @@ async def _parts(
         if size > http_wire.BODY_LIMIT:
             raise TooLarge("body over the limit", request=request)
         parts.append(part)
+        _heard(request)
     return b"".join(parts)
+
+
+def _heard(request: httpx.Request) -> None:
+    """Tell the sender that the server sent something (a head, a part of a body): a server
+    that answers slowly is not one that stopped answering. The ``progress`` extension is
+    ours: a callable without arguments, called after each head and each part of a body."""
+    progress = request.extensions.get("progress")
+    if progress is not None:
+        progress()

@@ -32,7 +32,8 @@ _PREPARE_BUDGET = 10.0
 _CLEANUP_BUDGET = 2.0
 #: Seconds past its long-poll window (``wait``) that a request may go unanswered: the bound
 #: of every request of an attempt. A request not answered by then is resent, unless no
-#: request of any attempt was answered since it went out: then the stack has stopped
+#: request of any attempt was answered (nor any byte of an answer sent) since it went out:
+#: then the stack has stopped
 #: answering (frozen: connections accepted, nothing answered) and the evaluation stops
 #: with exit 3 instead of storing its attempts as errored. Room for a busy stack and a
 #: slow network, short enough that a frozen stack is told within a minute.
@@ -125,8 +126,9 @@ class StackTarget:
         loop = asyncio.get_running_loop()
         timeout = max(0.001, until - loop.time())
         limits = {"connect": min(timeout, 10.0), "read": timeout, "write": timeout, "pool": None}
+        extensions = {"timeout": limits, "progress": self._heard}
         request = httpx.Request(
-            method, url, headers=headers, content=content, extensions={"timeout": limits}
+            method, url, headers=headers, content=content, extensions=extensions
         )
         try:
             async with asyncio.timeout_at(until):
@@ -136,6 +138,11 @@ class StackTarget:
             raise
         self.reachability.answered(loop.time())
         return response
+
+    def _heard(self) -> None:
+        """The stack sent part of an answer: it is alive, however slowly it sends the rest
+        (a body trickled a byte a second is not a frozen stack; the deadline still holds)."""
+        self.reachability.answered(asyncio.get_running_loop().time())
 
     def _post_url(self, wait: str) -> httpx.URL:
         url = self._post_urls.get(wait)

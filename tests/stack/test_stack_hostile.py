@@ -149,3 +149,22 @@ async def test_a_corrupt_compressed_answer_is_asked_again_under_the_same_key(mak
     stats = server.stats()
     assert (turn.status, turn.output) == ("completed", "a")
     assert (stats.runs_created, stats.replays) == (1, 1)
+
+
+async def test_an_answer_trickled_slowly_is_a_slow_stack_not_a_frozen_one(
+    make_stack, monkeypatch
+) -> None:
+    """Every answer a byte per 0.05 s (~15 s each) against requests bounded at 0.5 s: no
+    answer is ever whole, yet the stack is sending; the attempt times out at its deadline
+    (it was "stopped answering", exit 3, when only whole answers counted as life)."""
+    monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.2)
+    monkeypatch.setattr(stack_module, "ANSWER_MARGIN", 0.3)
+    server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=0.05))))
+    target = target_for(server)
+    await target.prepare()
+    server.config.dribble = 0.05
+    loop = asyncio.get_running_loop()
+    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 2.0, lambda r, d: None)
+    await target.aclose()
+    assert (turn.status, turn.error) == ("timed_out", "deadline passed (read timed out)")
+    assert server.stats().dribbled >= 2
