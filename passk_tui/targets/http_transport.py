@@ -24,6 +24,13 @@ import httpx
 
 from passk_tui.targets import http_wire
 from passk_tui.targets.http_decoding import decoded
+from passk_tui.targets.http_proxy import (
+    Proxy,
+    ProxyRoutes,
+    ProxyUnsupported,
+    forwarded,
+    tunnel,
+)
 from passk_tui.targets.http_wire import (
     HEAD_LIMIT,
     INTERIM_LIMIT,
@@ -49,17 +56,22 @@ from passk_tui.targets.http_wire import (
 )
 
 _READ_SIZE = 64 * 1024
-_Origin = tuple[bytes, str, int]
+#: scheme, host, port, and the proxy on the way (None: straight to the origin).
+_Origin = tuple[bytes, str, int, Proxy | None]
 
 
 class _Connection:
-    """One TCP (or TLS) connection to an origin; broken once any exchange on it fails."""
+    """One TCP (or TLS) connection to an origin, or to a proxy that forwards (``via``) each
+    request to it; broken once any exchange on it fails."""
 
-    __slots__ = ("reader", "writer")
+    __slots__ = ("reader", "via", "writer")
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, via: Proxy | None = None
+    ) -> None:
         self.reader = reader
         self.writer = writer
+        self.via = via
 
     def idle_and_open(self) -> bool:
         """Whether the server has neither closed it nor sent anything unasked while it was idle
@@ -75,7 +87,8 @@ class _Connection:
 class Transport(httpx.AsyncBaseTransport):
     """At most ``connections`` requests in flight, each on a connection of its own."""
 
-    def __init__(self, connections: int) -> None:
+    def __init__(self, connections: int, proxies: ProxyRoutes | None = None) -> None:
+        self._proxies = proxies
         self._slots = asyncio.Semaphore(connections)
         self._idle: dict[_Origin, list[_Connection]] = {}
         self._tls: ssl.SSLContext | None = None
@@ -91,7 +104,9 @@ class Transport(httpx.AsyncBaseTransport):
         try:
             url = request.url
             port = url.port or (443 if url.scheme == "https" else 80)
-            origin = (url.raw_scheme, url.raw_host.decode("ascii"), port)
+            host = url.raw_host.decode("ascii")
+            proxy = self._proxies.route(url.raw_scheme, host, port) if self._proxies else None
+            origin = (url.raw_scheme, host, port, proxy)
             connection = self._reuse(origin) or await self._connect(origin, request, timeouts)
             try:
                 head, body, how = await _exchange(connection, request, timeouts)
@@ -136,24 +151,37 @@ class Transport(httpx.AsyncBaseTransport):
     async def _connect(
         self, origin: _Origin, request: httpx.Request, timeouts: dict[str, float | None]
     ) -> _Connection:
-        scheme, host, port = origin
+        scheme, host, port, proxy = origin
         tls = None
         if scheme == b"https":
             if self._tls is None:
                 self._tls = httpx.create_ssl_context()  # certifi, or SSL_CERT_FILE / _DIR
             tls = self._tls
+        if proxy is not None and not proxy.supported:
+            raise ProxyUnsupported("proxy scheme not supported", request=request)
         try:
             async with asyncio.timeout(timeouts.get("connect")):
                 # Happy eyeballs (RFC 8305): a host whose IPv6 route is a black hole is
                 # reached over IPv4 a quarter second later, not at the connect timeout.
                 reader, writer = await asyncio.open_connection(
-                    host,
-                    port,
-                    ssl=tls,
-                    server_hostname=host if tls else None,
+                    proxy.host if proxy else host,
+                    proxy.port if proxy else port,
+                    ssl=None if proxy else tls,
+                    server_hostname=host if tls and not proxy else None,
                     limit=HEAD_LIMIT,
                     happy_eyeballs_delay=0.25,
                 )
+                if proxy is None:
+                    return _Connection(reader, writer)
+                if tls is None:
+                    return _Connection(reader, writer, via=proxy)
+                try:
+                    await tunnel(reader, writer, proxy, b"%s:%d" % (host.encode(), port), request)
+                    await writer.start_tls(tls, server_hostname=host)
+                except BaseException:
+                    writer.close()
+                    raise
+                return _Connection(reader, writer)
         except TimeoutError:
             raise ConnectTimedOut("connect timed out", request=request) from None
         except socket.gaierror as exc:
@@ -164,7 +192,6 @@ class Transport(httpx.AsyncBaseTransport):
             raise Refused("connection refused", request=request) from exc
         except OSError as exc:
             raise CannotConnect("cannot connect", request=request) from exc
-        return _Connection(reader, writer)
 
 
 async def _exchange(
@@ -175,7 +202,11 @@ async def _exchange(
     writer = connection.writer
     try:
         async with asyncio.timeout(timeouts.get("write")):
-            writer.write(request_head(request, len(body)) + body)
+            if connection.via is None:
+                lead = request_head(request, len(body))
+            else:  # to a forwarding proxy: the absolute URL, and its credentials if any
+                lead = request_head(request, len(body), forwarded(request, connection.via))
+            writer.write(lead + body)
             await writer.drain()
     except TimeoutError:
         raise WriteTimedOut("write timed out", request=request) from None

@@ -79,10 +79,16 @@ class TooLarge(Reasoned, httpx.RemoteProtocolError):
     reason = "response too large"
 
 
-def request_head(request: httpx.Request, body_length: int) -> bytes:
+def request_head(
+    request: httpx.Request, body_length: int, via: tuple[bytes, list[bytes]] | None = None
+) -> bytes:
     """The request line and headers. A header value with a line break is refused: it
-    would let a value (a key pasted with a newline, say) write headers of its own."""
-    lines = [b"%s %s HTTP/1.1" % (request.method.encode("ascii"), request.url.raw_path)]
+    would let a value (a key pasted with a newline, say) write headers of its own.
+    ``via``: the target and header lines a forwarding proxy is sent instead of the path."""
+    path = request.url.raw_path if via is None else via[0]
+    lines = [b"%s %s HTTP/1.1" % (request.method.encode("ascii"), path)]
+    if via is not None:
+        lines += via[1]
     has_length = False
     for name, value in request.headers.raw:
         if b"\r" in value or b"\n" in value or b"\r" in name or b"\n" in name:

@@ -14,6 +14,7 @@ from passk_tui.core.run.agent_definition import openai_definition
 from passk_tui.core.run.attempt import Turn
 from passk_tui.core.text.quoting import shorten
 from passk_tui.targets.http import make_client, send
+from passk_tui.targets.http_proxy import PROXY_REASONS
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber, key_problem
 
@@ -39,6 +40,7 @@ _UNREACHABLE = frozenset(
         "cannot connect",
         "connect timed out",
         "TLS handshake failed",
+        *PROXY_REASONS,
     }
 )
 

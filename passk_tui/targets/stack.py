@@ -22,6 +22,7 @@ from passk_tui.core.run.attempt import Turn
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice
 from passk_tui.targets.http import make_client, send
+from passk_tui.targets.http_proxy import PROXY_REASONS
 from passk_tui.targets.reachability import ReachabilityWatch
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.run_answers import ended_turn, error_of
@@ -50,7 +51,9 @@ _STATUS_REASONS = {
 
 
 #: Transport failures after which prepare() stops at once: the stack is not there.
-_UNREACHABLE = frozenset({"connection refused", "host not found", "TLS handshake failed"})
+_UNREACHABLE = frozenset(
+    {"connection refused", "host not found", "TLS handshake failed", *PROXY_REASONS}
+)
 
 
 def _public_url(url: str) -> str:
