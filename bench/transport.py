@@ -23,7 +23,7 @@ import sys
 import time
 import uuid
 
-from harness import PYTHON, ROOT, machine, spread, stack, warn_if_busy
+from harness import PYTHON, ROOT, machine, run_request, spread, stack, warn_if_busy
 
 STARTUP = {
     "ours": "from passk_tui.targets.http import make_client; make_client(50)",
@@ -60,15 +60,7 @@ async def child(kind: str, url: str, concurrency: int, attempts: int) -> None:
 
     async def worker() -> None:
         for i in numbers:
-            body = json.dumps(
-                {
-                    "agent": "demo",
-                    "version": 1,
-                    "input": f"answer {i}",
-                    "metadata": {"evaluation": prefix, "case": f"case-{i}", "attempt": 1},
-                }
-            ).encode()
-            headers = {"Idempotency-Key": f"{prefix}/{i}", "Content-Type": "application/json"}
+            body, headers = run_request(prefix, i)
             request = httpx.Request(
                 "POST", target, headers=headers, content=body, extensions={"timeout": limits}
             )
