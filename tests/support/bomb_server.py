@@ -18,6 +18,7 @@ import gzip
 import json
 import zlib
 
+from tests.support.loopback import LoopbackServer
 from tests.support.processes import until_stopped
 
 AGENT = b'{"id": "agt_bomb", "name": "demo", "versions": [1], "latest": 1}'
@@ -40,39 +41,25 @@ def corrupt_gzip(payload: bytes) -> bytes:
     return bytes(packed)
 
 
-class BombServer:
+class BombServer(LoopbackServer):
     """Serves on 127.0.0.1 in the caller's loop; ``await start()`` gives its URL."""
 
     def __init__(self, coding: str = "gzip", inflated: int = 0, corrupt: bytes | None = None):
+        super().__init__()
         self.coding = coding
         self.body = corrupt_gzip(corrupt) if corrupt is not None else bomb(coding, inflated)
         self.posts = 0
-        self._server: asyncio.Server | None = None
 
-    async def start(self) -> str:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
-
-    async def stop(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while head := await reader.readuntil(b"\r\n\r\n"):
-                length = 0
-                for line in head.split(b"\r\n"):
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
-                        length = int(value)
-                await reader.readexactly(length)
-                writer.write(self._answer(head.split(b" ", 2)))
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while head := await reader.readuntil(b"\r\n\r\n"):
+            length = 0
+            for line in head.split(b"\r\n"):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            await reader.readexactly(length)
+            writer.write(self._answer(head.split(b" ", 2)))
+            await writer.drain()
 
     def _answer(self, line: list[bytes]) -> bytes:
         method, path = line[0], line[1]

@@ -16,40 +16,22 @@ import asyncio
 import contextlib
 from urllib.parse import urlsplit
 
+from tests.support.loopback import LoopbackServer
 from tests.support.processes import until_stopped
 
 
-class ForwardProxy:
+class ForwardProxy(LoopbackServer):
     """``await start()`` gives ``http://127.0.0.1:PORT``; ``asked`` lists each connection's
     request line target as (method, target); ``credentials`` the Proxy-Authorization values."""
 
     def __init__(self, require: bytes | None = None) -> None:
+        super().__init__()
         self.require = require
         self.asked: list[tuple[str, str]] = []
         self.credentials: list[bytes | None] = []
-        self._server: asyncio.Server | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
 
-    async def start(self) -> str:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
-
-    async def stop(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            for task in self._tasks:
-                task.cancel()
-            await self._server.wait_closed()
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._tasks.add(asyncio.current_task())  # type: ignore[arg-type]
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-            await self._forward(head, reader, writer)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self._forward(await reader.readuntil(b"\r\n\r\n"), reader, writer)
 
     async def _forward(
         self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
