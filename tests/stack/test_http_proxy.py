@@ -20,7 +20,7 @@ from passk_tui.targets.openai import OpenAITarget
 from tests.stack.test_http_transport import OK, answering, certificate, failure, get, serving
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.forward_proxy import ForwardProxy
-from tests.support.stack_target import planned, target_for, with_key
+from tests.support.stack_target import one_attempt, planned, target_for, with_key
 
 __all__ = ["certificate"]  # a fixture, used by name
 
@@ -43,11 +43,7 @@ async def proxy(monkeypatch) -> AsyncIterator[ForwardProxy]:
 async def test_a_stack_run_goes_through_http_proxy(make_stack, proxy, monkeypatch) -> None:
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
     server = make_stack(**with_key())
-    target = target_for(server)
-    await target.prepare()
-    loop = asyncio.get_running_loop()
-    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 10, lambda r, d: None)
-    await target.aclose()
+    turn = await one_attempt(server, 10)
     assert (turn.status, turn.output) == ("completed", "a")
     assert proxy.asked[0] == ("GET", f"{server.url}/v1/agents/demo")
     assert server.stats().runs_created == 1

@@ -11,7 +11,7 @@ from passk_tui.core.run.target import LEAVE_RUNNING
 from passk_tui.targets import reachability
 from passk_tui.targets import stack as stack_module
 from tests.support.stack_server import StackScript, TurnScript
-from tests.support.stack_target import planned, target_for, with_key
+from tests.support.stack_target import one_attempt, planned, target_for, with_key
 
 
 async def test_a_slow_loris_stack_cannot_stretch_the_deadline(make_stack) -> None:
@@ -109,11 +109,7 @@ async def test_a_run_id_with_path_characters_is_polled_as_one_segment(
     monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.05)  # the Turn outlives the first poll
     script = StackScript(default=TurnScript(output="a", latency=0.3, run_id=run_id))
     server = make_stack(**with_key(script=script))
-    target = target_for(server)
-    await target.prepare()
-    loop = asyncio.get_running_loop()
-    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 5, lambda r, d: None)
-    await target.aclose()
+    turn = await one_attempt(server, 5)
     assert (turn.status, turn.output, turn.run_id) == ("completed", "a", run_id)
     stats = server.stats()
     assert stats.count("GET /v1/agents") == 1  # prepare's, and no poll
@@ -128,11 +124,7 @@ async def test_a_run_id_no_url_can_hold_is_a_malformed_answer(
     monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.05)
     script = StackScript(default=TurnScript(latency=30, run_id=run_id))
     server = make_stack(**with_key(script=script))
-    target = target_for(server)
-    await target.prepare()
-    loop = asyncio.get_running_loop()
-    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 1, lambda r, d: None)
-    await target.aclose()
+    turn = await one_attempt(server, 1)
     assert (turn.status, turn.error) == ("timed_out", "deadline passed (malformed response)")
     assert server.stats().count("GET /v1/agents") == 1
 
@@ -141,11 +133,7 @@ async def test_a_corrupt_compressed_answer_is_asked_again_under_the_same_key(mak
     """A completed Turn's answer gzipped with a broken stream is a malformed answer: the
     Run is asked again (a replay, no second Run), not stored errored with httpx's text."""
     server = make_stack(**with_key(corrupt_answers=1))
-    target = target_for(server)
-    await target.prepare()
-    loop = asyncio.get_running_loop()
-    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 10, lambda r, d: None)
-    await target.aclose()
+    turn = await one_attempt(server, 10)
     stats = server.stats()
     assert (turn.status, turn.output) == ("completed", "a")
     assert (stats.runs_created, stats.replays) == (1, 1)
@@ -159,12 +147,7 @@ async def test_an_answer_trickled_slowly_is_a_slow_stack_not_a_frozen_one(
     (it was "stopped answering", exit 3, when only whole answers counted as life)."""
     monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.2)
     monkeypatch.setattr(stack_module, "ANSWER_MARGIN", 0.3)
-    server = make_stack(**with_key(script=StackScript(default=TurnScript(latency=0.05))))
-    target = target_for(server)
-    await target.prepare()
-    server.config.dribble = 0.05
-    loop = asyncio.get_running_loop()
-    turn = await target.execute(planned(["a"], 1)[0], loop.time() + 2.0, lambda r, d: None)
-    await target.aclose()
+    server = make_stack(**with_key(dribble=0.05))  # the runs routes only: prepare is answered
+    turn = await one_attempt(server, 2.0)
     assert (turn.status, turn.error) == ("timed_out", "deadline passed (read timed out)")
     assert server.stats().dribbled >= 2
