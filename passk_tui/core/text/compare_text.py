@@ -10,6 +10,7 @@ from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparis
 from passk_tui.core.stats.figures import UNDEFINED, CaseFigures, two_decimals
 from passk_tui.core.stats.intervals import level_text, outward_texts
 from passk_tui.core.stats.suite import SuiteComparison
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.table import plain_columns
 from passk_tui.core.text.words import counted
 
@@ -20,7 +21,7 @@ def signed(value: Fraction | None) -> str:
     """A change as shown: its sign always (0 alone has none), two decimals; ``-`` if undefined."""
     if value is None or value == 0:
         return two_decimals(value)
-    return f"{float(value):+.2f}" if value > 0 else f"-{float(-value):.2f}"
+    return f"+{fixed(value)}" if value > 0 else fixed(value)
 
 
 def p_text(p: Fraction | float | None) -> str:
@@ -33,7 +34,7 @@ def p_text(p: Fraction | float | None) -> str:
         return UNDEFINED
     if p < Fraction(1, 1000):
         return "<0.001"
-    return f"{float(p):.3f}" if p < Fraction(5, 1000) else f"{float(p):.2f}"
+    return fixed(p, 3) if p < Fraction(5, 1000) else fixed(p)
 
 
 def passed_cell(f: CaseFigures) -> str:
@@ -91,7 +92,7 @@ def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
 
 def _ratio_text(ratio: float) -> str:
     """Two decimals; an end of the range as a word (``0``, ``inf``), not a rounded number."""
-    return "inf" if isinf(ratio) else "0" if ratio == 0 else f"{ratio:.2f}"
+    return "inf" if isinf(ratio) else "0" if ratio == 0 else fixed(ratio)
 
 
 def _bounds_text(low: float, high: float) -> tuple[str, str]:
