@@ -48,7 +48,7 @@ def test_a_cost_is_exact_and_unknown_usage_is_none_not_zero() -> None:
 @pytest.mark.parametrize(
     ("value", "shown"),
     [
-        (Fraction("12.345"), "$12.34"),  # half to even, on the exact value
+        (Fraction("12.345"), "$12.35"),  # half up, on the exact value, as every figure
         (Fraction("0.012345"), "$0.0123"),
         (Fraction("0.00000795"), "$0.0000080"),
         (Fraction(0), "$0"),

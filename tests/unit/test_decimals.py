@@ -11,7 +11,7 @@ from fractions import Fraction
 from math import isclose
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import beta
 
@@ -56,6 +56,7 @@ def test_a_signed_change_rounds_away_from_zero_alike_on_both_sides() -> None:
     assert money_text(Fraction(1005, 1000)) == "$1.01"  # half to even said $1.00
 
 
+@settings(deadline=None)
 @given(
     st.fractions(min_value=-1000, max_value=1000, max_denominator=10**6),
     st.integers(min_value=0, max_value=6),
@@ -64,6 +65,7 @@ def test_fixed_is_half_up_on_the_exact_fraction(value: Fraction, places: int) ->
     assert fixed(value, places) == _half_up(value, places)
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=0, max_value=800), st.sampled_from([1, 8, 16, 40, 80, 200, 800]))
 def test_every_share_of_attempts_matches_the_reference(passed: int, n: int) -> None:
     share = Fraction(min(passed, n), n)
@@ -99,6 +101,7 @@ def _check_end(shown: str, reference: float, low: bool) -> None:
 CONFIDENCES = [0.5, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]
 
 
+@settings(deadline=None)
 @given(
     st.integers(min_value=1, max_value=30),
     st.integers(min_value=0, max_value=30),

@@ -47,7 +47,7 @@ def fixed(
     else:
         whole = floor(abs(scaled) + Fraction(1, 2)) * (-1 if scaled < 0 else 1)
     units, part = divmod(abs(whole), 10**places)
-    sign = "-" if whole < 0 else ""
+    sign = "-" if exact < 0 else ""  # -0.001 is -0.00, as the reference and Python write it
     digits = f"{units:,}" if grouped else str(units)
     return f"{sign}{digits}.{part:0{places}d}" if places else f"{sign}{digits}"
 
