@@ -6,9 +6,11 @@ fraction, and scipy's beta quantiles for the Clopper-Pearson ends.
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from math import isclose
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -149,3 +151,27 @@ def test_a_float_a_real_step_off_a_cent_still_rounds_outward() -> None:
     assert fixed(0.95 - 1e-9, 2, "down") == "0.94"
     assert fixed(0.95 + 1e-15, 2, "up") == "0.95"
     assert fixed(1234.5, 0, grouped=True) == "1,235"
+
+
+#: Fixed-point formats left outside ``fixed``, each for a reason: not a figure a person reads.
+NOT_FIGURES = {
+    "passk_tui/reports/html_page.py",  # CSS geometry (bar ends in %, block heights in rem)
+    "passk_tui/targets/stack.py",  # a wait in seconds sent to the stack in a URL
+    "passk_tui/targets/reachability.py",  # whole seconds in a stall message
+}
+
+
+def test_no_figure_is_formatted_outside_the_one_function() -> None:
+    """``:.2f`` and its kin round the binary value half to even; only ``fixed`` may turn a number
+    into decimals (``core.text.decimals``)."""
+    root = Path(__file__).resolve().parents[2]
+    spec = re.compile(r"\{[^{}]*:[^{}]*\.\d+[fF%]\}|%\.\d+f")
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for path in sorted((root / "passk_tui").rglob("*.py"))
+        if path.relative_to(root).as_posix()
+        not in NOT_FIGURES | {"passk_tui/core/text/decimals.py"}
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if spec.search(line)
+    ]
+    assert not found, found

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.decimals import significant
 from passk_tui.core.text.quoting import shorten
 
 #: Tokens a price is quoted for.
@@ -130,10 +130,7 @@ def money_text(value: Fraction | None) -> str:
         return "-"
     if value == 0:
         return "$0"
-    places = 2 if abs(value) >= 1 else 4
-    while places < 12 and abs(value) < Fraction(1, 10 ** (places - 1)):
-        places += 1
-    shown = fixed(abs(value), places)
+    shown = significant(abs(value), 2, least=2 if abs(value) >= 1 else 4)
     return f"{'-' if value < 0 else ''}${shown}"
 
 

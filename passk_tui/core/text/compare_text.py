@@ -10,7 +10,7 @@ from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparis
 from passk_tui.core.stats.figures import UNDEFINED, CaseFigures, two_decimals
 from passk_tui.core.stats.intervals import level_text, outward_texts
 from passk_tui.core.stats.suite import SuiteComparison
-from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.decimals import fixed, significant
 from passk_tui.core.text.table import plain_columns
 from passk_tui.core.text.words import counted
 
@@ -35,6 +35,11 @@ def p_text(p: Fraction | float | None) -> str:
     if p < Fraction(1, 1000):
         return "<0.001"
     return fixed(p, 3) if p < Fraction(5, 1000) else fixed(p)
+
+
+def _p_short(p: Fraction | float) -> str:
+    """A p-value beside its threshold: two significant digits, no trailing zero (``0.04``)."""
+    return significant(p).rstrip("0").rstrip(".")
 
 
 def passed_cell(f: CaseFigures) -> str:
@@ -156,7 +161,7 @@ def regression_lines(comparison: Comparison) -> list[str]:
     suite_regressed = (
         [
             f"regressed: suite: B worse on {suite.worse} of {len(comparison.cases)} cases; "
-            f"{odds_text(suite, comparison)}, p {suite.p:.2g} < {float(comparison.alpha):g}"
+            f"{odds_text(suite, comparison)}, p {_p_short(suite.p)} < {float(comparison.alpha):g}"
         ]
         if suite.verdict is ChangeVerdict.REGRESSED and suite.p is not None
         else []
@@ -164,7 +169,7 @@ def regression_lines(comparison: Comparison) -> list[str]:
     return [
         f"regressed: {c.name}: A {passed_cell(c.a)} (pass@1 {two_decimals(c.a.pass_at_1)}), "
         f"B {passed_cell(c.b)} (pass@1 {two_decimals(c.b.pass_at_1)}), "
-        f"p {float(c.p):.2g} < {float(comparison.alpha):g}"
+        f"p {_p_short(c.p)} < {float(comparison.alpha):g}"
         + (
             f"; mostly errored (B {c.b.errored} errored, A {c.a.errored})"
             if c.mostly_errored

@@ -61,3 +61,13 @@ def _exact(value: Fraction | float | int, places: int) -> Fraction:
     if isclose(value, nearest / steps, rel_tol=NOISE, abs_tol=NOISE):
         return Fraction(nearest, steps)
     return Fraction(value)
+
+
+def significant(value: Fraction | float, digits: int = 2, least: int = 0, most: int = 12) -> str:
+    """``value`` with at least ``least`` decimals, more until ``digits`` significant ones show
+    (``0.0093`` at two digits), at most ``most``; rounded as ``fixed`` rounds."""
+    size = abs(Fraction(value))
+    places = least
+    while places < most and size < Fraction(10 ** (digits - 1), 10**places):
+        places += 1
+    return fixed(value, places)
