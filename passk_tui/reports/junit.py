@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 from passk_tui.core.stats.figures import FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, interval_text, level_text
+from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.report import CaseReport, Report, failure_text, iso_time
 
 #: Characters XML 1.0 cannot hold at all (even escaped): control characters, lone surrogates.
@@ -89,7 +90,7 @@ def render_junit(report: Report) -> str:
     stored, reading = report.stored, report.reading
     s = stored.settings
     k, level = reading.k, level_text(reading.level)
-    total_time = f"{report.duration:.3f}"
+    total_time = fixed(report.duration, 3)
     suites = ET.Element("testsuites", name="passk-tui", time=total_time)
     suite = _sub(
         suites,
@@ -122,7 +123,7 @@ def render_junit(report: Report) -> str:
             "testcase",
             classname=f"passk.{s.agent}.v{s.version}",
             name=f.name,
-            time=f"{c.duration:.3f}",
+            time=fixed(c.duration, 3),
         )
         case_properties = _sub(case, "properties")
         for name, value in _case_properties(c, k, level):
