@@ -249,7 +249,7 @@ def _agent(
     texts["version"] = texts["version"] or "0"
 
     def target_for(evaluation_id: str, settings: Settings) -> CallableTarget:
-        return CallableTarget(agent, evaluation_id, settings.concurrency)
+        return CallableTarget(agent, evaluation_id, settings.timeout)
 
     return target_for
 

@@ -11,7 +11,6 @@ marked tests are stored as one evaluation (an xdist worker stores its own), so H
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 
 from passk_tui.api.cases import Case, written_cases
-from passk_tui.api.running import run_stoppable
+from passk_tui.api.running import run_stoppable, run_to_end
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.agent_definition import python_definition
 from passk_tui.core.run.attempt import AttemptRecord
@@ -103,7 +102,7 @@ class MarkedTests:
             if isinstance(event, AttemptFinished):
                 records.append(event.record)
 
-        target = CallableTarget(body_of(item), self.evaluation_id, settings.concurrency)
+        target = CallableTarget(body_of(item), self.evaluation_id, settings.timeout)
         evaluation = Evaluation(
             self.evaluation_id,
             [case],
@@ -114,7 +113,7 @@ class MarkedTests:
         )
         self.tests.append(MarkedTest(item.nodeid, settings, records))  # kept if interrupted
         try:
-            asyncio.run(run_stoppable(Interleaved([evaluation])))
+            run_to_end(lambda: run_stoppable(Interleaved([evaluation])))
         except KeyboardInterrupt:
             self.status = "cancelled"  # what finished is stored; the rest is not measured
             raise
