@@ -214,3 +214,49 @@ def test_a_bad_marker_fails_its_test_in_one_line(tmp_path: Path) -> None:
     assert outcomes(done.stdout) == {"test_zero": "FAILED", "test_typo": "FAILED"}
     assert "passk: --attempts: must be at least 1, got 0" in done.stdout
     assert "passk: unknown keyword 'attempt'" in done.stdout
+
+
+#: Each call of a body is a line in calls.txt; with KILL set, the third call of the second test
+#: kills pytest (SIGKILL: no hook, no finally runs).
+KILLED = """
+import os, signal, pytest
+
+def call(name):
+    with open("calls.txt", "a") as calls:
+        calls.write(name + "\\n")
+
+@pytest.mark.passk(attempts=6, k=1)
+def test_first():
+    call("first")
+
+@pytest.mark.passk(attempts=6, k=1)
+def test_second():
+    call("second")
+    with open("calls.txt") as calls:
+        if os.environ.get("KILL") and calls.read().count("second") == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_killed_session_loses_no_attempt_and_its_rerun_runs_only_the_missing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "test_killed.py").write_text(KILLED)
+    env = private_env(tmp_path / "data")
+    killed = subprocess.run(
+        [sys.executable, "-m", "pytest", *QUIETER, "test_killed.py"], cwd=tmp_path,
+        env={**env, "KILL": "1"}, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    calls = tmp_path / "calls.txt"
+    assert calls.read_text().split() == ["first"] * 6 + ["second"] * 3
+    calls.unlink()
+    again = pytest_in(tmp_path, "test_killed.py")
+    assert again.returncode == 0, again.stdout + again.stderr
+    # The six of the first test and the two finished of the second were on disk: only the
+    # second test's last four (the one killed in flight among them) are paid for again.
+    assert calls.read_text().split() == ["second"] * 4
+    rows = [line.split()[:2] for line in summary(again.stdout)[2:4]]
+    assert rows == [["test_killed.py::test_first", "6/6"], ["test_killed.py::test_second", "6/6"]]
+    (row,) = [line.split() for line in stored(tmp_path, "history").stdout.splitlines()[2:]]
+    assert "done" in row  # one evaluation, continued to its end
