@@ -24,12 +24,10 @@ from passk_tui.api.pytest_store import SessionStore
 from passk_tui.api.running import run_stoppable, run_to_end
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.agent_definition import python_definition
-from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
-from passk_tui.core.run.events import AttemptFinished, Event
 from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.gate import gate_lines
+from passk_tui.core.stats.gate import Reading, gate_lines, gate_text
 from passk_tui.core.stats.sampling import reading, sampling_policy
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.recorded import file_sha256
@@ -62,11 +60,15 @@ DEFINITION = python_definition("pytest")
 
 @dataclass
 class MarkedTest:
-    """One marked test as measured: its settings and its finished attempts."""
+    """One marked test as measured: its settings and its run (its stored attempts included)."""
 
     name: str
     settings: Settings
-    records: list[AttemptRecord]
+    evaluation: Evaluation
+
+    def reading(self) -> Reading:
+        """The test read as its marker says (its k, its gate, its level): what pytest decided."""
+        return reading(self.evaluation.progress.all_figures(), self.settings)
 
 
 class MarkedTests:
@@ -102,12 +104,6 @@ class MarkedTests:
         except (InputError, RunError) as exc:
             pytest.fail(f"passk: the marked tests cannot be stored: {exc}", pytrace=False)
         previous = [replace(record, case_index=0) for record in stored]
-        records = list(previous)
-
-        def keep(event: Event) -> None:
-            if isinstance(event, AttemptFinished):
-                records.append(event.record)
-
         target = CallableTarget(body_of(item), kept.evaluation_id, settings.timeout)
         evaluation = Evaluation(
             kept.evaluation_id,
@@ -116,10 +112,10 @@ class MarkedTests:
             target,
             sink=kept.sink(index),
             previous=previous,
-            on_event=keep,
             policy=sampling_policy(settings, 1, previous),
         )
-        self.tests.append(MarkedTest(item.nodeid, settings, records))  # kept if interrupted
+        test = MarkedTest(item.nodeid, settings, evaluation)
+        self.tests.append(test)  # kept if interrupted
         try:
             run_to_end(lambda: run_stoppable(Interleaved([evaluation])))
         except KeyboardInterrupt:
@@ -127,7 +123,7 @@ class MarkedTests:
             raise
         if evaluation.status == "failed":
             pytest.fail(f"passk: {evaluation.error}", pytrace=False)
-        read = reading(evaluation.progress.all_figures(), settings)
+        read = test.reading()
         if read.exit_code:
             said = gate_lines(read)
             shown = read if settings.confidence is not None else None
@@ -188,27 +184,52 @@ class MarkedTests:
 
     def _stored(self, kept: SessionStore) -> list[str]:
         stored = kept.close(self.status)
-        settings = stored.settings
-        ran = [kept.cases[t.name] for t in self.tests if t.name in kept.cases]
-        figures = [stored.figures()[index] for index in ran]
-        read = reading(figures, settings)
-        shown = read if settings.confidence is not None else None
-        lines = plain_table(figures, settings.k, shown).rstrip("\n").split("\n")
+        lines = self._tables()
         lines.append(
-            f"stored as evaluation {stored.id} ({self.agent} v{settings.version}): "
+            f"stored as evaluation {stored.id} ({self.agent} v{stored.settings.version}): "
             f"passk-tui --resume {stored.id} shows it"
         )
         if self.export:
+            from passk_tui.api.pytest_report import session_report
             from passk_tui.reports.export import export
 
-            written = export(stored, self.export, settings.confidence)
-            lines.append(f"wrote {written}")
+            report = session_report(stored, {t.name: t.reading() for t in self.tests})
+            lines.append(f"wrote {export(report, self.export)}")
+        return lines
+
+    def _tables(self) -> list[str]:
+        """The plain table of the tests that ran, one per way of reading them (k and gate):
+        each test's row under its own pass@k, with its own interval and verdict where its
+        marker asks for a confident gate, as the CLI shows them."""
+        groups: dict[tuple[object, ...], list[MarkedTest]] = {}
+        for test in self.tests:
+            s = test.settings
+            groups.setdefault((s.k, s.require, s.confidence), []).append(test)
+        lines: list[str] = []
+        for tests in groups.values():
+            settings = tests[0].settings
+            figures = [f for t in tests for f in t.evaluation.progress.all_figures()]
+            read = reading(figures, settings)
+            shown = read if settings.confidence is not None else None
+            if len(groups) > 1:
+                lines.append(f"{how_read(settings)}:")
+            lines += plain_table(figures, settings.k, shown).rstrip("\n").split("\n")
         return lines
 
     def summary(self) -> list[str]:
         """The lines the terminal summary shows (the table, where it is stored)."""
         self.finish()
         return self.lines
+
+
+def how_read(settings: Settings) -> str:
+    """A group's heading in the marker's words: ``k=3, require=0.8, confidence=0.95``."""
+    words = [f"k={settings.k}"]
+    if settings.require is not None:
+        words.append(f"require={gate_text(settings.require)}")
+    if settings.confidence is not None:
+        words.append(f"confidence={settings.confidence:g}")
+    return ", ".join(words)
 
 
 def shared_settings(each: list[Settings], cases_path: str) -> Settings:
