@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.run.agent_definition import python_definition
 from passk_tui.core.run.attempt import Turn
+from passk_tui.core.text.decimals import fixed
 
 if TYPE_CHECKING:
     from passk_tui.core.run.attempt_keys import PlannedAttempt
@@ -124,7 +125,7 @@ class CallableTarget:
             return Turn(
                 "timed_out",
                 error=f"no Turn within the {timeout:g} s deadline (the agent's end came "
-                f"{late:.1f} s after it: the event loop was held)",
+                f"{fixed(late, 1)} s after it: the event loop was held)",
             )
         if outcome.raised is not None:
             if (
