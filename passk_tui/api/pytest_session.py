@@ -22,18 +22,18 @@ import pytest
 
 from passk_tui.api.cases import Case, written_cases
 from passk_tui.api.running import run_stoppable
+from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import python_definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import python_definition
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.attempt_keys import new_evaluation_id
 from passk_tui.core.run.cases import cases_of_rows, load_cases
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.events import AttemptFinished, Event
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.gate import gate_lines
-from passk_tui.core.stats.sampling import reading, sampling_policy
-from passk_tui.core.text.table import plain_table
+from passk_tui.core.run.sampling import reading, sampling_policy
+from passk_tui.core.stats.gating.gate import gate_lines
+from passk_tui.core.stats.progress import Progress
 from passk_tui.evaluations.recorded import file_sha256
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store

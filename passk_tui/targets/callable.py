@@ -16,8 +16,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from passk_tui.core.run.agent_definition import python_definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.attempt import Turn
+from passk_tui.core.inputs.agent_definition import python_definition
 
 if TYPE_CHECKING:
     from passk_tui.core.run.attempt_keys import PlannedAttempt

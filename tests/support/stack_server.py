@@ -30,7 +30,7 @@ from typing import Any
 
 from aiohttp import web
 
-from passk_tui.core.run.attempt import ENDED_STATUSES
+from passk_tui.core.attempt import ENDED_STATUSES
 from tests.support.processes import until_stopped
 
 ECHO: Any = type("Echo", (), {"__repr__": lambda self: "ECHO"})()

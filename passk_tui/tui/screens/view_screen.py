@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.tui.widgets.glyphs import follow_theme
 
 if TYPE_CHECKING:
