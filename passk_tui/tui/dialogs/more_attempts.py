@@ -17,6 +17,7 @@ from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth
 from passk_tui.core.stats.rates.interval_choice import EXTENDING_NOTE, n_chosen_by_looking
 from passk_tui.core.text.amounts import counted
 from passk_tui.core.text.terminal_text import terminal_safe
+from passk_tui.tui.screens.view_screen import VIEWS_CSS
 from passk_tui.tui.view import EvaluationView
 
 
@@ -37,7 +38,7 @@ def extension_question(view: EvaluationView, attempts: int) -> str:
 class MoreAttemptsScreen(ModalScreen[int | None]):
     """Type N; each keystroke says how many Runs that is; Enter (when valid) dismisses with N."""
 
-    CSS_PATH = "../screens/views.tcss"
+    CSS_PATH = VIEWS_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "Close", tooltip="Close, no attempts added")
     ]
