@@ -23,10 +23,10 @@ from passk_tui.api.results import Result
 from passk_tui.api.running import blocking, run_stoppable
 from passk_tui.api.stack import Stack
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.engine import Status
 from passk_tui.core.run.events import AttemptFinished, Event
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.quoting import type_name
+from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.pairing import pair_status
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.settings_text import check_settings

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from passk_tui.core.stats.gate import Reading
+from passk_tui.core.stats.gating.gate import Reading
 from passk_tui.reports.report import Report, build_report
 from passk_tui.store.models import StoredEvaluation
 

@@ -23,13 +23,13 @@ from passk_tui.api.cases import Case, written_cases
 from passk_tui.api.pytest_store import SessionStore
 from passk_tui.api.running import run_stoppable, run_to_end
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import python_definition
+from passk_tui.core.inputs.agent_definition import python_definition
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.gate import Reading, gate_lines, gate_text
-from passk_tui.core.stats.sampling import reading, sampling_policy
-from passk_tui.core.text.table import plain_table
+from passk_tui.core.run.sampling import reading, sampling_policy
+from passk_tui.core.stats.gating.gate import Reading, gate_lines, gate_text
 from passk_tui.evaluations.recorded import file_sha256
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from passk_tui.cli.subcommands import SUBCOMMANDS, subcommand
-from passk_tui.core.text.gate_meaning import CONFIDENT_GATE_MEANING
-from passk_tui.core.text.quoting import near_hint
+from passk_tui.core.render.gate_meaning import CONFIDENT_GATE_MEANING
+from passk_tui.core.text.mentions import near_hint
 from passk_tui.core.text.terminal_text import message_line
 from passk_tui.core.version import __version__
 

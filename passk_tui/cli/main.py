@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         from passk_tui.cli.run import run_headless
 
         return run_headless(args, os.environ)
-    from passk_tui.tui.launch import run_app
+    from passk_tui.tui.app.launch import run_app
 
     return leave(run_app(args, os.environ))
 

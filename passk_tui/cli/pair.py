@@ -20,18 +20,17 @@ from passk_tui.cli.compare import report_comparison
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.run.heap import relaxed_gc
-from passk_tui.core.run.outside_values import refused_usage_line
-from passk_tui.core.run.settings import parse_version
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.inputs.settings import parse_confidence, parse_version
+from passk_tui.core.render.error_groups import error_groups, errors_said
+from passk_tui.core.render.extent_text import attempts_cell
+from passk_tui.core.run.gc_thresholds import relaxed_gc
+from passk_tui.core.run.sampling import gate_confidence
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.gate import gate_lines, read
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.intervals import parse_confidence
-from passk_tui.core.stats.sampling import gate_confidence
-from passk_tui.core.text.error_groups import error_groups, errors_said
-from passk_tui.core.text.extent_text import attempts_cell
-from passk_tui.core.text.words import clock
+from passk_tui.core.stats.gating.gate import gate_lines, read
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
+from passk_tui.core.text.amounts import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison

@@ -11,21 +11,21 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.render.adaptive_text import adaptive_lines
+from passk_tui.core.render.cost_text import cost_summary
+from passk_tui.core.render.error_groups import error_groups, errors_said
+from passk_tui.core.render.extent_text import not_run_text
+from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
-from passk_tui.core.run.heap import relaxed_gc
-from passk_tui.core.run.outside_values import refused_usage_line
-from passk_tui.core.stats.case_costs import progress_costs
+from passk_tui.core.run.gc_thresholds import relaxed_gc
+from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.costs.case_costs import progress_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.gate import gate_lines
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.sampling import adaptive_lines
-from passk_tui.core.stats.sampling import reading as settings_reading
-from passk_tui.core.text.cost_text import cost_summary
-from passk_tui.core.text.error_groups import error_groups, errors_said
-from passk_tui.core.text.extent_text import not_run_text
-from passk_tui.core.text.table import plain_table
+from passk_tui.core.stats.gating.gate import gate_lines
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import resume_evaluation

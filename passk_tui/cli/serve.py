@@ -309,7 +309,7 @@ def _font_size(text: str) -> int:
 def run_served_app(argv: list[str]) -> int:
     """One browser tab's app process: the app itself, whatever stdout is (textual-serve's pipe)."""
     from passk_tui.cli.flags import parse
-    from passk_tui.tui.launch import run_app
+    from passk_tui.tui.app.launch import run_app
 
     return run_app(parse(argv), os.environ)
 

@@ -17,11 +17,11 @@ from typing import Any, Literal
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.budget import pair_budget_line
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import resume_evaluation

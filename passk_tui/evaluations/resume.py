@@ -8,14 +8,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.run.attempt_keys import PlannedAttempt, check_planned_size
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import Event
+from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.core.run.target import RetryNotice, Target
-from passk_tui.core.stats.sampling import sampling_policy
 from passk_tui.core.text.decimals import fixed
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,

@@ -9,10 +9,10 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import Definition, python_only, same_measure
-from passk_tui.core.run.agent_definition import changes as definition_changes
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.sampling import sampling_policy
+from passk_tui.core.inputs.agent_definition import Definition, python_only, same_measure
+from passk_tui.core.inputs.agent_definition import changes as definition_changes
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.evaluations.cost_settings import PRICES, kept_price
 from passk_tui.store import StoredEvaluation
 

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import ExitCode, InputError
+from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
-from passk_tui.core.stats.gate import gate_text
-from passk_tui.core.stats.intervals import Interval, interval_text, level_text, outward_ends
-from passk_tui.core.stats.suite_promise import promise_words
-from passk_tui.core.text.table import table_rows
+from passk_tui.core.stats.gating.family_wise import promise_words
+from passk_tui.core.stats.gating.gate import gate_text
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
+from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
 from passk_tui.reports import costs
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time, read_as

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.progress import Cell
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.glyphs import SYMBOLS
+from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.decimals import fixed
-from passk_tui.core.text.glyphs import SYMBOLS
 from passk_tui.reports.html_page import cut_text, value_text
 
 #: Longest answer, reason or error shown in full on an attempt's line; longer ones are cut.

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import UNDEFINED, CaseFigures
-from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
-from passk_tui.core.stats.sampling import reading
-from passk_tui.core.text.extent_text import attempts_cell
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.extent_text import attempts_cell
+from passk_tui.core.run.sampling import reading
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.rates.figures import UNDEFINED, CaseFigures
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
+from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.store.models import EvaluationSummary
 
 HEADERS = ("id", "when", "agent", "version", "cases", "attempts", "status", "under gate")

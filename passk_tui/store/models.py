@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.extent import Extent
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 @dataclass(frozen=True, slots=True)

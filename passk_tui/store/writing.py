@@ -9,11 +9,11 @@ import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim
 from passk_tui.store.claims import claim as take_claim

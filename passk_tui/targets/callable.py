@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from passk_tui.core.run.agent_definition import python_definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.attempt import Turn
+from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.text.decimals import fixed
 
 if TYPE_CHECKING:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import openai_definition
-from passk_tui.core.run.attempt import Turn
-from passk_tui.core.text.quoting import shorten
+from passk_tui.core.inputs.agent_definition import openai_definition
+from passk_tui.core.text.mentions import shorten
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.http_proxy import PROXY_REASONS
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason

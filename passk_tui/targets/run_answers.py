@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from passk_tui.core.run.attempt import ENDED_STATUSES, Turn
+from passk_tui.core.attempt import ENDED_STATUSES, Turn
 
 _LIVE_STATUSES = frozenset({"queued", "running"})
 #: Run ids no quoting keeps as one path segment (URLs drop dot segments), and a bound on

@@ -16,9 +16,9 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import stack_definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.inputs.agent_definition import stack_definition
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice
 from passk_tui.targets.http import make_client, send

@@ -9,16 +9,16 @@ from textual.widgets import Button, Input, Static
 
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import ExitCode
-from passk_tui.core.run.progress import Cell
+from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.settings_text import check_settings
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.last_used import load_last_used, settings_file
-from passk_tui.tui.launch import form_values, starts_at_once
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.configure import ConfigureScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.configure.form import blank_form
+from passk_tui.tui.screens.configure.last_used import load_last_used, settings_file
+from passk_tui.tui.screens.configure.screen import ConfigureScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.run_summary import LiveLine

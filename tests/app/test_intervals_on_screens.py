@@ -8,19 +8,19 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD
-from passk_tui.core.stats.interval_choice import SHORT_OF_PLAN
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, interval_text
-from passk_tui.core.text.compare_text import suite_line
+from passk_tui.core.render.compare_text import suite_line
+from passk_tui.core.stats.comparing.anytime_compare import ANYTIME_METHOD
+from passk_tui.core.stats.rates.interval_choice import SHORT_OF_PLAN
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval, interval_text
 from passk_tui.store.comparison import compare_stored
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.dialogs.more_attempts import MoreAttemptsScreen
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.compare import CompareScreen
-from passk_tui.tui.screens.compare_case import CompareCaseScreen
+from passk_tui.tui.screens.compare.compare_case import CompareCaseScreen
+from passk_tui.tui.screens.compare.screen import CompareScreen
+from passk_tui.tui.screens.configure.form import blank_form
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.more_attempts import MoreAttemptsScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 from tests.support.app import (

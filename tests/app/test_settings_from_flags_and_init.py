@@ -9,9 +9,9 @@ import pytest
 
 from passk_tui.cli.flags import parse
 from passk_tui.cli.init import run_init
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.last_used import load_last_used
-from passk_tui.tui.launch import form_values, run_app
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.launch import form_values, run_app
+from passk_tui.tui.screens.configure.last_used import load_last_used
 
 
 def test_after_init_configure_is_filled_from_the_working_folder(

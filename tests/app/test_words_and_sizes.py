@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Collapsible, Input
 
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.screens.configure import FIELDS
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.screens.configure.form import blank_form
+from passk_tui.tui.screens.configure.screen import FIELDS
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -38,7 +38,7 @@ async def test_historys_keys_line_fits_80_columns(app_env: Path) -> None:
 async def test_a_screenshot_without_a_downloads_folder_is_saved_here_and_said(
     app_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from passk_tui.tui import screenshot_saving
+    from passk_tui.tui.app import screenshot_saving
 
     monkeypatch.setattr(screenshot_saving, "user_downloads_path", lambda: tmp_path / "none")
     monkeypatch.chdir(tmp_path)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.intervals import case_intervals, interval_text
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
 from passk_tui.reports.compare_export import export_comparison
 from passk_tui.reports.export import export
 from passk_tui.reports.html_page import BLOCK

@@ -10,9 +10,9 @@ from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from tests.support.cli import run
 from tests.support.records import record

@@ -10,10 +10,10 @@ import sqlite3
 from pathlib import Path
 
 from passk_tui.store import DB_NAME
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.costs import CostsScreen
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from tests.support.cli import finish, start
 from tests.support.resume import KEY, start_args
 from tests.support.stack_server import StackScript, TurnScript

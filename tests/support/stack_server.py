@@ -30,7 +30,7 @@ from typing import Any
 
 from aiohttp import web
 
-from passk_tui.core.run.attempt import ENDED_STATUSES
+from passk_tui.core.attempt import ENDED_STATUSES
 from tests.support.bomb_server import corrupt_gzip
 from tests.support.processes import until_stopped
 

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import beta
 
-from passk_tui.core.run.price import money_text
-from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.intervals import case_intervals, interval_text
-from passk_tui.core.text.compare_text import p_text, signed
+from passk_tui.core.inputs.price import money_text
+from passk_tui.core.render.compare_text import p_text, signed
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
 from passk_tui.core.text.decimals import fixed
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import (
     PASS,
     Check,
@@ -24,9 +25,8 @@ from passk_tui.core.checks.base import (
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Verdict
-from passk_tui.core.run.outside_values import strings
-from passk_tui.core.text.quoting import near_hint, shorten, type_name
+from passk_tui.core.inputs.bounds import strings
+from passk_tui.core.text.mentions import near_hint, shorten, type_name
 
 #: Seconds a regex may search on the event loop before the search moves to a thread of its own.
 REGEX_ON_LOOP = 0.02

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.policy import Pause, SamplingPolicy, Slot
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.words import counted
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.text.amounts import counted
 
 #: The ``status_reason`` of an evaluation whose budget stopped it (PRODUCT.md's words).
 BUDGET_SPENT = "budget spent"

@@ -14,9 +14,9 @@ from typing import Any
 from passk_tui.core.checks.base import Check, strict_json_loads
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.outside_values import lone_surrogate, positive_seconds
-from passk_tui.core.run.toml_text import parse_toml
-from passk_tui.core.text.quoting import near_hint, type_name
+from passk_tui.core.inputs.bounds import lone_surrogate, positive_seconds
+from passk_tui.core.inputs.toml_text import parse_toml
+from passk_tui.core.text.mentions import near_hint, type_name
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 
 CASE_KEYS = ("name", "input", "check", "timeout")

@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.stats.curves import Curve, pass_curve
-from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.intervals import interval_text, level_text
-from passk_tui.core.stats.sampling import interval_level
+from passk_tui.core.run.sampling import interval_level
+from passk_tui.core.stats.rates.curves import Curve, pass_curve
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.intervals import interval_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
