@@ -58,7 +58,7 @@ def build_serve_parser() -> argparse.ArgumentParser:
             f"you. It listens on {DEFAULT_HOST} unless --host says otherwise. Any other flag "
             "is the app's own (e.g. --demo, --agent/--version/--cases, --stack) and applies "
             "to every tab; with none, each tab opens on the Configure screen "
-            "(press d there for the demo). Needs the web extra: " + INSTALL_HINT + "."
+            "(Shift+Tab, Enter there runs the demo). Needs the web extra: " + INSTALL_HINT + "."
         ),
     )
     parser.add_argument(

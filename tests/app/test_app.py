@@ -175,14 +175,27 @@ async def test_run_from_configure_saves_settings_but_never_the_key(app_env: Path
         assert not app.screen.query_one("#run", Button).disabled
 
 
-async def test_fresh_start_offers_the_demo_on_one_key(app_env: Path, monkeypatch) -> None:
+async def test_fresh_start_types_into_agent_and_offers_the_demo_a_shift_tab_away(
+    app_env: Path, monkeypatch
+) -> None:
     monkeypatch.chdir(app_env)  # no agents.toml here: nothing configured at all
     values, configured = form_values(parse([]), {})
     assert not configured
     app = PasskApp(form=values, offer_demo=True, show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         assert app.screen.query_one("#demo-offer")
-        await pilot.press("d")
+        agent = app.screen.query_one("#input-agent", Input)
+        assert app.focused is agent
+        # What looks like a form is one: the screen's and the app's letters are typed.
+        await pilot.press(*"demo?q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfigureScreen) and agent.value == "demo?q"
+        await pilot.press("tab")
+        assert app.focused is app.screen.query_one("#input-version", Input)
+        # The demo: its button is just before the first field.
+        await pilot.press("shift+tab", "shift+tab")
+        assert app.focused is app.screen.query_one("#demo", Button)
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, RunScreen)
         assert app.view.settings.agent == "demo"

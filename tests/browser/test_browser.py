@@ -260,15 +260,18 @@ class Screen:
         return all(t in seen for t in texts)
 
 
-def test_serve_shows_configure_and_d_runs_the_demo(browser, served, tmp_path) -> None:
+def test_serve_shows_configure_and_its_demo_button_runs_the_demo(browser, served, tmp_path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     browser.get(served)
     screen = Screen(browser)
     wait_for(lambda: screen.shows("configure an evaluation", "Run the demo"), 60, "Configure")
     assert "-first-byte" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
     browser.save_screenshot(str(tmp_path / "configure.png"))
-    browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea").send_keys("d")
+    # Focus is in the Agent field; the demo's button is one Shift+Tab before it.
+    terminal = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+    terminal.send_keys(Keys.SHIFT + Keys.TAB + Keys.NULL, Keys.ENTER)
     wait_for(lambda: screen.shows("Done: 25 of 25 attempts"), 120, "the demo's results")
     assert screen.shows("arithmetic", "weather-tool", "all passed", "pass@3")
     browser.save_screenshot(str(tmp_path / "results.png"))
