@@ -55,28 +55,28 @@ def used_in(path: Path | None = None) -> Path | None:
 
 
 def for_this_folder(
-    saved: FormValues, saved_in: Path | None, folder: Path, folder_agents: str | None
+    saved: FormValues, saved_in: Path | None, folder: Path, here: Mapping[str, str]
 ) -> tuple[FormValues, str | None]:
     """The last-used settings that fit ``folder``, and a line naming those left out (or None).
 
-    ``folder_agents``: the agents file the folder has of its own (None: it has none, and the
-    saved agent, wherever its file is, is still the one measured here).
+    ``here``: the fields the folder's own files give (``working_folder_fields``); without an
+    agents file of its own, the saved agent, wherever its file is, is still the one measured.
     """
-    if folder_agents is None or saved_in == folder.resolve():
+    if "agents" not in here or saved_in == folder.resolve():
         return saved, None
     kept = {name: value for name, value in saved.items() if name in _ANY_AGENT}
-    # Its files go unnamed: they are in the folder named.
+    # Its files go unnamed (they are in the folder named), and what the folder says again.
     left = [
         f"--{name.replace('_', '-')}" + ("" if value is True else f" {value}")
         for name, value in saved.items()
-        if name not in (*kept, "cases", "agents") and value is not False
+        if name not in (*kept, "cases", "agents") and value is not False and here.get(name) != value
     ]
     if not left:
         return kept, None
-    where = f"last used in {saved_in}" if saved_in else "last used elsewhere"
+    where = f"in {saved_in}" if saved_in else "elsewhere"
     return kept, (
-        f"This folder has its own {folder_agents}: the settings {where} for another agent "
-        f"are left out ({' '.join(left)})."
+        f"This folder has its own {here['agents']}: the settings last used {where} are left "
+        f"out ({' '.join(left)})."
     )
 
 

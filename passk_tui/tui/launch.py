@@ -63,7 +63,7 @@ def form_values(
     here = working_folder_fields(Path.cwd())
     if saved.get("stack") or args.stack or env.get("PASSK_STACK"):
         here = {"cases": here["cases"]} if "cases" in here else {}  # agents are the stack's
-    fitting, left_out = for_this_folder(saved, used_in(), Path.cwd(), here.get("agents"))
+    fitting, left_out = for_this_folder(saved, used_in(), Path.cwd(), here)
     if left_out is not None and notices is not None:
         notices.append(left_out)
     values.update(fitting)

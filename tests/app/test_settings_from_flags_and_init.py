@@ -9,7 +9,7 @@ import pytest
 from passk_tui.cli.flags import parse
 from passk_tui.cli.init import run_init
 from passk_tui.tui.app import PasskApp
-from passk_tui.tui.last_used import load_last_used, save_last_used
+from passk_tui.tui.last_used import for_this_folder, load_last_used, save_last_used
 from passk_tui.tui.launch import form_values, run_app
 
 
@@ -93,8 +93,8 @@ async def test_another_projects_last_settings_do_not_block_this_folders_run(
     assert values["budget_cost"] == "" and values["family_wise"] is False
     assert (values["concurrency"], values["timeout"]) == ("8", "60.0")
     assert notices == [
-        f"This folder has its own agents.toml: the settings last used in {last} for another "
-        "agent are left out (--agent bot --version 2 --attempts 20 --k 10 --require 0.9 "
+        f"This folder has its own agents.toml: the settings last used in {last} are left "
+        "out (--agent bot --version 2 --attempts 20 --k 10 --require 0.9 "
         "--confidence 0.9 --baseline 1 --price-in 3 --price-out 15 --budget-cost 2 "
         "--family-wise)."
     ]
@@ -103,3 +103,21 @@ async def test_another_projects_last_settings_do_not_block_this_folders_run(
         await pilot.pause()
         assert app.screen.query_one("#run", Button).disabled is False
         assert [n.message for n in app._notifications] == notices
+
+
+def test_what_the_folder_says_again_is_not_called_left_out(tmp_path: Path) -> None:
+    """`passk-tui init` names its agent echo in every folder: the same name is no news."""
+    saved = {"agent": "echo", "version": "2", "baseline": "1", "concurrency": "8"}
+    here = {"agents": "agents.toml", "agent": "echo", "version": "1", "cases": "cases.toml"}
+    kept, said = for_this_folder(saved, tmp_path / "a", tmp_path / "b", here)
+    assert kept == {"concurrency": "8"}
+    assert said == (
+        f"This folder has its own agents.toml: the settings last used in {tmp_path / 'a'} "
+        "are left out (--version 2 --baseline 1)."
+    )
+    # In the folder they were used in, or where the folder has no agents file: all kept.
+    assert for_this_folder(saved, tmp_path / "b", tmp_path / "b", here) == (saved, None)
+    assert for_this_folder(saved, tmp_path / "a", tmp_path / "b", {"cases": "c.toml"}) == (
+        saved,
+        None,
+    )
