@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,17 @@ def test_what_the_folder_says_again_is_not_called_left_out(tmp_path: Path) -> No
         saved,
         None,
     )
+
+
+async def test_the_app_writes_each_export_given(app_env: Path) -> None:
+    """--export given twice to the app: both files, once the evaluation ends."""
+    from tests.support.app import run_to_end, scripted
+
+    paths = [app_env / "out.json", app_env / "out.csv"]
+    app = PasskApp(show_timing=False, export_paths=paths)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.start_evaluation(scripted(attempts=2), None)
+        await run_to_end(pilot)
+        await pilot.pause()
+    assert json.loads(paths[0].read_text())["cases"]
+    assert paths[1].read_text().startswith("case,")

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.run.outside_values import over_bound
 from passk_tui.core.text.quoting import shorten
 
 #: Tokens a price is quoted for.
@@ -28,11 +29,13 @@ MAX_EXPONENT = 15
 
 
 def tokens_of(usage: Any, key: str) -> int | None:
-    """A token count from a Turn's usage, or None when absent or not a whole number >= 0."""
+    """A token count from a Turn's usage, or None when absent, not a whole number >= 0, or past
+    any Turn's count (``outside_values.MAX_TOKENS``: a store written before that bound may hold
+    one, and a reader must not overflow on it)."""
     if not isinstance(usage, dict):
         return None
     value = usage.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or over_bound(value):
         return None
     return value
 
