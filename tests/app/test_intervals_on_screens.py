@@ -266,3 +266,24 @@ async def test_compare_cuts_long_names_before_the_verdict_on_a_narrow_screen(app
         await pilot.resize_terminal(120, 24)  # room again: the names whole
         await pilot.pause()
         assert "broken-tool" in column(app.screen.query_one(TABLES), "case")
+
+
+async def test_results_show_the_interval_digits_beside_the_bar_where_they_fit(
+    app_env: Path,
+) -> None:
+    """As the Run screen does: the range in digits, when the bar stays readable beside it."""
+    for size, digits in (((160, 50), True), ((120, 36), True), ((80, 24), False)):
+        app = PasskApp(show_timing=False)
+        async with app.run_test(size=size) as pilot:
+            app.start_evaluation(scripted(require=Fraction(91, 100)), None)
+            await run_to_end(pilot)
+            table = app.screen.query_one(TABLES)
+            keys = column_keys(table)
+            assert "bar" in keys
+            if not digits:
+                assert "range" not in keys, size
+                continue
+            assert keys.index("range") == keys.index("bar") + 1, size  # the bar, then its ends
+            shown = [interval_text(app.view.case_reading(i).intervals.pass_at_k) for i in range(4)]
+            assert column(table, "range") == shown
+            assert shown[0] == "0.85-1.00"  # steady, 5 of 5: as its Case screen says

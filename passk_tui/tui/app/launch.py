@@ -24,7 +24,12 @@ from passk_tui.evaluations.settings_text import (
 from passk_tui.reports.export import check_export_path
 from passk_tui.tui.app.early_start import start_early, stop_unshown
 from passk_tui.tui.screens.configure.form import SWITCHES, TEXT_FIELDS, FormValues, blank_form
-from passk_tui.tui.screens.configure.last_used import load_last_used, save_last_used
+from passk_tui.tui.screens.configure.last_used import (
+    for_this_folder,
+    load_last_used,
+    save_last_used,
+    used_in,
+)
 
 if TYPE_CHECKING:
     from passk_tui.evaluations.pairing import PairedRun
@@ -48,19 +53,25 @@ def flag_values(args: argparse.Namespace) -> FormValues:
     return values
 
 
-def form_values(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[FormValues, bool]:
+def form_values(
+    args: argparse.Namespace, env: Mapping[str, str], notices: list[str] | None = None
+) -> tuple[FormValues, bool]:
     """The configure fields: last-used settings, then the working folder's cases.toml and
     agents.toml (what ``passk-tui init`` wrote, here: they are what this folder is about),
     overridden by flags and PASSK_STACK.
 
     The second value says whether anything at all was configured (else the demo is offered).
+    Last-used settings for another folder's agent are left out, said in ``notices``.
     """
     values = blank_form()
     saved = load_last_used()
-    values.update(saved)
     here = working_folder_fields(Path.cwd())
-    if values.get("stack") or args.stack or env.get("PASSK_STACK"):
+    if saved.get("stack") or args.stack or env.get("PASSK_STACK"):
         here = {"cases": here["cases"]} if "cases" in here else {}  # agents are the stack's
+    fitting, left_out = for_this_folder(saved, used_in(), Path.cwd(), here)
+    if left_out is not None and notices is not None:
+        notices.append(left_out)
+    values.update(fitting)
     values.update(here)
     given = bool(here)
     for name in _FLAG_FIELDS:
@@ -105,7 +116,8 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: {terminal_safe(str(exc))}\n")
         return exc.exit_code
-    values, configured = form_values(args, env)
+    notices = list(warnings)
+    values, configured = form_values(args, env, notices)
     loop = asyncio.new_event_loop()
     with relaxed_gc():
         # A single evaluation begins before Textual is imported: its first Turns are out
@@ -124,7 +136,7 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
                 start=start,
                 running=running,
                 export_paths=export_paths,
-                notices=warnings,
+                notices=notices,
                 fail_on_regression=bool(args.fail_on_regression),
             )
             app.run(loop=loop)

@@ -3,7 +3,7 @@ the same outside a browser.
 
 Textual saves into the user's Downloads folder and says nothing either way, so on a
 machine without one (a server, a container) the command failed silently. Here it saves
-into Downloads when that folder exists, else into the working folder, and a
+into Downloads when that folder exists, else into the working folder, and one
 notification names the file, or why it could not be written.
 
 Each styled run is a ``<text>`` with a ``textLength``; SVG viewers outside browsers
@@ -52,12 +52,22 @@ class ScreenshotSaving(App[Any]):
             name="screenshot",
         )
 
+    # Textual's own handlers (on App) would say it again, one with its markup showing raw:
+    # prevent_default keeps the message from the classes after this one. The path is text
+    # (markup=False): a folder named "shots [1]" is not markup.
+
     def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
-        if event.name == "screenshot" and event.path is not None:
-            self.notify(f"Screenshot saved to {event.path}", title="Screenshot")
+        if event.name == "screenshot":
+            event.prevent_default()
+            where = f" to {event.path}" if event.path is not None else ""
+            self.notify(f"Screenshot saved{where}", title="Screenshot", markup=False)
 
     def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
+            event.prevent_default()
             self.notify(
-                f"Screenshot not saved: {event.exception}", title="Screenshot", severity="error"
+                f"Screenshot not saved: {event.exception}",
+                title="Screenshot",
+                severity="error",
+                markup=False,
             )

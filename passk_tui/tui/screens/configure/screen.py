@@ -68,6 +68,9 @@ STACK_CHECK_DELAY = 0.5
 class ConfigureScreen(Screen[None]):
     """A form over Settings; Run stays disabled while any field is invalid."""
 
+    #: Where focus lands, again after the terminal lost and regained it: the first field.
+    AUTO_FOCUS = "#input-agent"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run", "Run", priority=True, tooltip="Start the evaluation as filled in"),
         Binding("d", "demo", "Run the demo", tooltip="The bundled demo suite and agent"),
@@ -81,10 +84,6 @@ class ConfigureScreen(Screen[None]):
         self.initial = values
         self.env_key = env_key
         self.offer_demo = offer_demo
-        #: Where focus lands (again after the terminal lost and regained it): the demo
-        #: when offered, else the first field.
-        # Textual types AUTO_FOCUS as a ClassVar, yet reads it from the instance: one per screen.
-        self.AUTO_FOCUS = "#demo" if offer_demo else "#input-agent"  # type: ignore[misc]
         self.check = FormCheck()
         #: The stack's answer per (address, key, agent): versions, or the error.
         self._stack_answers: dict[tuple[str, str | None, str], list[int] | str] = {}
@@ -93,11 +92,15 @@ class ConfigureScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         if self.offer_demo:
-            yield Static(
-                "New here? Press [b]d[/] (or Enter) to run the bundled demo: five cases on a "
-                "deliberately flaky, simulated agent. Nothing else is needed.",
-                id="demo-offer",
-            )
+            # Above the form, one Shift+Tab from the first field: what looks like a form is
+            # typed into, and a letter typed there never starts the demo.
+            with Horizontal(id="demo-offer"):
+                yield Button("Run the demo", id="demo", compact=True)
+                yield Static(
+                    "New here? [b]Shift+Tab[/], [b]Enter[/] runs the bundled demo: five cases "
+                    "on a deliberately flaky, simulated agent.",
+                    id="demo-offer-text",
+                )
         form = VerticalScroll(id="configure-form")
         form.can_focus = False  # a focus stop with nothing to type into: keys vanished there
         with form:
@@ -128,7 +131,8 @@ class ConfigureScreen(Screen[None]):
                     yield from self._field(name)
             with Horizontal(id="configure-buttons"):
                 yield Button("Run", variant="success", id="run", disabled=True, compact=True)
-                yield Button("Run the demo", id="demo", compact=True)
+                if not self.offer_demo:
+                    yield Button("Run the demo", id="demo", compact=True)
                 yield Button("History", id="history", compact=True)
                 yield Static("", id="configure-problems")
         yield KeyBar()
@@ -153,13 +157,11 @@ class ConfigureScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "configure an evaluation"
         self.revalidate()
-        if self.offer_demo:
-            self.query_one("#demo", Button).focus()
-        else:
-            self.query_one("#input-agent", Input).focus()
+        self.query_one("#input-agent", Input).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A lone `d` runs the demo only where it was offered (a fresh start), never mid-form."""
+        """A lone `d` runs the demo only where it was offered (a fresh start), never in a field
+        (a field takes the letter: Textual gives it to the focused Input first)."""
         if action == "demo":
             return self.offer_demo
         return True

@@ -1,4 +1,5 @@
-"""The Results table's columns and cells: counts, figures, each case's interval bar and verdict.
+"""The Results table's columns and cells: counts, figures, each case's interval bar (and its
+ends in digits where they fit, as on the Run screen) and verdict.
 
 Every cell is text from the core (``table_rows``, the gate's ``Reading``); this
 only lays it out. The cells end in their separating space (the table has no
@@ -15,7 +16,7 @@ from rich.text import Text
 
 from passk_tui.core.stats.gating.gate import CaseReading, Reading
 from passk_tui.core.stats.rates.figures import CaseFigures, two_decimals
-from passk_tui.core.stats.rates.intervals import level_text
+from passk_tui.core.stats.rates.intervals import interval_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.results.results_order import COLUMN_BY_KEY, Order
 from passk_tui.tui.widgets.forest import interval_bar
@@ -29,8 +30,8 @@ NUMERIC = {"a", "w", "e", "1", "p", "h"}
 BAR_MIN, BAR_MAX = 8, 24
 #: Narrower than this, pass^k gives up its column to the bar.
 BAR_READABLE = 12
-#: The bar column's and the verdict column's keys (not sort columns).
-BAR, GATE = "bar", "gate"
+#: The bar column's, its digits' and the verdict column's keys (not sort columns).
+BAR, RANGE, GATE = "bar", "range", "gate"
 #: Verdict -> the palette colour its bar and word take.
 VERDICT_COLOUR = {"pass": "outcome-passed", "fail": "gate-fail", "undecided": "gate-undecided"}
 
@@ -55,6 +56,7 @@ def _cell_texts(row: tuple[str, ...], f: CaseFigures, case: CaseReading) -> dict
         "1": row[4],
         "p": row[5],
         GATE: case.verdict or "",
+        RANGE: interval_text(interval) if (interval := case.intervals.pass_at_k) else "-",
         "y": row[6],
         "h": two_decimals(f.pass_hat_k),
     }
@@ -67,7 +69,8 @@ def layout(
     width: int,
 ) -> list[Column]:
     """The columns in screen order, each as wide as its widest cell; the bar takes what is left
-    of ``width`` (between BAR_MIN and BAR_MAX), so that at 80 columns it sits on screen."""
+    of ``width`` (between BAR_MIN and BAR_MAX), so that at 80 columns it sits on screen, and
+    where a readable bar leaves room for them, its ends in digits follow it."""
     k = reading.k
     texts = [
         _cell_texts(row, case.figures, case)
@@ -95,6 +98,10 @@ def layout(
         hat = next(c for c in columns if c.key == "h")
         columns.remove(hat)
         used -= hat.width + 1
+    digits = max(len(t[RANGE]) for t in texts) if texts else 0
+    if texts and width - used - 1 - (digits + 1) >= BAR_READABLE:
+        columns.insert(columns.index(Column(BAR, "", 0)) + 1, Column(RANGE, "", digits))
+        used += digits + 1
     bar = max(BAR_MIN, min(BAR_MAX, width - used - 1))
     long_label = f"pass@{k} {level_text(reading.level)} CI"
     label = long_label if len(long_label) <= bar else f"{level_text(reading.level)} CI"
