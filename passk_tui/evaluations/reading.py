@@ -28,13 +28,23 @@ from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
 from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.gating.gate import Reading, gate_lines
+from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
 from passk_tui.core.stats.progress import Progress
-from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
 from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
 from passk_tui.core.stats.rates.intervals import GateVerdict
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.store.models import StoredEvaluation
+
+#: What a face needs to name the parts of a reading, without reaching into ``core.stats``.
+__all__ = [
+    "CaseFigures",
+    "CaseReading",
+    "EvaluationReading",
+    "FigureIntervals",
+    "GateVerdict",
+    "Reading",
+]
 
 #: The reading last made of each live Progress, with the version it was made at.
 _READINGS: WeakKeyDictionary[Progress, tuple[int, Settings, EvaluationReading]] = (
