@@ -195,20 +195,24 @@ def _reason(c: CaseReport) -> str | None:
 
 
 def _gate_json(report: Report) -> dict[str, Any] | None:
-    reading = report.reading
-    if reading.require is None:
+    reading, session = report.reading, report.session
+    if session is not None:
+        require = session.require
+    elif reading.require is not None:
+        require = gate_text(reading.require)
+    else:
         return None
     return {
-        "require": gate_text(reading.require),
-        "kind": reading.gate_kind,
+        "require": require,
+        "kind": report.gate_kind,
         "confidence": reading.promise if reading.confident else None,
         # Which promise the verdicts keep; family-wise, each case was read at case_level.
         "promise": promise_words(reading.family_wise) if reading.confident else None,
         "case_level": reading.level if reading.confident else None,
-        "held": reading.exit_code == 0,
+        "held": report.exit_status == 0,
         "under": [c.figures.name for c in reading.failing],
         "undecided": [c.figures.name for c in reading.undecided] if reading.confident else [],
-        "exit_status": reading.exit_code,
+        "exit_status": report.exit_status,
     }
 
 
