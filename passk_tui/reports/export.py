@@ -448,9 +448,17 @@ def render_md(report: Report) -> str:
         f"rate, mapped through pass@{s.k}; {report.intervals.why}. `-` is a figure fewer than "
         "k attempts cannot define.",
         "",
-        f"Evaluation `{stored.id}`, {stored.status}: {attempts_text(stored)}, k = {s.k}.",
+        f"Evaluation `{stored.id}`, {stored.status}: {_counted(report)}.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _counted(report: Report) -> str:
+    """The attempts in, and the k: the tests' own each (they planned their own attempts too)."""
+    stored = report.stored
+    if report.per_test:
+        return f"{len(stored.records)} attempts, each test at its own k"
+    return f"{attempts_text(stored)}, k = {stored.settings.k}"
 
 
 def attempts_text(stored: StoredEvaluation) -> str:

@@ -77,6 +77,11 @@ class Report:
         return sum(c.duration for c in self.cases)
 
     @property
+    def per_test(self) -> bool:
+        """Whether cases are read on their own terms (a pytest session's marked tests)."""
+        return any(c.own is not None for c in self.cases)
+
+    @property
     def gate_kind(self) -> str:
         """Which gate gave the verdicts: ``point``, ``confident``, ``per test`` or ``none``."""
         return self.session.kind if self.session is not None else self.reading.gate_kind

@@ -14,7 +14,7 @@ from passk_tui.api.pytest_report import session_report
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.run.sampling import reading
 from passk_tui.core.stats.gating.gate import Reading
-from passk_tui.reports.export import render_json
+from passk_tui.reports.export import render_json, render_md
 from passk_tui.reports.junit import render_junit
 from passk_tui.store import StoredEvaluation
 from tests.support.reports import evaluation
@@ -72,3 +72,20 @@ def test_an_undecided_test_gives_the_suite_pytests_exit_status() -> None:
     assert (properties["gate"], properties["exit status"]) == ("confident", "1")
     assert gate is not None and (gate["held"], gate["exit_status"]) == (False, 1)
     assert gate["undecided"] == ["case-1"]
+
+
+def test_the_md_of_tests_with_different_attempts_counts_what_ran_of_what_each_planned() -> None:
+    # case-0 planned 10 attempts, case-1 only 4: the stored settings keep the smaller (4).
+    stored, own = _session([(Fraction(8, 10), None), (Fraction(9, 10), None)])
+    stored = replace(stored, settings=replace(stored.settings, attempts=4))
+    short = [r for r in stored.records if r.case_index == 0 or r.attempt <= 4]
+    stored = replace(stored, records=short)
+    one = replace(
+        stored,
+        cases=stored.cases[1:],
+        records=[replace(r, case_index=0) for r in short if r.case_index == 1],
+    )
+    own["case-1"] = reading(one.figures(), replace(one.settings, require=Fraction(9, 10)))
+    md = render_md(session_report(stored, own))
+    assert "14/8 attempts" not in md  # before: 14 recorded "of" 2 x 4
+    assert "14 attempts, each test at its own k" in md
