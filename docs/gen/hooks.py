@@ -90,6 +90,14 @@ def first_paragraph(markdown: str) -> str:
     return ""
 
 
+def page_url(path: str) -> str:
+    """Where the built site serves the page at ``path`` (directory URLs), from its root."""
+    folder = path.removesuffix(".md").removesuffix("index")
+    if not folder:
+        return "./"
+    return folder if folder.endswith("/") else folder + "/"
+
+
 def llms_txt(config: Any) -> str:
     """The site for a language model (llmstxt.org): what it is, then a link and a line per page."""
     docs = Path(config["docs_dir"])
@@ -98,5 +106,6 @@ def llms_txt(config: Any) -> str:
     for title, path in nav_pages(config["nav"], docs):
         said = first_paragraph((docs / path).read_text(encoding="utf-8"))
         said = said if len(said) <= 240 else said[:239].rsplit(" ", 1)[0] + "…"
-        lines.append(f"- [{title}]({path}): {said}" if said else f"- [{title}]({path})")
+        url = page_url(path)
+        lines.append(f"- [{title}]({url}): {said}" if said else f"- [{title}]({url})")
     return "\n".join(lines) + "\n"
