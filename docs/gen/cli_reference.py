@@ -70,12 +70,18 @@ def _flag(action: argparse.Action) -> str:
     return ", ".join(f"`{name} {shown}`" for name in action.option_strings)
 
 
+def usage(parser: argparse.ArgumentParser) -> str:
+    """The usage line as --help prints it, wrapped at 88 columns whatever the terminal."""
+    formatter = argparse.HelpFormatter(parser.prog, width=88)
+    formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups, "")
+    return formatter.format_help().strip()
+
+
 def parser_markdown(name: str, parser: argparse.ArgumentParser) -> str:
     """One parser as a section: its usage, description, a table per group, its epilog."""
     formatter = parser._get_formatter()
     lines = [f"## `{parser.prog}`" if name else "## `passk-tui` (a run, or the app)", ""]
-    usage = parser.format_usage().removeprefix("usage: ").strip()
-    lines += ["```text", " ".join(usage.split()), "```", ""]
+    lines += ["```text", usage(parser), "```", ""]
     if parser.description:
         lines += [_cell(parser.description), ""]
     for group in parser._action_groups:
