@@ -94,3 +94,19 @@ def test_llms_txt_links_every_page_of_the_nav() -> None:
     assert text.startswith("# passk-tui\n\n> ") and len(pages) >= 20
     for title, path in pages:
         assert f"- [{title}]({hooks.page_url(path)})" in text
+
+
+def test_every_keyword_of_evaluate_and_the_marker_is_on_the_python_page() -> None:
+    import inspect
+
+    import passk_tui
+    from passk_tui.api.pytest_session import KEYWORDS
+
+    page = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    keywords = [
+        name
+        for name, parameter in inspect.signature(passk_tui.evaluate).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    missing = [name for name in [*keywords, *KEYWORDS] if f"`{name}" not in page]
+    assert not missing, missing
