@@ -110,3 +110,6 @@ def test_every_keyword_of_evaluate_and_the_marker_is_on_the_python_page() -> Non
     ]
     missing = [name for name in [*keywords, *KEYWORDS] if f"`{name}" not in page]
     assert not missing, missing
+    listed = page.split("**Every flag is a keyword**")[1].split("`baseline=V`")[0]
+    twice = [name for name in keywords if listed.count(f"`{name}`") > 1]
+    assert not twice, twice  # the list once named family_wise twice
