@@ -49,7 +49,7 @@ def parser_of(argv: list[str]) -> argparse.ArgumentParser:
 
 def parsers() -> Iterator[tuple[str, argparse.ArgumentParser]]:
     """The run's parser (no subcommand), then each subcommand's, in the order main lists them."""
-    from passk_tui.cli.main import SUBCOMMANDS
+    from passk_tui.cli.subcommands import SUBCOMMANDS
 
     yield "", parser_of([])
     for name in SUBCOMMANDS:

@@ -21,6 +21,7 @@ from passk_tui.core.run.progress import Progress
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.stop_signals import Stop, StopSignals
 from passk_tui.core.stats.extent import progress_extent
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.text.words import clock
 
@@ -173,7 +174,7 @@ def progress_line(progress: Progress, settings: Settings) -> str:
     extent = progress_extent(progress, settings)
     return (
         f"{attempts_cell(extent)} attempts{budget_label(extent)}  {progress.in_flight} in flight  "
-        f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
+        f"{fixed(rate, 1)}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
         f"errored {sum(progress.errored)}  {clock(progress.elapsed())}  "
         f"{time_left_text(extent, rate)}"
     ).rstrip()

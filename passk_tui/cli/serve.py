@@ -128,8 +128,8 @@ def check_app_flags(app: argparse.Namespace, env: Mapping[str, str]) -> None:
     """Every app flag as a run checks it (config.py), nothing loaded or started, so a bad one
     fails once at start (InputError), not in every tab. Without what to measure the flags
     fill each tab's Configure: they are checked as if the demo said the rest."""
-    if app.export is not None:
-        check_export_path(app.export)
+    for text in app.export or ():
+        check_export_path(text)
     if app.resume:
         resume_changes(app)
     else:

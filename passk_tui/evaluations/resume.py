@@ -16,6 +16,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import Event
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.sampling import sampling_policy
+from passk_tui.core.text.decimals import fixed
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
@@ -187,7 +188,7 @@ def _warnings(stored: StoredEvaluation) -> list[str]:
     age = time.time() - stored.created
     if stored.settings.stack and age > KEY_LIFETIME:
         warnings.append(
-            f"evaluation {stored.id} began {age / 3600:.0f} h ago and the stack keeps "
+            f"evaluation {stored.id} began {fixed(age / 3600, 0)} h ago and the stack keeps "
             "idempotency keys for 24 h: attempts that were in flight may run again"
         )
     return warnings

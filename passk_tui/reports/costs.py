@@ -16,6 +16,7 @@ from typing import Any
 from passk_tui.core.run.budget import short_of_plan
 from passk_tui.core.run.price import exact_decimal, money_text
 from passk_tui.core.stats.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.html_page import esc, settings_list
 from passk_tui.store.models import StoredEvaluation
 
@@ -103,7 +104,7 @@ CSV_HEADER = [
 def _number_text(value: float | None, digits: int) -> str:
     if value is None:
         return "-"
-    return f"{value:.{digits}f}"
+    return fixed(value, digits)
 
 
 def csv_cells(row: CaseCosts) -> list[str]:
@@ -125,7 +126,7 @@ def _per_pass_text(value: Fraction) -> str:
     try:
         return exact_decimal(value)
     except ValueError:
-        return f"{float(value):.12f}"
+        return fixed(value, 12)
 
 
 # -- .html ---------------------------------------------------------------------------------

@@ -37,6 +37,9 @@ class CaseReport:
     first_failure: AttemptRecord | None
     #: Adaptive: why it stopped getting attempts (None: fixed n, or still sampled).
     stop_reason: StopReason | None = None
+    #: The case read on its own terms when they are not the evaluation's (a pytest marker's
+    #: k, gate and level): its verdict is ``reading.verdict``; None: read as the evaluation.
+    own: Reading | None = None
 
     @property
     def figures(self) -> CaseFigures:
@@ -81,6 +84,14 @@ def build_report(source: StoredEvaluation | Evaluation, confidence: float | None
     )
     costs = case_costs([c.name for c in stored.cases], stored.records, s.price)
     return Report(stored, reading, cases, choice, tuple(costs))
+
+
+def read_as(c: CaseReport, report: Report) -> tuple[Reading, CaseReading]:
+    """The reading whose k, gate and level ``c``'s verdict follows (its own, else the
+    evaluation's), and the case as read there (its figures at that k, intervals at that level)."""
+    if c.own is not None:
+        return c.own, c.own.cases[0]
+    return report.reading, c.reading
 
 
 def snapshot(evaluation: Evaluation) -> StoredEvaluation:

@@ -95,7 +95,14 @@ class StoreReads(StoreConnection):
                 row["n"],
                 row["passed"],
             )
-        return [self._summary(row, counts.get(row["id"], {})) for row in evaluations]
+        attempted = {
+            row["evaluation_id"]
+            for row in self._query("SELECT DISTINCT evaluation_id FROM attempts")
+        }
+        return [
+            replace(self._summary(row, counts.get(row["id"], {})), attempted=row["id"] in attempted)
+            for row in evaluations
+        ]
 
     def _summary(self, row: sqlite3.Row, counts: dict[int, tuple[int, int]]) -> EvaluationSummary:
         settings = layout.settings_from_row(row)

@@ -83,7 +83,7 @@ class PasskApp(Quitting):
         start: Evaluation | PairedRun | None = None,
         running: Awaitable[str] | None = None,
         show_timing: bool = True,
-        export_path: Path | None = None,
+        export_paths: Sequence[Path] = (),
         notices: Sequence[str] = (),
         fail_on_regression: bool = False,
     ) -> None:
@@ -96,8 +96,8 @@ class PasskApp(Quitting):
         self._started_run = running
         #: False in tests and snapshots: rates, clocks and durations show as dashes.
         self.show_timing = show_timing
-        #: --export: where to write the results once the evaluation ends.
-        self.export_path = export_path
+        #: --export (given again: each): where to write the results once the evaluation ends.
+        self.export_paths = list(export_paths)
         self._notices = list(notices)
         self.fail_on_regression = fail_on_regression
 

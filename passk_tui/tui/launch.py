@@ -85,9 +85,7 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     try:
         key = stack_key(args, env)
         baseline = flag("baseline", args.baseline, parse_version, None)
-        export_path = (
-            _export_path(args.export, paired=baseline is not None) if args.export else None
-        )
+        export_paths = [_export_path(t, paired=baseline is not None) for t in args.export or ()]
         if args.resume:
             start, warnings = _resumed(args, key, baseline)
         elif starts_at_once(args):
@@ -125,7 +123,7 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
                 offer_demo=not configured,
                 start=start,
                 running=running,
-                export_path=export_path,
+                export_paths=export_paths,
                 notices=warnings,
                 fail_on_regression=bool(args.fail_on_regression),
             )

@@ -43,7 +43,7 @@ class RunControl(ScreenshotSaving):
 
     env_key: str | None
     show_timing: bool
-    export_path: Path | None
+    export_paths: list[Path]
     fail_on_regression: bool
 
     def __init__(self) -> None:
@@ -266,17 +266,18 @@ class RunControl(ScreenshotSaving):
         their comparison, as headless writes it)."""
         evaluation = self.evaluation
         store = getattr(evaluation, "store", None)
-        if self.export_path is None or evaluation is None or store is None:
+        if not self.export_paths or evaluation is None or store is None:
             return
         from passk_tui.reports.compare_export import export_comparison
         from passk_tui.reports.export import export
 
-        try:
-            if self.pair is not None:
-                export_comparison(self.pair.compare(), self.export_path)
+        for path in self.export_paths:
+            try:
+                if self.pair is not None:
+                    export_comparison(self.pair.compare(), path)
+                else:
+                    export(store.load(evaluation.evaluation_id), path)
+            except (InputError, RunError) as exc:
+                self.notify(str(exc), title="Export failed", severity="error", timeout=15)
             else:
-                export(store.load(evaluation.evaluation_id), self.export_path)
-        except (InputError, RunError) as exc:
-            self.notify(str(exc), title="Export failed", severity="error", timeout=15)
-        else:
-            self.notify(f"Results written to {self.export_path}")
+                self.notify(f"Results written to {path}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,17 @@ def test_a_run_started_from_flags_is_remembered_for_the_next_configure(
     assert (saved["agent"], saved["version"], saved["attempts"]) == ("echo", "1", "2")
     assert saved["cases"] == str(tmp_path / "cases.toml")  # made absolute: opens from anywhere
     assert "key" not in saved
+
+
+async def test_the_app_writes_each_export_given(app_env: Path) -> None:
+    """--export given twice to the app: both files, once the evaluation ends."""
+    from tests.support.app import run_to_end, scripted
+
+    paths = [app_env / "out.json", app_env / "out.csv"]
+    app = PasskApp(show_timing=False, export_paths=paths)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.start_evaluation(scripted(attempts=2), None)
+        await run_to_end(pilot)
+        await pilot.pause()
+    assert json.loads(paths[0].read_text())["cases"]
+    assert paths[1].read_text().startswith("case,")

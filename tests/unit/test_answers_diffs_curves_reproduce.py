@@ -165,6 +165,22 @@ def test_different_failures_stay_apart(first: str, second: str) -> None:
     assert normalised_error("failed", first) != normalised_error("failed", second)
 
 
+def test_a_urls_host_and_port_are_kept_and_only_its_variable_parts_normalised() -> None:
+    """The stack's address says where it failed: it once read http://<n>.<n>:<n>/…."""
+    said = "poll http://127.0.0.1:38231/v1/runs/run_01HXABCDEF0123456789 failed after 12.5 s"
+    assert normalised_error("failed", said) == (
+        "failed: poll http://127.0.0.1:38231/v1/runs/<id> failed after <n> s"
+    )
+    named = "https://stack.example.com:8443/v1/runs?after=2026-01-01T00:00:00Z from 10.0.0.7:8000"
+    assert normalised_error("failed", named) == (
+        "failed: https://stack.example.com:8443/v1/runs?after=<time> from 10.0.0.7:8000"
+    )
+    # Two stacks are two places: their failures stay apart.
+    assert normalised_error("failed", "http://10.0.0.1:8000/v1/runs") != normalised_error(
+        "failed", "http://10.0.0.2:8000/v1/runs"
+    )
+
+
 def test_errors_group_across_cases_largest_first_and_ignore_non_errored() -> None:
     reset = "ConnectionResetError: [Errno 104] Connection reset by peer"
     records = [

@@ -15,7 +15,8 @@ from textual.app import App
 from textual.binding import Binding
 
 from docs.gen import cli_reference, hooks, keys_reference
-from passk_tui.cli.main import SUBCOMMANDS, main
+from passk_tui.cli.main import main
+from passk_tui.cli.subcommands import SUBCOMMANDS
 from passk_tui.core.errors import ExitCode
 from tests.support import ROOT
 

@@ -21,7 +21,7 @@ from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn, Verdict
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import AttemptFinished, AttemptRetrying, AttemptStarted, Event
-from passk_tui.core.run.outside_values import bounded_output
+from passk_tui.core.run.outside_values import bounded_output, bounded_usage
 from passk_tui.core.run.policy import SamplingPolicy, Slot
 from passk_tui.core.run.pool import Pool
 from passk_tui.core.run.progress import Cell, Progress
@@ -226,7 +226,7 @@ class AttemptFlow:
             turn_id=turn.turn_id,
             started=started,
             ended=time.time(),
-            usage=turn.usage,
+            usage=bounded_usage(turn.usage),
             output_size=output_size,
             retake=planned.retake,
             retries=retries,

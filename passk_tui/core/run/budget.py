@@ -121,6 +121,22 @@ class BudgetedPolicy:
         return self.inner.stop_reasons  # type: ignore[attr-defined]
 
 
+def pair_budget_line(settings: Settings) -> str | None:
+    """How a budget applies to a ``--baseline`` pair, in words: each version is its own
+    evaluation with its own budget (PRODUCT.md: "started by this evaluation"), so the pair
+    may spend twice the figure given; None without a budget."""
+    spends = []
+    if settings.budget_runs is not None:
+        n = settings.budget_runs
+        spends.append(f"--budget-runs {n} lets up to {2 * n} Runs start ({n} per version)")
+    if settings.budget_cost is not None:
+        usd = settings.budget_cost
+        spends.append(f"--budget-cost {float(usd):g} up to {float(2 * usd):g} USD")
+    if not spends:
+        return None
+    return f"the budget holds for each version apart: {' and '.join(spends)}"
+
+
 def budgeted(settings: Settings) -> bool:
     """Whether the settings set a budget."""
     return settings.budget_runs is not None or settings.budget_cost is not None

@@ -1,13 +1,16 @@
-"""Values from outside (cases files, agents files, answers) bounded and checked before use:
-lists of strings, seconds, and text and JSON that the store can keep."""
+"""Values from outside (cases files, agents files, answers, usage) bounded and checked before
+use: lists of strings, seconds, token counts, and text and JSON that the store can keep."""
 
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.run.attempt import AttemptRecord
 from passk_tui.core.text.quoting import finite_number, shown_number
 
 
@@ -95,3 +98,58 @@ def positive_seconds(value: Any, what: str) -> float:
     if seconds is None or seconds <= 0:
         raise InputError(f"{what} must be a positive number of seconds, got {shown_number(value)}")
     return seconds
+
+
+# -- numbers in a Turn's usage -----------------------------------------------------------
+
+#: The largest number a Turn's usage may hold: a trillion tokens, orders of magnitude past any
+#: model's context. A stack that reports more (1 followed by 400 zeros) reports no count at
+#: all: summing or taking percentiles of such a value overflowed a float, and every later
+#: export, resume and opening of the evaluation crashed.
+MAX_TOKENS = 10**12
+#: How a refused number is kept in the stored usage: text, so that no reader counts it.
+REFUSED = "refused: "
+
+
+def over_bound(value: Any) -> bool:
+    """Whether ``value`` is a number no Turn's usage can hold (past MAX_TOKENS, or not finite)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, float) and not math.isfinite(value):
+        return True
+    return abs(value) > MAX_TOKENS  # compared as numbers: a huge int never becomes a float
+
+
+def bounded_usage(usage: Any) -> Any:
+    """The usage as it is kept: each top-level number past MAX_TOKENS refused, that is,
+    replaced by text naming it (never capped: a cap would invent a cost), so that it counts
+    as unknown; everything else as the Turn reported it."""
+    if not isinstance(usage, dict) or not any(over_bound(v) for v in usage.values()):
+        return usage
+    return {k: f"{REFUSED}{_magnitude(v)}" if over_bound(v) else v for k, v in usage.items()}
+
+
+def refused_usage_line(records: Iterable[AttemptRecord]) -> str | None:
+    """One line naming the usage numbers refused (or, in a store written before the bound,
+    kept past it), by key, with how many attempts reported one; None when there were none."""
+    keys: dict[str, int] = {}
+    for record in records:
+        if not isinstance(record.usage, dict):
+            continue
+        for key, value in record.usage.items():
+            if over_bound(value) or (isinstance(value, str) and value.startswith(REFUSED)):
+                keys[key] = keys.get(key, 0) + 1
+    if not keys:
+        return None
+    named = ", ".join(
+        f"usage.{key} on {n} attempt{'' if n == 1 else 's'}" for key, n in keys.items()
+    )
+    return f"{named}: past any Turn's count (at most {MAX_TOKENS:,}); refused, counted as unknown"
+
+
+def _magnitude(value: int | float) -> str:
+    """A refused number, short: a 400-digit integer has no printable text (Python refuses
+    to convert one past 4,300 digits), so its power of ten is shown."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    return f"about 10^{math.floor(math.log10(abs(value)))}"

@@ -15,6 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.run.outside_values import over_bound
+from passk_tui.core.text.decimals import significant
 from passk_tui.core.text.quoting import shorten
 
 #: Tokens a price is quoted for.
@@ -28,11 +30,13 @@ MAX_EXPONENT = 15
 
 
 def tokens_of(usage: Any, key: str) -> int | None:
-    """A token count from a Turn's usage, or None when absent or not a whole number >= 0."""
+    """A token count from a Turn's usage, or None when absent, not a whole number >= 0, or past
+    any Turn's count (``outside_values.MAX_TOKENS``: a store written before that bound may hold
+    one, and a reader must not overflow on it)."""
     if not isinstance(usage, dict):
         return None
     value = usage.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or over_bound(value):
         return None
     return value
 
@@ -121,7 +125,7 @@ def exact_decimal(value: Fraction) -> str:
 def money_text(value: Fraction | None) -> str:
     """A cost as a person reads it: ``$12.34``, ``$0.0123``, ``$0.0000080``; ``-`` for unknown.
 
-    Rounded here only, half to even on the exact value: cents from a dollar up, four
+    Rounded here only, half up on the exact value: cents from a dollar up, four
     places below it, and a cost below $0.0001 to its first two significant digits
     rather than ``$0.0000``.
     """
@@ -129,12 +133,8 @@ def money_text(value: Fraction | None) -> str:
         return "-"
     if value == 0:
         return "$0"
-    places = 2 if abs(value) >= 1 else 4
-    while places < 12 and abs(value) < Fraction(1, 10 ** (places - 1)):
-        places += 1
-    scaled = round(value * 10**places)  # exact, half to even
-    whole, part = divmod(abs(scaled), 10**places)
-    return f"{'-' if scaled < 0 else ''}${whole}.{part:0{places}d}"
+    shown = significant(abs(value), 2, least=2 if abs(value) >= 1 else 4)
+    return f"{'-' if value < 0 else ''}${shown}"
 
 
 def price_from_texts(texts: tuple[str | None, str | None]) -> Price | None:

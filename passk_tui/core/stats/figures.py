@@ -17,6 +17,7 @@ from passk_tui.core.stats.intervals import (
     IntervalMethod,
     case_intervals,
 )
+from passk_tui.core.text.decimals import fixed
 
 
 def pass_at_1(n: int, c: int) -> Fraction:
@@ -48,8 +49,8 @@ def _check(n: int, c: int, k: int) -> None:
 
 
 def two_decimals(value: Fraction | float | None) -> str:
-    """How every figure is shown; an undefined one (None) is ``-``, never a number."""
-    return UNDEFINED if value is None else f"{float(value):.2f}"
+    """How every figure is shown (half up on the exact value); an undefined one (None) is ``-``."""
+    return UNDEFINED if value is None else fixed(value)
 
 
 #: How an undefined figure is written everywhere outside the app.

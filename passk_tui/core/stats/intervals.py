@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import ceil, exp, floor, lgamma, log, log1p
+from math import exp, lgamma, log, log1p
 from typing import Literal, Protocol
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.quoting import shorten
 
 DEFAULT_CONFIDENCE = 0.95
@@ -149,19 +150,16 @@ def outward_ends(interval: Interval) -> tuple[str, str]:
     interval always contains the one computed (rounding to nearest could make it narrower,
     and a gate's reader would see a case clear a line its interval crosses).
 
-    Exact: the float is taken as the fraction it is, so 0.57 (stored a hair under 0.57)
-    is 0.56 at the low end, and a float a hair over 0.63 never rounds down to 0.63.
+    An end that is on a cent but for float noise (0.95 for 0 of 1 at 90%, computed a hair
+    above it) is that cent; any other end is taken as the fraction it is.
     """
     return outward_texts(interval.low, interval.high)
 
 
 def outward_texts(low: float, high: float) -> tuple[str, str]:
-    """``low`` down and ``high`` up at two decimals, exactly (any range: an odds ratio too)."""
-    return _hundredths(floor(Fraction(low) * 100)), _hundredths(ceil(Fraction(high) * 100))
-
-
-def _hundredths(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
+    """``low`` down and ``high`` up at two decimals (any range: an odds ratio too); an end
+    on a cent but for float noise stays on it (``core.text.decimals``)."""
+    return fixed(low, 2, "down"), fixed(high, 2, "up")
 
 
 def level_text(confidence: float) -> str:

@@ -10,6 +10,7 @@ from passk_tui.core.stats.compare import CaseComparison, ChangeVerdict, Comparis
 from passk_tui.core.stats.figures import UNDEFINED, CaseFigures, two_decimals
 from passk_tui.core.stats.intervals import level_text, outward_texts
 from passk_tui.core.stats.suite import SuiteComparison
+from passk_tui.core.text.decimals import fixed, significant
 from passk_tui.core.text.table import plain_columns
 from passk_tui.core.text.words import counted
 
@@ -20,7 +21,7 @@ def signed(value: Fraction | None) -> str:
     """A change as shown: its sign always (0 alone has none), two decimals; ``-`` if undefined."""
     if value is None or value == 0:
         return two_decimals(value)
-    return f"{float(value):+.2f}" if value > 0 else f"-{float(-value):.2f}"
+    return f"+{fixed(value)}" if value > 0 else fixed(value)
 
 
 def p_text(p: Fraction | float | None) -> str:
@@ -33,7 +34,12 @@ def p_text(p: Fraction | float | None) -> str:
         return UNDEFINED
     if p < Fraction(1, 1000):
         return "<0.001"
-    return f"{float(p):.3f}" if p < Fraction(5, 1000) else f"{float(p):.2f}"
+    return fixed(p, 3) if p < Fraction(5, 1000) else fixed(p)
+
+
+def _p_short(p: Fraction | float) -> str:
+    """A p-value beside its threshold: two significant digits, no trailing zero (``0.04``)."""
+    return significant(p).rstrip("0").rstrip(".")
 
 
 def passed_cell(f: CaseFigures) -> str:
@@ -91,7 +97,7 @@ def odds_text(suite: SuiteComparison, comparison: Comparison) -> str:
 
 def _ratio_text(ratio: float) -> str:
     """Two decimals; an end of the range as a word (``0``, ``inf``), not a rounded number."""
-    return "inf" if isinf(ratio) else "0" if ratio == 0 else f"{ratio:.2f}"
+    return "inf" if isinf(ratio) else "0" if ratio == 0 else fixed(ratio)
 
 
 def _bounds_text(low: float, high: float) -> tuple[str, str]:
@@ -155,7 +161,7 @@ def regression_lines(comparison: Comparison) -> list[str]:
     suite_regressed = (
         [
             f"regressed: suite: B worse on {suite.worse} of {len(comparison.cases)} cases; "
-            f"{odds_text(suite, comparison)}, p {suite.p:.2g} < {float(comparison.alpha):g}"
+            f"{odds_text(suite, comparison)}, p {_p_short(suite.p)} < {float(comparison.alpha):g}"
         ]
         if suite.verdict is ChangeVerdict.REGRESSED and suite.p is not None
         else []
@@ -163,7 +169,7 @@ def regression_lines(comparison: Comparison) -> list[str]:
     return [
         f"regressed: {c.name}: A {passed_cell(c.a)} (pass@1 {two_decimals(c.a.pass_at_1)}), "
         f"B {passed_cell(c.b)} (pass@1 {two_decimals(c.b.pass_at_1)}), "
-        f"p {float(c.p):.2g} < {float(comparison.alpha):g}"
+        f"p {_p_short(c.p)} < {float(comparison.alpha):g}"
         + (
             f"; mostly errored (B {c.b.errored} errored, A {c.a.errored})"
             if c.mostly_errored

@@ -12,18 +12,19 @@ from fractions import Fraction
 from passk_tui.core.run.price import money_text, price_text
 from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.words import counted
 
 
 def _whole(value: float | None) -> str:
-    return "-" if value is None else f"{value:,.0f}"
+    return "-" if value is None else fixed(value, 0, grouped=True)
 
 
 def _spread(spread: Spread, digits: int = 0) -> str:
     """``p50 41 p95 44``: the median and the 95th percentile per attempt."""
     if spread.p50 is None or spread.p95 is None:
         return "p50 - p95 -"
-    return f"p50 {spread.p50:,.{digits}f} p95 {spread.p95:,.{digits}f}"
+    return f"p50 {fixed(spread.p50, digits, grouped=True)} p95 {fixed(spread.p95, digits, grouped=True)}"
 
 
 def tokens_text(rows: Sequence[CaseCosts]) -> str:

@@ -4,7 +4,8 @@
 no Turn within the 30 s deadline": the same failure met by different Runs
 carries different run ids, hex digests and elapsed times; those are replaced by
 placeholders. Short integers (HTTP statuses, errno, a deadline) are kept: they
-tell failures apart.
+tell failures apart, and so are a URL's scheme, host and port and an IPv4 address
+(``http://127.0.0.1:8000/…``): where it failed, not which Run.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ _PLACEHOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b\d+\.\d+\b"), "<n>"),
     (re.compile(r"\b\d{5,}\b"), "<n>"),
 )
+#: What stays as written: a URL's scheme, host and port, and an IPv4 address with its port.
+_PLACES = re.compile(
+    r"([a-z][a-z0-9+.-]*://[^\s/?#'\"<>]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b)", re.I
+)
 #: How much of a long (multi-line) error the group is named by.
 LABEL_WIDTH = 160
 #: The groups named after the headless table (the largest); the rest are counted.
@@ -46,10 +51,12 @@ def normalised_error(status: str, error: str | None) -> str:
     """The error with ids, times and fractional numbers replaced, on one line (the group's key)."""
     if not error:
         return status
-    text = " ".join(error.split())
-    for pattern, placeholder in _PLACEHOLDERS:
-        text = pattern.sub(placeholder, text)
-    return f"{status}: {text}"
+    # re.split with a group: the odd parts are places, kept; only the rest is normalised.
+    parts = _PLACES.split(" ".join(error.split()))
+    for i in range(0, len(parts), 2):
+        for pattern, placeholder in _PLACEHOLDERS:
+            parts[i] = pattern.sub(placeholder, parts[i])
+    return f"{status}: {''.join(parts)}"
 
 
 @dataclass(frozen=True, slots=True)

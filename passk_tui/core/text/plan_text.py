@@ -14,6 +14,7 @@ from passk_tui.core.stats.gate_thresholds import MAX_PLANNED
 from passk_tui.core.stats.intervals import interval_text, level_text
 from passk_tui.core.stats.plan_cost import AttemptTokens
 from passk_tui.core.stats.planning import TARGETS, PlanRow
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.table import plain_columns
 
 #: A plan's cell for no n up to the limit.
@@ -65,7 +66,7 @@ def adaptive_table(rows: Sequence[AdaptiveRow], k: int) -> str:
             [
                 two_decimals(row.rate),
                 two_decimals(row.pass_at_k),
-                f"{row.mean_attempts:.1f}",
+                fixed(row.mean_attempts, 1),
                 two_decimals(row.right) if row.verdict is not None else "-",
                 two_decimals(row.undecided),
                 row.verdict or "never",
@@ -98,7 +99,7 @@ def compare_table(plans: Sequence[ComparePlan]) -> str:
             [
                 two_decimals(plan.rate_a),
                 two_decimals(plan.rate_b),
-                f"{float(plan.rate_b - plan.rate_a):+.2f}",
+                ("+" if plan.rate_b >= plan.rate_a else "") + fixed(plan.rate_b - plan.rate_a),
                 *(n_cell(plan.n_for[t], defined) for t in TARGETS),
                 plan.verdict,
             ]

@@ -6,7 +6,9 @@ A message names what it got, so a user can find it; these keep that short and tr
 from __future__ import annotations
 
 import datetime
+import difflib
 import math
+from collections.abc import Sequence
 from typing import Any
 
 #: Longest answer or expectation quoted in full in a reason; longer ones end in "…".
@@ -51,3 +53,10 @@ def shown_number(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and finite_number(value) is None:
         return "an integer too large"
     return shorten(repr(value))
+
+
+def near_hint(word: str, known: Sequence[str]) -> str:
+    """`` (did you mean 'X'?)`` naming the known word closest to a mistyped one; "" when none
+    is close. The one way a message suggests a name: check kinds, case keys, flags."""
+    near = difflib.get_close_matches(word, known, n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""

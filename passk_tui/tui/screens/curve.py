@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.stats.curves import Curve, pass_curve
+from passk_tui.core.stats.figures import two_decimals
 from passk_tui.core.stats.intervals import interval_text, level_text
 from passk_tui.core.stats.sampling import interval_level
 from passk_tui.core.text.terminal_text import terminal_safe
@@ -68,8 +69,8 @@ class CurveScreen(ViewScreen):
         for p in curve.points:
             table.add_row(
                 Text(str(p.k), justify="right"),
-                Text(f"{float(p.pass_at_k):.2f}", justify="right"),
+                Text(two_decimals(p.pass_at_k), justify="right"),
                 interval_text(p.pass_at_k_interval),
-                Text(f"{float(p.pass_hat_k):.2f}", justify="right"),
+                Text(two_decimals(p.pass_hat_k), justify="right"),
                 interval_text(p.pass_hat_k_interval),
             )
