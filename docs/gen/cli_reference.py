@@ -2,7 +2,7 @@
 
 Each parser is the one ``passk-tui [SUBCOMMAND] --help`` prints: it is caught as it is about to
 print, so a flag added anywhere (by hand or from a settings schema) reaches the page without an
-edit here, and a subcommand added to ``cli/main.py``'s ``SUBCOMMANDS`` gets its section.
+edit here, and a subcommand added to ``cli/subcommands.py``'s ``SUBCOMMANDS`` gets its section.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import ast
 import contextlib
 import inspect
 import io
+import re
 from collections.abc import Iterator
 from typing import NoReturn
 
@@ -70,6 +71,13 @@ def _flag(action: argparse.Action) -> str:
     return ", ".join(f"`{name} {shown}`" for name in action.option_strings)
 
 
+def _prose(parser: argparse.ArgumentParser, text: str) -> str:
+    """An epilog: a paragraph, or as laid out when the parser keeps its lines (a list)."""
+    if issubclass(parser.formatter_class, argparse.RawDescriptionHelpFormatter):
+        return "```text\n" + text.strip("\n") + "\n```"
+    return _cell(text)
+
+
 def usage(parser: argparse.ArgumentParser) -> str:
     """The usage line as --help prints it, wrapped at 88 columns whatever the terminal."""
     formatter = argparse.HelpFormatter(parser.prog, width=88)
@@ -83,7 +91,7 @@ def parser_markdown(name: str, parser: argparse.ArgumentParser) -> str:
     lines = [f"## `{parser.prog}`" if name else "## `passk-tui` (a run, or the app)", ""]
     lines += ["```text", usage(parser), "```", ""]
     if parser.description:
-        lines += [_cell(parser.description), ""]
+        lines += [_cell(re.sub(r"-\n\s*", "-", parser.description)), ""]
     for group in parser._action_groups:
         actions = [a for a in group._group_actions if a.help != argparse.SUPPRESS]
         if not actions:
@@ -93,7 +101,7 @@ def parser_markdown(name: str, parser: argparse.ArgumentParser) -> str:
             lines.append(f"| {_flag(action)} | {_cell(formatter._expand_help(action))} |")
         lines.append("")
     if parser.epilog:
-        lines += [_cell(parser.epilog), ""]
+        lines += [_prose(parser, parser.epilog), ""]
     return "\n".join(lines)
 
 
