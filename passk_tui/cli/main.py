@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("passk_tui.cli.compare", "run_compare"),
     "serve": ("passk_tui.cli.serve", "run_serve"),
     "plan": ("passk_tui.cli.plan", "run_plan"),
+    "import": ("passk_tui.cli.import_logs", "run_import"),
 }
 
 

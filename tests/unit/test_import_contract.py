@@ -19,11 +19,12 @@ PACKAGE = ROOT / "passk_tui"
 MAY_IMPORT = {
     "core": set(),
     "targets": {"core"},
+    "imports": {"core"},
     "store": {"core"},
     "reports": {"core", "store"},
-    "evaluations": {"core", "targets", "store", "reports"},
+    "evaluations": {"core", "targets", "imports", "store", "reports"},
     "tui": {"core", "targets", "store", "reports", "evaluations"},
-    "cli": {"core", "targets", "store", "reports", "evaluations", "tui"},
+    "cli": {"core", "targets", "imports", "store", "reports", "evaluations", "tui"},
     "api": {"core", "targets", "store", "reports", "evaluations"},
 }
 #: Third-party and standard modules the pure core must never load: no UI, no network, no SQL.

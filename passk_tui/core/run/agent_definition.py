@@ -10,6 +10,8 @@ evaluation was made, as a JSON object of one of three stable shapes::
      "params": {"temperature": 0}, "timeout": 30.0 | null}
     {"kind": "stack", "stack": "https://stack.example", "agent": "calc", "version": 3}
     {"kind": "python", "callable": "my_module.my_agent"}
+    {"kind": "import", "tool": "inspect", "tool_version": "0.3.285",
+     "files": [{"path": "/abs/log.eval", "sha256": "..."}], "options": {}, "fingerprint": "..."}
 
 A command is kept as written, with the folder it runs in (the agents file's):
 that pair is exactly what starts the process, and relative paths among its
@@ -99,6 +101,37 @@ def python_only(evaluation_id: str, definition: Definition | None) -> str | None
     )
 
 
+#: The kind of an imported evaluation's definition: another tool ran it, nothing can run more.
+IMPORT = "import"
+
+
+def imported_definition(
+    tool: str,
+    tool_version: str | None,
+    files: Sequence[tuple[str, str]],
+    options: dict[str, Any],
+    fingerprint: str,
+) -> Definition:
+    """An evaluation read from another tool's files (``passk-tui import``): the tool, its
+    version where the log says it, each file with its sha256, and the mapping's options."""
+    return {
+        "kind": IMPORT,
+        "tool": tool,
+        "tool_version": tool_version,
+        "files": [{"path": path, "sha256": digest} for path, digest in files],
+        "options": dict(options),
+        "fingerprint": fingerprint,
+    }
+
+
+def not_runnable(evaluation_id: str, definition: Definition | None) -> str | None:
+    """Why no command line or app can run more of this evaluation (a Python callable's, an
+    import's); None when it can be resumed like any other."""
+    if (definition or {}).get("kind") == IMPORT:
+        return f"it was {describe(definition)}: there is nothing to run"
+    return python_only(evaluation_id, definition)
+
+
 def public_url(url: str) -> str:
     """``url`` fit to store and show: no user or password, no fragment, and each query value
     whose name looks like a credential (``api-key``, ``token``, ``sig``...) masked."""
@@ -172,6 +205,12 @@ def describe(definition: Definition | None) -> str:
         return f"on the stack at {definition.get('stack')}"
     if kind == PYTHON:
         return f"python {definition.get('callable')}"
+    if kind == IMPORT:
+        tool = " ".join(
+            str(t) for t in (definition.get("tool"), definition.get("tool_version")) if t
+        )
+        names = ", ".join(Path(str(f.get("path"))).name for f in definition.get("files") or [])
+        return f"imported from {tool}: {names}"
     return json.dumps(definition, ensure_ascii=False)
 
 
@@ -196,6 +235,10 @@ _FIELD_LABELS = {
     "timeout": "request timeout (s)",
     "stack": "stack",
     "callable": "callable",
+    "tool": "tool",
+    "tool_version": "tool version",
+    "files": "files",
+    "options": "import options",
 }
 
 

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
-from passk_tui.core.run.agent_definition import python_only
+from passk_tui.core.run.agent_definition import not_runnable
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.extent import running_seconds
@@ -163,7 +163,7 @@ class ResultsScreen(ResultsViews):
         the agent is a Python callable."""
         if action != "more_attempts" and not (action == "resume" and self._resumable()):
             return None
-        why = python_only(self.view.evaluation_id, self.view.definition)
+        why = not_runnable(self.view.evaluation_id, self.view.definition)
         return None if why is None else terminal_safe(why)
 
     def _restyle(self) -> None:
