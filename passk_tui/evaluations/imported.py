@@ -28,8 +28,10 @@ from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import NothingToRun
 from passk_tui.evaluations.settings_text import FAMILY_WISE_NEEDS
 from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.jsonl import read_jsonl
 from passk_tui.imports.model import BadLog, ImportedAttempt, ImportedRun
 from passk_tui.imports.promptfoo import read_promptfoo
+from passk_tui.imports.tau import read_tau
 from passk_tui.store import Store, StoredEvaluation
 
 #: Each format ``passk-tui import`` takes, and its reader (files, options -> attempts).
@@ -37,6 +39,8 @@ Reader = Callable[[list[Path], dict[str, Any]], ImportedRun]
 READERS: dict[str, Reader] = {
     "inspect": lambda paths, options: read_inspect(paths, options.get("pass_value")),
     "promptfoo": lambda paths, options: read_promptfoo(paths),
+    "tau-bench": lambda paths, options: read_tau(paths),
+    "jsonl": lambda paths, options: read_jsonl(paths),
 }
 
 

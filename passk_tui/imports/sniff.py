@@ -15,7 +15,11 @@ _SIGNS: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "a promptfoo results file",
         (('"evalId"',), ('"prompts"', '"stats"', '"results"')),
     ),
-    ("tau-bench", "a tau2-bench results file", (('"simulations"', '"tasks"'),)),
+    (
+        "tau-bench",
+        "a tau2-bench results file",
+        (('"simulations"', '"tasks"'), ('"tasks"', '"agent_info"', '"num_trials"')),
+    ),
     ("tau-bench", "a tau-bench results file", (('"task_id"', '"reward"'),)),
     ("lm-eval", "an lm-eval samples file", (('"doc_id"', '"resps"'), ('"doc_id"', '"doc"'))),
     ("inspect", "an inspect log", (('"eval"', '"task"', '"model"'),)),

@@ -36,12 +36,14 @@ Definition = dict[str, Any]
 
 #: What a secret-looking query value of a base URL is replaced with.
 MASK = "***"
+IMPORT_KIND = "import"
 #: Query parameters whose value is taken for a credential (``?api-key=``, ``?token=``...).
 _SECRET_QUERY = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential", re.IGNORECASE)
 #: The user and password of an address (``//user:password@``).
 _USERINFO = re.compile(r"//[^/?#]*@")
-#: Where a stack is reached: not part of what is measured (see the module's docstring).
-_WHERE = {"stack": ("stack",)}
+#: Where a stack is reached: not part of what is measured (see the module's docstring). An
+#: import's files are one run of what it names, not what it is: another run has other files.
+_WHERE = {"stack": ("stack",), IMPORT_KIND: ("files", "fingerprint", "tool_version")}
 #: Longest value a change line quotes; longer ones end in "…".
 CHANGE_CHARS = 80
 #: Longest system prompt the one-line description quotes.
@@ -102,7 +104,7 @@ def python_only(evaluation_id: str, definition: Definition | None) -> str | None
 
 
 #: The kind of an imported evaluation's definition: another tool ran it, nothing can run more.
-IMPORT = "import"
+IMPORT = IMPORT_KIND
 
 
 def imported_definition(
