@@ -29,6 +29,7 @@ from passk_tui.evaluations.resume import NothingToRun
 from passk_tui.evaluations.settings_text import FAMILY_WISE_NEEDS
 from passk_tui.imports.inspect_log import read_inspect
 from passk_tui.imports.jsonl import read_jsonl
+from passk_tui.imports.lm_eval import read_lm_eval
 from passk_tui.imports.model import BadLog, ImportedAttempt, ImportedRun
 from passk_tui.imports.promptfoo import read_promptfoo
 from passk_tui.imports.tau import read_tau
@@ -40,6 +41,7 @@ READERS: dict[str, Reader] = {
     "inspect": lambda paths, options: read_inspect(paths, options.get("pass_value")),
     "promptfoo": lambda paths, options: read_promptfoo(paths),
     "tau-bench": lambda paths, options: read_tau(paths),
+    "lm-eval": lambda paths, options: read_lm_eval(paths, options.get("metric")),
     "jsonl": lambda paths, options: read_jsonl(paths),
 }
 

@@ -73,8 +73,11 @@ def _zstd_decompress(data: bytes) -> bytes:
 
     decompressor = zstandard.ZstdDecompressor()
     parts: list[bytes] = []
-    while data:  # inspect_ai starts a new frame every 200 MiB of input
-        frame = decompressor.decompressobj()
-        parts.append(frame.decompress(data))
-        data = frame.unused_data
+    try:
+        while data:  # inspect_ai starts a new frame every 200 MiB of input
+            frame = decompressor.decompressobj()
+            parts.append(frame.decompress(data))
+            data = frame.unused_data
+    except zstandard.ZstdError as exc:
+        raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
     return b"".join(parts)

@@ -1,0 +1,136 @@
+"""Each format's reader against the tool's own figures, on logs the real tools wrote.
+
+inspect_ai and promptfoo wrote their fixtures here (``bench/imports/make_fixtures.sh``);
+tau-bench and tau2-bench cannot run without paid model APIs, so theirs are written in the
+formats their sources define (``bench/imports/make_tau_fixtures.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.stats.figures import pass_at_k, pass_hat_k
+from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.model import BadLog, ImportedRun
+from passk_tui.imports.promptfoo import read_promptfoo
+from passk_tui.imports.tau import read_tau
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "imports"
+
+
+def tally(run: ImportedRun) -> dict[str, tuple[int, int]]:
+    """Per case: (attempts, passes)."""
+    n: Counter[str] = Counter()
+    c: Counter[str] = Counter()
+    for a in run.attempts:
+        n[a.case] += 1
+        c[a.case] += a.outcome is Outcome.PASSED
+    return {case: (n[case], c[case]) for case in n}
+
+
+@pytest.mark.parametrize("name", ["inspect-run1.eval", "inspect-run2.eval", "inspect-run1.json"])
+def test_inspect_pass_at_3_equals_inspects_own_reducer(name: str) -> None:
+    """inspect's pass_at_3 reducer over the epochs it scored (it leaves errored epochs out) is
+    our unbiased pass@3 over the same passes and scored epochs: 0 mismatches."""
+    run = read_inspect([FIXTURES / name])
+    counts = tally(run)
+    errored = Counter(a.case for a in run.attempts if a.outcome is Outcome.ERRORED)
+    assert set(run.reported) == set(counts) and len(counts) == 6
+    for case, (n, c) in counts.items():
+        scored = n - errored[case]
+        assert float(pass_at_k(scored, c, 3)) == pytest.approx(run.reported[case]["pass_at_3"])
+        assert float(pass_at_k(scored, c, 1) if scored else 0) == pytest.approx(
+            run.reported[case]["mean"]
+        )
+
+
+def test_inspect_eval_and_its_json_conversion_read_alike() -> None:
+    """The same run as a .eval archive (zstd members) and as inspect's own .json conversion."""
+    archive = read_inspect([FIXTURES / "inspect-run1.eval"])
+    whole = read_inspect([FIXTURES / "inspect-run1.json"])
+    key = lambda a: (a.case, a.attempt)  # noqa: E731
+    assert sorted(archive.attempts, key=key) == sorted(whole.attempts, key=key)
+    assert archive.tool_version == "0.3.285" and archive.agent == "openai-api/fake/fake-model"
+    assert archive.order[:2] == ["product-1", "product-2"]
+
+
+def test_inspect_errors_are_errored_with_inspects_words() -> None:
+    run = read_inspect([FIXTURES / "inspect-run1.eval"])
+    errors = sorted((a.attempt, a.error) for a in run.attempts if a.outcome is Outcome.ERRORED)
+    assert errors == [
+        (2, "RuntimeError('the calculator tool crashed on epoch 2')"),
+        (4, "RuntimeError('the calculator tool crashed on epoch 4')"),
+    ]
+    wrong = [a for a in run.attempts if a.case == "never-right"]
+    assert {a.outcome for a in wrong} == {Outcome.WRONG}
+    assert wrong[0].output == "391" and wrong[0].reason is not None
+
+
+def test_inspect_pass_value_decides_instead() -> None:
+    """--pass-value I: the incorrect answers pass (a custom scorer's own vocabulary)."""
+    run = read_inspect([FIXTURES / "inspect-run1.eval"], pass_value="I")
+    assert tally(run)["never-right"] == (5, 5)
+
+
+def test_promptfoo_counts_equal_promptfoos_stats() -> None:
+    path = FIXTURES / "promptfoo-results.json"
+    run = read_promptfoo([path])
+    stats = json.loads(path.read_text())["results"]["stats"]
+    outcomes = Counter(a.outcome for a in run.attempts)
+    assert outcomes[Outcome.PASSED] == stats["successes"] == 15
+    assert outcomes[Outcome.WRONG] == stats["failures"]
+    assert outcomes[Outcome.ERRORED] == stats["errors"] == 5
+    # Per test: promptfoo's own success flags, grouped by the test's description.
+    theirs: Counter[str] = Counter()
+    for result in json.loads(path.read_text())["results"]["results"]:
+        theirs[result["testCase"]["description"]] += result["success"]
+    assert {case: c for case, (_, c) in tally(run).items()} == dict(theirs)
+    assert all(n == 5 for n, _ in tally(run).values())
+    down = [a for a in run.attempts if a.case == "provider-down"]
+    assert down[0].error is not None and "500" in down[0].error
+
+
+def test_tau_bench_pass_hat_k_equals_tau_benchs_formula() -> None:
+    """tau-bench's display_metrics: pass^k = mean over tasks of C(c, k) / C(trials, k)."""
+    run = read_tau([FIXTURES / "tau-bench-results.json"])
+    counts = tally(run)
+    for k in (1, 2, 3):
+        theirs = sum(comb(c, k) / comb(3, k) for _, c in counts.values()) / len(counts)
+        ours = sum(pass_hat_k(n, c, k) for n, c in counts.values()) / len(counts)
+        assert float(ours) == pytest.approx(theirs)
+    errored = [a for a in run.attempts if a.outcome is Outcome.ERRORED]
+    assert [(a.case, a.attempt, a.error) for a in errored] == [
+        ("4", 2, "APIConnectionError: Connection error.")
+    ]
+
+
+def test_tau2_domains_together_named_by_domain() -> None:
+    run = read_tau([FIXTURES / "tau2-airline.json", FIXTURES / "tau2-retail.json"])
+    counts = tally(run)
+    assert len(counts) == 8 and all(n == 4 for n, _ in counts.values())
+    assert run.order[0] == "airline/0" and run.agent == "fake-model"
+    errored = [a for a in run.attempts if a.outcome is Outcome.ERRORED]
+    assert [(a.case, a.error) for a in errored] == [("airline/0", "ended by infrastructure_error")]
+    max_steps = [a for a in run.attempts if a.reason and "max_steps" in a.reason]
+    assert {a.outcome for a in max_steps} == {Outcome.WRONG}
+
+
+@pytest.mark.parametrize(
+    ("reader", "name", "words"),
+    [
+        (read_promptfoo, "inspect-run1.json", "this is an inspect log; use `import inspect`"),
+        (read_inspect, "promptfoo-results.json", "this is a promptfoo results file; use `import promptfoo`"),
+        (read_tau, "promptfoo-results.json", "this is a promptfoo results file; use `import promptfoo`"),
+        (read_promptfoo, "tau2-airline.json", "this is a tau2-bench results file; use `import tau-bench`"),
+    ],
+)  # fmt: skip
+def test_a_file_of_another_format_is_named(reader: object, name: str, words: str) -> None:
+    with pytest.raises(BadLog) as caught:
+        reader([FIXTURES / name])  # type: ignore[operator]
+    assert str(caught.value) == f"{FIXTURES / name}: {words}"
