@@ -1,0 +1,78 @@
+"""How fast ``passk-tui import inspect`` reads a large log, beside inspect_ai's own reader.
+
+Builds (once) a log of 10,000 samples x 5 epochs with inspect_ai's own writer, from the
+samples of the fixture run, then times, each in a fresh process: ``passk-tui import inspect``
+(read, store, print the table) and inspect_ai's ``read_eval_log`` of the same file. Wall
+seconds and the process's peak RSS (``ru_maxrss`` of the child).
+
+    pip install inspect-ai          # only the bench needs it, to write the log and to compare
+    python bench/imports/inspect_speed.py [--samples 10000] [--epochs 5] [--log /tmp/big.eval]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "fixtures" / "imports" / "inspect-run1.eval"
+
+
+def build(path: Path, samples: int, epochs: int) -> None:
+    """A log of ``samples`` x ``epochs`` made of the fixture's samples, by inspect_ai's writer."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    log = read_eval_log(str(FIXTURE))
+    templates = [s for s in log.samples or [] if s.error is None]
+    made = []
+    for n in range(samples):
+        for epoch in range(1, epochs + 1):
+            template = templates[(n * epochs + epoch) % len(templates)]
+            made.append(template.model_copy(update={"id": f"s{n:05d}", "epoch": epoch}))
+    log.samples = made
+    log.eval.dataset.samples = samples
+    log.eval.dataset.sample_ids = [f"s{n:05d}" for n in range(samples)]
+    log.reductions = None
+    write_eval_log(log, str(path), format="eval")
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS in MB and exit status of ``argv`` run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if done.returncode not in (0, 1, 4):
+        sys.exit(f"{argv[:4]} failed ({done.returncode}): {done.stderr[-500:]}")
+    # ru_maxrss of children is the largest child so far: run the smaller one first.
+    return wall, max(peak, before) / 1024, done.returncode
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=10_000)
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "passk-big.eval")
+    args = parser.parse_args()
+    if not args.log.exists():
+        started = time.perf_counter()
+        build(args.log, args.samples, args.epochs)
+        print(f"built {args.log} ({args.log.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s")
+    with tempfile.TemporaryDirectory() as data:
+        env = {**os.environ, "PASSK_DATA_DIR": data, "PYTHONPATH": str(ROOT)}
+        ours = timed([sys.executable, "-m", "passk_tui", "import", "inspect", str(args.log)], env)
+        print(f"passk-tui import inspect: {ours[0]:.2f} s, peak RSS {ours[1]:.0f} MB")
+    reader = "from inspect_ai.log import read_eval_log; import sys; read_eval_log(sys.argv[1])"
+    theirs = timed([sys.executable, "-c", reader, str(args.log)], dict(os.environ))
+    print(f"inspect_ai read_eval_log: {theirs[0]:.2f} s, peak RSS {theirs[1]:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
