@@ -17,6 +17,7 @@ import pytest
 from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.stats.figures import pass_at_k, pass_hat_k
 from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.lm_eval import read_lm_eval
 from passk_tui.imports.model import BadLog, ImportedRun
 from passk_tui.imports.promptfoo import read_promptfoo
 from passk_tui.imports.tau import read_tau
@@ -119,6 +120,40 @@ def test_tau2_domains_together_named_by_domain() -> None:
     assert [(a.case, a.error) for a in errored] == [("airline/0", "ended by infrastructure_error")]
     max_steps = [a for a in run.attempts if a.reason and "max_steps" in a.reason]
     assert {a.outcome for a in max_steps} == {Outcome.WRONG}
+
+
+LM_EVAL_RUNS = sorted((FIXTURES / "lm-eval").glob("run*"))
+
+
+def test_lm_eval_each_run_equals_lm_evals_own_mean() -> None:
+    """Five real runs of one task: each run's samples file alone gives lm-eval's reported
+    exact_match; together, each document has one attempt per run."""
+    assert len(LM_EVAL_RUNS) == 5
+    means = []
+    for folder in LM_EVAL_RUNS:
+        (samples,) = folder.glob("samples_*.jsonl")
+        (results,) = folder.glob("results_*.json")
+        theirs = json.loads(results.read_text())["results"]["arithmetic_fake"]["exact_match,none"]
+        counts = tally(read_lm_eval([samples]))
+        assert sum(c for _, c in counts.values()) / len(counts) == pytest.approx(theirs)
+        means.append(theirs)
+    together = read_lm_eval([next(f.glob("samples_*.jsonl")) for f in LM_EVAL_RUNS])
+    counts = tally(together)
+    assert all(n == 5 for n, _ in counts.values()) and together.notes == [
+        "metric exact_match, filter none"
+    ]
+    assert sum(c for _, c in counts.values()) / 25 == pytest.approx(sum(means) / 5)
+    assert tally(together)["4"] == (5, 0)  # its target is 17: never right
+
+
+def test_lm_eval_aggregated_results_are_named_for_what_they_are() -> None:
+    (results,) = LM_EVAL_RUNS[0].glob("results_*.json")
+    with pytest.raises(BadLog) as caught:
+        read_lm_eval([results])
+    assert str(caught.value) == (
+        f"{results}: line 1: this is lm-eval's aggregated results "
+        "(import the samples_*.jsonl it wrote with --log_samples)"
+    )
 
 
 @pytest.mark.parametrize(
