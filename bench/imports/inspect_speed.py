@@ -1,7 +1,9 @@
 """How fast ``passk-tui import inspect`` reads a large log, beside inspect_ai's own reader.
 
-Builds (once) a log of 10,000 samples x 5 epochs with inspect_ai's own writer, from the
-samples of the fixture run, then times, each in a fresh process: ``passk-tui import inspect``
+Builds (once) a log of 10,000 samples x 5 epochs from the fixture run: its header and its
+samples' JSON, each sample written again under a new id, zstd-compressed by inspect_ai's own
+zip settings (``inspect_ai._util.zipfile``: going through its pydantic models took over half an
+hour on a loaded machine), then times, each in a fresh process: ``passk-tui import inspect``
 (read, store, print the table) and inspect_ai's ``read_eval_log`` of the same file. Wall
 seconds and the process's peak RSS (``ru_maxrss`` of the child).
 
@@ -21,32 +23,42 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 FIXTURE = ROOT / "tests" / "fixtures" / "imports" / "inspect-run1.eval"
 
 
 def build(path: Path, samples: int, epochs: int) -> None:
-    """A log of ``samples`` x ``epochs`` made of the fixture's samples, by inspect_ai's writer."""
-    from inspect_ai.log import read_eval_log, write_eval_log
+    """A log of ``samples`` x ``epochs`` made of the fixture's samples, as inspect_ai zips one."""
+    import json
+    import zipfile
 
-    log = read_eval_log(str(FIXTURE))
-    templates = [s for s in log.samples or [] if s.error is None]
-    made = []
-    for n in range(samples):
-        for epoch in range(1, epochs + 1):
-            template = templates[(n * epochs + epoch) % len(templates)]
-            made.append(template.model_copy(update={"id": f"s{n:05d}", "epoch": epoch}))
-    log.samples = made
-    log.eval.dataset.samples = samples
-    log.eval.dataset.sample_ids = [f"s{n:05d}" for n in range(samples)]
-    log.reductions = None
-    write_eval_log(log, str(path), format="eval")
+    from inspect_ai._util.zipfile import zipfile_compress_kwargs
+
+    from passk_tui.imports.zip_members import Archive
+
+    with Archive(FIXTURE) as archive:
+        names = [n for n in archive.names() if n.startswith("samples/") and "tool-error" not in n]
+        templates = [json.loads(archive.read(n)) for n in names]
+        header = json.loads(archive.read("header.json"))
+    ids = [f"s{n:05d}" for n in range(samples)]
+    header["eval"]["dataset"].update(samples=samples, sample_ids=ids)
+    with zipfile.ZipFile(path, "w", **zipfile_compress_kwargs) as out:
+        out.writestr("_journal/start.json", json.dumps({"version": 2, "eval": header["eval"]}))
+        for n, sample_id in enumerate(ids):
+            for epoch in range(1, epochs + 1):
+                template = templates[(n * epochs + epoch) % len(templates)]
+                sample = dict(template, id=sample_id, epoch=epoch)
+                out.writestr(f"samples/{sample_id}_epoch_{epoch}.json", json.dumps(sample))
+        out.writestr("header.json", json.dumps(header))
 
 
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     """Wall seconds, peak RSS in MB and exit status of ``argv`` run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     wall = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if done.returncode not in (0, 1, 4):
@@ -64,7 +76,9 @@ def main() -> None:
     if not args.log.exists():
         started = time.perf_counter()
         build(args.log, args.samples, args.epochs)
-        print(f"built {args.log} ({args.log.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s")
+        print(
+            f"built {args.log} ({args.log.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s"
+        )
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PASSK_DATA_DIR": data, "PYTHONPATH": str(ROOT)}
         ours = timed([sys.executable, "-m", "passk_tui", "import", "inspect", str(args.log)], env)

@@ -24,8 +24,13 @@ def tau1(rng: random.Random) -> list[dict[str, object]]:
     for trial in range(3):
         for task_id in range(5):
             if task_id == 4 and trial == 1:
-                info: dict[str, object] = {"error": "APIConnectionError: Connection error.", "traceback": "..."}
-                results.append({"task_id": task_id, "reward": 0.0, "info": info, "traj": [], "trial": trial})
+                info: dict[str, object] = {
+                    "error": "APIConnectionError: Connection error.",
+                    "traceback": "...",
+                }
+                results.append(
+                    {"task_id": task_id, "reward": 0.0, "info": info, "traj": [], "trial": trial}
+                )
                 continue
             reward = 1.0 if rng.random() < task_id / 4 else 0.0
             traj = [
@@ -33,18 +38,24 @@ def tau1(rng: random.Random) -> list[dict[str, object]]:
                 {"role": "assistant", "content": "Done." if reward else "I cannot do that."},
             ]
             info = {"task": {"user_id": f"user_{task_id}"}, "reward_info": {"reward": reward}}
-            results.append({"task_id": task_id, "reward": reward, "info": info, "traj": traj, "trial": trial})
+            results.append(
+                {"task_id": task_id, "reward": reward, "info": info, "traj": traj, "trial": trial}
+            )
     return results
 
 
 def tau2(rng: random.Random, domain: str, infra_error: bool) -> dict[str, object]:
     """4 tasks x 4 trials of one domain; one infrastructure error where asked."""
-    tasks = [{"id": str(n), "user_scenario": {"instructions": f"{domain} task {n}"}} for n in range(4)]
+    tasks = [
+        {"id": str(n), "user_scenario": {"instructions": f"{domain} task {n}"}} for n in range(4)
+    ]
     simulations: list[dict[str, object]] = []
     for trial in range(4):
         for n in range(4):
             ending = "user_stop"
-            reward_info: dict[str, object] | None = {"reward": 1.0 if rng.random() < (n + 1) / 5 else 0.0}
+            reward_info: dict[str, object] | None = {
+                "reward": 1.0 if rng.random() < (n + 1) / 5 else 0.0
+            }
             if infra_error and n == 0 and trial == 2:
                 ending, reward_info = "infrastructure_error", None
             elif n == 3 and trial == 3:
@@ -78,7 +89,12 @@ def tau2(rng: random.Random, domain: str, infra_error: bool) -> dict[str, object
         "agent_info": {"implementation": "llm_agent", "llm": "fake-model"},
         "environment_info": {"domain_name": domain},
     }
-    return {"timestamp": "2026-12-04T10:00:00", "info": info, "tasks": tasks, "simulations": simulations}
+    return {
+        "timestamp": "2026-12-04T10:00:00",
+        "info": info,
+        "tasks": tasks,
+        "simulations": simulations,
+    }
 
 
 def main() -> None:
@@ -86,7 +102,9 @@ def main() -> None:
     rng = random.Random(11)
     (out / "tau-bench-results.json").write_text(json.dumps(tau1(rng), indent=1) + "\n")
     for domain, infra in (("airline", True), ("retail", False)):
-        (out / f"tau2-{domain}.json").write_text(json.dumps(tau2(rng, domain, infra), indent=1) + "\n")
+        (out / f"tau2-{domain}.json").write_text(
+            json.dumps(tau2(rng, domain, infra), indent=1) + "\n"
+        )
 
 
 if __name__ == "__main__":

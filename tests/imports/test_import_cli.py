@@ -128,3 +128,24 @@ def test_a_file_of_another_format_says_which_command_reads_it() -> None:
         f"passk-tui: {FIXTURES / 'promptfoo-results.json'}: this is a promptfoo results file; "
         "use `import promptfoo`\n"
     )
+
+
+def test_every_face_reads_an_import(tmp_path: Path) -> None:
+    """The HTML report, plan --from and history read it as any stored evaluation."""
+    report = tmp_path / "report.html"
+    result = passk(
+        "import", "tau-bench", str(FIXTURES / "tau-bench-results.json"), "--export", str(report)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "imported from tau-bench 1: tau-bench-results.json" in report.read_text()
+    plan = passk("plan", "--from", "last", "--require", "0.5")
+    assert plan.returncode == 0, plan.stderr
+    history = passk("history")
+    assert history.returncode == 0 and "tau-bench" in history.stdout
+
+
+def test_family_wise_needs_a_gate_and_a_level() -> None:
+    result = passk("import", "inspect", str(RUN1), "--family-wise")
+    assert result.returncode == 2
+    assert result.stderr.startswith("passk-tui: --family-wise: needs --require and --confidence")
+    assert stored_ids() == []

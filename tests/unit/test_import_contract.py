@@ -14,8 +14,8 @@ from tests.support import ROOT
 PACKAGE = ROOT / "passk_tui"
 
 #: What each layer may import from the package, besides itself (STYLE.md, "The layout").
-#: cli, tui and api are the faces; evaluations the service under them; then store, reports
-#: and targets; core at the bottom.
+#: cli, tui and api are the faces; evaluations the service under them; then store, reports,
+#: targets and imports (other tools' logs read as attempts); core at the bottom.
 MAY_IMPORT = {
     "core": set(),
     "targets": {"core"},
