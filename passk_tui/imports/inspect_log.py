@@ -22,6 +22,7 @@ from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
     ImportedRun,
+    not_a,
     number_of,
     read_json_file,
     seconds_of,
@@ -135,7 +136,7 @@ def _open_log(path: Path) -> _Log:
         return _Log(path, header if isinstance(header, dict) else {}, archive, None)
     whole = read_json_file(path, TOOL)
     if not isinstance(whole, dict) or "eval" not in whole:
-        raise BadLog(f'{path}: not an inspect log (no "eval" header)')
+        raise not_a(path, TOOL, 'not an inspect log (no "eval" header)')
     return _Log(path, whole, None, whole)
 
 

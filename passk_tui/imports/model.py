@@ -65,21 +65,22 @@ def record_place(index: int | str, case: str | None = None) -> str:
 
 
 def read_json_file(path: Path, tool: str) -> Any:
-    """A whole JSON file; BadLog naming what the file is when it is another tool's or not JSON."""
-    from passk_tui.imports.sniff import wrong_format
-
+    """A whole JSON file; BadLog naming what the file is when it is not JSON."""
     try:
         with path.open("rb") as file:
-            value = json.load(file)
+            return json.load(file)
     except OSError as exc:
         raise BadLog(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (ValueError, RecursionError) as exc:
-        other = wrong_format(path, tool)
-        raise BadLog(f"{path}: {other or f'not JSON ({exc})'}") from None
-    other = wrong_format(path, tool)
-    if other is not None:
-        raise BadLog(f"{path}: {other}")
-    return value
+        raise not_a(path, tool, f"not JSON ({exc})") from None
+
+
+def not_a(path: Path, tool: str, problem: str) -> BadLog:
+    """The error for a file whose shape is not ``tool``'s: what it is when another tool's
+    start is recognised ("this is a promptfoo results file; use ..."), else ``problem``."""
+    from passk_tui.imports.sniff import wrong_format
+
+    return BadLog(f"{path}: {wrong_format(path, tool) or problem}")
 
 
 def seconds_of(text: Any) -> float:

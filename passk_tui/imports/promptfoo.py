@@ -19,6 +19,7 @@ from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
     ImportedRun,
+    not_a,
     object_of,
     read_json_file,
 )
@@ -35,7 +36,7 @@ def read_promptfoo(paths: list[Path]) -> ImportedRun:
         whole = read_json_file(path, TOOL)
         table = whole.get("results") if isinstance(whole, dict) else None
         if not isinstance(table, dict) or not isinstance(table.get("results"), list):
-            raise BadLog(f"{path}: not a promptfoo results file (no results.results list)")
+            raise not_a(path, TOOL, "not a promptfoo results file (no results.results list)")
         run.tool_version = run.tool_version or (whole.get("metadata") or {}).get("promptfooVersion")
         results = [r for r in table["results"]]
         pairs = {(r.get("promptIdx"), _provider(r)) for r in results if isinstance(r, dict)}

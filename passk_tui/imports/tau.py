@@ -20,6 +20,7 @@ from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
     ImportedRun,
+    not_a,
     number_of,
     object_of,
     read_json_file,
@@ -45,8 +46,8 @@ def read_tau(paths: list[Path]) -> ImportedRun:
             prefix = f"{_domain(whole)}/" if len(domains) > 1 else ""
             _tau2(run, path, whole, prefix)
         else:
-            raise BadLog(
-                f"{path}: not a tau-bench results file (a list of trials, or tau2's simulations)"
+            raise not_a(
+                path, TOOL, "not a tau-bench results file (a list of trials, or tau2's tasks)"
             )
     if not run.attempts:
         raise BadLog(f"{paths[0]}: no trials")
