@@ -34,7 +34,17 @@ TOOL = "inspect"
 
 def read_inspect(paths: list[Path], pass_value: str | None = None) -> ImportedRun:
     """Every sample epoch of these logs; several logs of one run (one per task) together."""
-    logs = [_open_log(path) for path in paths]
+    logs: list[_Log] = []
+    try:
+        for path in paths:
+            logs.append(_open_log(path))
+        return _read(logs, pass_value)
+    finally:
+        for log in logs:
+            log.close()
+
+
+def _read(logs: list[_Log], pass_value: str | None) -> ImportedRun:
     run = ImportedRun(TOOL)
     tasks = {log.header.get("eval", {}).get("task") for log in logs}
     scorers: set[str] = set()
@@ -59,7 +69,7 @@ def read_inspect(paths: list[Path], pass_value: str | None = None) -> ImportedRu
                 run.reported.setdefault(name, {})[reducer] = item.get("value")
     if not run.attempts:
         raise BadLog(
-            f"{paths[0]}: an inspect log with no samples (was it written with --no-log-samples?)"
+            f"{logs[0].path}: an inspect log with no samples (was it written with --no-log-samples?)"
         )
     said = ", ".join(sorted(s for s in scorers if s))
     if said:
@@ -70,7 +80,8 @@ def read_inspect(paths: list[Path], pass_value: str | None = None) -> ImportedRu
 
 
 class _Log:
-    """One log, opened: its header and its samples, read lazily."""
+    """One log, opened: its header, its samples and its reductions (the archive stays open
+    until ``close``)."""
 
     def __init__(
         self,
@@ -84,24 +95,28 @@ class _Log:
         self._archive = archive
         self._whole = whole
 
+    def close(self) -> None:
+        if self._archive is not None:
+            self._archive.close()
+
     def samples(self) -> Iterator[dict[str, Any]]:
+        """The samples: a .json log's own; an archive's summaries when it has them (a sample's
+        scores, error, limit, usage and times, a few hundred bytes each), else each sample
+        member (its whole transcript: ten times the bytes to parse)."""
         if self._whole is not None:
             yield from _objects(self._whole.get("samples") or [], self.path, "samples")
             return
+        summaries = self._summaries()
+        if summaries:
+            yield from _objects(summaries, self.path, "summaries")
+            return
         assert self._archive is not None
-        with self._archive:
-            members = list(self._archive.members("samples/"))
-            if members:
-                for info in members:
-                    yield _member(self._archive, info, self.path)
-                return
-            summaries = self._summaries()
-            yield from _objects(summaries, self.path, "summaries.json")
+        for info in self._archive.members("samples/"):
+            yield _member(self._archive, info, self.path)
 
     def _summaries(self) -> list[Any]:
         assert self._archive is not None
-        names = self._archive.names()
-        if "summaries.json" in names:
+        if "summaries.json" in self._archive.names():
             value = _member(self._archive, "summaries.json", self.path)
             return value if isinstance(value, list) else []
         found: list[Any] = []
@@ -115,10 +130,9 @@ class _Log:
             value = self._whole.get("reductions")
         else:
             assert self._archive is not None
-            with Archive(self.path) as archive:
-                if "reductions.json" not in archive.names():
-                    return []
-                value = _member(archive, "reductions.json", self.path)
+            if "reductions.json" not in self._archive.names():
+                return []
+            value = _member(self._archive, "reductions.json", self.path)
         return [r for r in value or [] if isinstance(r, dict)]
 
 

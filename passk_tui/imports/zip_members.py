@@ -29,6 +29,7 @@ class Archive:
         self.path = path
         self._zip = zipfile.ZipFile(path)
         self._raw = path.open("rb")
+        self._names = set(self._zip.namelist())
 
     def __enter__(self) -> Self:
         return self
@@ -42,8 +43,8 @@ class Archive:
         self._zip.close()
         self._raw.close()
 
-    def names(self) -> list[str]:
-        return self._zip.namelist()
+    def names(self) -> set[str]:
+        return self._names
 
     def members(self, prefix: str) -> Iterator[zipfile.ZipInfo]:
         """The members under ``prefix``, in the archive's order."""

@@ -7,7 +7,6 @@ where it came from, with a fingerprint of the files and the mapping that made it
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from passk_tui.core.run.agent_definition import Definition
@@ -30,16 +29,16 @@ class StoreImports(StoreConnection):
         cases_sha256: str,
         definition: Definition,
         records: Sequence[AttemptRecord],
+        created: float,
     ) -> None:
-        """The whole evaluation in one transaction: a kill or a failed write leaves nothing."""
+        """The whole evaluation in one transaction, done at ``created``: a kill or a failed
+        write leaves nothing."""
         with self._writing("the imported evaluation") as db:
             insert_evaluation(
-                db, evaluation_id, settings, cases, cases_sha256, None, definition, status="done"
+                db, evaluation_id, settings, cases, cases_sha256, created, definition, status="done"
             )
-            insert_records(db, evaluation_id, records)
-            db.execute(
-                "UPDATE evaluations SET finished = ? WHERE id = ?", (time.time(), evaluation_id)
-            )
+            insert_records(db, evaluation_id, records, in_flight=False)
+            db.execute("UPDATE evaluations SET finished = ? WHERE id = ?", (created, evaluation_id))
 
     def find_imported(self, fingerprint: str) -> str | None:
         """The id of the evaluation an earlier import of the same files made; None if none."""

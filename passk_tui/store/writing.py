@@ -172,10 +172,14 @@ def insert_evaluation(
 
 
 def insert_records(
-    db: sqlite3.Connection, evaluation_id: str, records: Sequence[AttemptRecord]
+    db: sqlite3.Connection,
+    evaluation_id: str,
+    records: Sequence[AttemptRecord],
+    in_flight: bool = True,
 ) -> None:
-    """Finished (or withdrawn) attempts, no longer in flight, inside the caller's transaction."""
-    rows = [layout.record_row(evaluation_id, r) for r in records]
+    """Finished (or withdrawn) attempts, no longer in flight, inside the caller's transaction
+    (``in_flight`` False: none of them ever was, as an import's)."""
+    rows = (layout.record_row(evaluation_id, r) for r in records)
     db.executemany(
         "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
         " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
@@ -183,6 +187,8 @@ def insert_records(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+    if not in_flight:
+        return
     db.executemany(
         "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
         " AND retake = ?",
