@@ -110,14 +110,14 @@ def test_a_damaged_eval_archive_is_named_with_its_member(tmp_path: Path) -> None
     damaged = tmp_path / "damaged.eval"
     shutil.copy(RUN1, damaged)
     with zipfile.ZipFile(RUN1) as archive:
-        info = archive.getinfo("samples/product-1_epoch_1.json")
+        info = archive.getinfo("summaries.json")
     data = bytearray(damaged.read_bytes())
     start = info.header_offset + 30 + len(info.filename) + len(info.extra) + 8
     data[start : start + 4] = b"\x00\x00\x00\x00"
     damaged.write_bytes(bytes(data))
     result = passk("import", "inspect", str(damaged))
     assert result.returncode == 2
-    assert result.stderr.startswith(f"passk-tui: {damaged}: samples/product-1_epoch_1.json: ")
+    assert result.stderr.startswith(f"passk-tui: {damaged}: summaries.json: ")
     assert len(result.stderr.splitlines()) == 1 and stored_ids() == []
 
 
