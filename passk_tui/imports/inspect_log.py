@@ -5,8 +5,10 @@ are wrong, or the value equal to ``--pass-value`` passes. An error, or a limit t
 hit (messages, tokens, time...), makes the attempt errored with inspect's own words. The
 score read is the first scorer's in the log's header, else the sample's first.
 
-A ``.eval`` archive is read one sample member at a time (``zip_members``); a log written
-without samples is read from its summaries, which hold the scores but not the answers.
+A ``.eval`` archive is read from its summaries (scores, errors, limits, usage and times, a
+tenth of the bytes of whole samples), so the answer kept is the scorer's reading of it; one
+without summaries is read a sample member at a time (``zip_members``). A ``.json`` log holds
+whole samples, each answer as the model gave it.
 """
 
 from __future__ import annotations
