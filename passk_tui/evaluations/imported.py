@@ -95,6 +95,7 @@ def import_files(
         return Imported(found, store.load(found), again=True, lines=[_again_line(stored)])
     run = reader([Path(p) for p in paths], options)
     cases, records = _cases_and_records(run, paths[0], fingerprint)
+    run.attempts.clear()  # the records hold it all now: 50,000 attempts need not be held twice
     fewest = _fewest(records)
     settings = Settings(
         agent=view.agent or run.agent or tool,

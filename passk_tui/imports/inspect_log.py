@@ -110,22 +110,30 @@ class _Log:
             return
         summaries = self._summaries()
         if summaries:
-            yield from _objects(summaries, self.path, "summaries")
+            summaries.reverse()
+            while summaries:  # each summary let go once read: the list never held twice
+                yield _object(summaries.pop(), self.path, "summaries")
             return
         assert self._archive is not None
         for info in self._archive.members("samples/"):
             yield _member(self._archive, info, self.path)
 
     def _summaries(self) -> list[Any]:
+        """As inspect reads them: ``summaries.json``, else (a log still being written) the
+        journal's parts, a sample epoch's latest summary winning."""
         assert self._archive is not None
         if "summaries.json" in self._archive.names():
             value = _member(self._archive, "summaries.json", self.path)
             return value if isinstance(value, list) else []
-        found: list[Any] = []
+        latest: dict[tuple[Any, Any], Any] = {}
         for info in self._archive.members("_journal/summaries/"):
             part = _member(self._archive, info, self.path)
-            found.extend(part if isinstance(part, list) else [])
-        return found
+            for summary in part if isinstance(part, list) else []:
+                key = (
+                    (summary.get("id"), summary.get("epoch")) if isinstance(summary, dict) else None
+                )
+                latest[key or (len(latest), None)] = summary
+        return list(latest.values())
 
     def reductions(self) -> list[dict[str, Any]]:
         if self._whole is not None:
@@ -166,9 +174,13 @@ def _member(archive: Archive, name: str | zipfile.ZipInfo, path: Path) -> Any:
 
 def _objects(values: Iterable[Any], path: Path, where: str) -> Iterator[dict[str, Any]]:
     for index, value in enumerate(values):
-        if not isinstance(value, dict):
-            raise BadLog(f"{path}: {where}[{index}]: a sample must be an object")
-        yield value
+        yield _object(value, path, f"{where}[{index}]")
+
+
+def _object(value: Any, path: Path, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BadLog(f"{path}: {where}: a sample must be an object")
+    return value
 
 
 def _first_scorer(evaluation: dict[str, Any]) -> str | None:
