@@ -18,6 +18,7 @@ import pytest
 from passk_tui.core.run.attempt import Outcome
 from passk_tui.core.stats.figures import pass_at_k, pass_hat_k
 from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.jsonl import read_jsonl
 from passk_tui.imports.lm_eval import read_lm_eval
 from passk_tui.imports.model import BadLog, ImportedRun
 from passk_tui.imports.promptfoo import read_promptfoo
@@ -175,3 +176,35 @@ def test_a_file_of_another_format_is_named(reader: object, name: str, words: str
     with pytest.raises(BadLog) as caught:
         reader([FIXTURES / name])  # type: ignore[operator]
     assert str(caught.value) == f"{FIXTURES / name}: {words}"
+
+
+def test_tau2_dir_format_reads_the_simulations_folder(tmp_path: Path) -> None:
+    """tau2's "dir" format: results.json without simulations, one file each beside it."""
+    whole = json.loads((FIXTURES / "tau2-airline.json").read_text())
+    (tmp_path / "simulations").mkdir()
+    for simulation in whole.pop("simulations"):
+        (tmp_path / "simulations" / f"{simulation['id']}.json").write_text(json.dumps(simulation))
+    (tmp_path / "results.json").write_text(json.dumps(whole))
+    from_dir = read_tau([tmp_path / "results.json"])
+    inline = read_tau([FIXTURES / "tau2-airline.json"])
+    key = lambda a: (a.case, a.attempt)  # noqa: E731
+    assert sorted(from_dir.attempts, key=key) == sorted(inline.attempts, key=key)
+
+
+def test_jsonl_numbers_a_cases_lines_and_checks_usage(tmp_path: Path) -> None:
+    path = tmp_path / "attempts.jsonl"
+    lines = [
+        {"case": "a", "outcome": "passed", "usage": {"input_tokens": 3, "output_tokens": 1}},
+        {"case": "b", "outcome": "errored", "error": "HTTP 503"},
+        {"case": "a", "outcome": "wrong", "output": {"answer": 4}, "duration": 1.5},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + "\n")
+    run = read_jsonl([path])
+    assert [(a.case, a.attempt, a.outcome) for a in run.attempts] == [
+        ("a", 1, Outcome.PASSED), ("b", 1, Outcome.ERRORED), ("a", 2, Outcome.WRONG),
+    ]  # fmt: skip
+    assert run.attempts[0].usage == {"input_tokens": 3, "output_tokens": 1}
+    path.write_text(json.dumps({"case": "a", "outcome": "passed", "usage": {"input_tokens": -1}}))
+    with pytest.raises(BadLog) as caught:
+        read_jsonl([path])
+    assert str(caught.value) == f"{path}: line 1: usage.input_tokens must be a whole number >= 0"
