@@ -216,7 +216,7 @@ class HistoryScreen(Screen[None]):
         return None if self.unavailable(action) else True
 
     def unavailable(self, action: str) -> str | None:
-        """Why Resume cannot run the chosen evaluation here: its agent is a Python callable."""
+        """Why Resume cannot run the chosen evaluation here: its agent is a Python callable, or it was imported."""
         chosen = self._chosen() if action == "resume" and self.is_mounted else None
         why = None if chosen is None else not_runnable(chosen.id, chosen.definition)
         return None if why is None else terminal_safe(why)

@@ -160,7 +160,7 @@ class ResultsScreen(ResultsViews):
 
     def unavailable(self, action: str) -> str | None:
         """Why Resume (where there is something to resume) and More attempts cannot run here:
-        the agent is a Python callable."""
+        the agent is a Python callable, or it was imported."""
         if action != "more_attempts" and not (action == "resume" and self._resumable()):
             return None
         why = not_runnable(self.view.evaluation_id, self.view.definition)
