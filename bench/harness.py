@@ -202,6 +202,18 @@ def stack_stats(url: str) -> dict:
         return json.loads(answer.read())
 
 
+def run_request(prefix: str, i: int) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of the ``i``-th POST /v1/runs of a bare client's run ``prefix``."""
+    body = {
+        "agent": "demo",
+        "version": 1,
+        "input": f"answer {i}",
+        "metadata": {"evaluation": prefix, "case": f"case-{i}", "attempt": 1},
+    }
+    headers = {"Idempotency-Key": f"{prefix}/{i}", "Content-Type": "application/json"}
+    return json.dumps(body).encode(), headers
+
+
 def write_cases(path: Path, count: int) -> Path:
     """``count`` cases with no check (run with --completion-only); the stack echoes the input."""
     with path.open("w") as out:

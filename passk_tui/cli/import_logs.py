@@ -11,8 +11,12 @@ from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import fail, say
 from passk_tui.cli.run import report_end
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.settings import parse_require, parse_version, parse_whole_number
-from passk_tui.core.stats.intervals import parse_confidence
+from passk_tui.core.inputs.settings import (
+    parse_confidence,
+    parse_require,
+    parse_version,
+    parse_whole_number,
+)
 from passk_tui.evaluations.imported import READERS, ImportView, import_files, shown
 from passk_tui.evaluations.settings_text import flag, parse_agent_name
 from passk_tui.store import Store
@@ -30,7 +34,7 @@ FORMATS_HELP = {
 class ImportParser(FlagParser):
     """The import flags: the files are a list by design."""
 
-    list_flags = frozenset({"files"})
+    list_flags = frozenset({"files", "export"})
 
 
 def build_import_parser() -> argparse.ArgumentParser:
@@ -67,7 +71,12 @@ def build_import_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --confidence and --require: the whole suite",
     )
-    parser.add_argument("--export", metavar="PATH", help="also write .json .csv .md .xml or .html")
+    parser.add_argument(
+        "--export",
+        metavar="PATH",
+        action="append",
+        help="also write .json .csv .md .xml or .html (given again: each one written)",
+    )
     parser.add_argument(
         "--pass-value", metavar="V", help="inspect: the score value that passes (default C or 1)"
     )
@@ -82,11 +91,11 @@ def run_import(argv: list[str]) -> int:
     args = build_import_parser().parse_args(argv)
     try:
         view = _view(args)
-        export_path = None
+        export_paths: list[Path] = []
         if args.export:
             from passk_tui.reports.export import check_export_path
 
-            export_path = check_export_path(args.export)
+            export_paths = [check_export_path(text) for text in args.export]
         paths = [Path(name) for name in args.files]
         for path in paths:
             if not path.is_file():
@@ -99,7 +108,7 @@ def run_import(argv: list[str]) -> int:
         say(line)
     evaluation = shown(imported, store)
     try:
-        return report_end(evaluation, "done", args, export_path)
+        return report_end(evaluation, "done", args, export_paths)
     finally:
         evaluation.release()
 

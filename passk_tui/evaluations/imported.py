@@ -18,13 +18,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import imported_definition
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.agent_definition import imported_definition
+from passk_tui.core.inputs.bounds import bounded_output
+from passk_tui.core.inputs.settings import Settings, default_k
 from passk_tui.core.run.attempt_keys import new_evaluation_id
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.outside_values import bounded_output
-from passk_tui.core.run.settings import Settings, default_k
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import NothingToRun
 from passk_tui.evaluations.settings_text import FAMILY_WISE_NEEDS

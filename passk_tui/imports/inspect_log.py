@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,

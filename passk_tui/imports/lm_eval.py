@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.imports.model import BadLog, ImportedAttempt, ImportedRun
 from passk_tui.imports.sniff import wrong_format
 

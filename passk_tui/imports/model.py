@@ -8,8 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.attempt import Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Outcome
 
 
 class BadLog(InputError):

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passk_tui.core.stats.figures import CaseFigures, pass_at_k, pass_hat_k
+from passk_tui.core.stats.rates.figures import CaseFigures, pass_at_k, pass_hat_k
 
 
 def curve_json(f: CaseFigures) -> dict[str, list[Any]]:

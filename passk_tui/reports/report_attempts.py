@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.progress import Cell
-from passk_tui.core.text.glyphs import SYMBOLS
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.glyphs import SYMBOLS
+from passk_tui.core.stats.progress import Cell
+from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.html_page import cut_text, value_text
 
 #: Longest answer, reason or error shown in full on an attempt's line; longer ones are cut.
@@ -63,7 +64,9 @@ def _attempt_line(a: AttemptRecord, width: int, given: dict[tuple[str, str], int
     A text this case gave before (the same answer, reason or error) points at the first
     attempt that gave it instead of being written again.
     """
-    head = f"{'#' + str(a.attempt):>{width}} {SYMBOL.get(a.outcome, '?')} {a.duration:6.2f} s  "
+    head = (
+        f"{'#' + str(a.attempt):>{width}} {SYMBOL.get(a.outcome, '?')} {fixed(a.duration):>6} s  "
+    )
     parts = []
     answered = None
     if a.output is not None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import rows as layout
 from passk_tui.store.connection import StoreConnection
 from passk_tui.store.writing import insert_evaluation, insert_records

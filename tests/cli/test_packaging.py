@@ -14,6 +14,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -57,13 +58,19 @@ def tracked_package_files() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel `pip install .` builds, from a copy of the tracked files only: a build/ or
-    __pycache__ left in the working tree cannot put into it what a clean clone lacks."""
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the tracked files a build reads: a build/ or __pycache__ left in the working
+    tree cannot put into a wheel or sdist what a clean clone lacks."""
     source = tmp_path_factory.mktemp("source")
-    for name in ["pyproject.toml", "README.md", *tracked_package_files()]:
+    for name in ["pyproject.toml", "README.md", "LICENSE", *tracked_package_files()]:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel `pip install .` builds from ``source``."""
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
@@ -97,6 +104,35 @@ def test_the_wheel_holds_every_file_of_the_package(wheel: Path) -> None:
     missing = [name for name in tracked_package_files() if name not in shipped]
     assert missing == []
     assert not [name for name in shipped if "__pycache__" in name or name.endswith(".pyc")]
+
+
+def test_the_wheel_and_the_sdist_carry_the_mit_license(
+    source: Path, wheel: Path, tmp_path: Path
+) -> None:
+    """pyproject.toml says MIT; the licence text itself ships with both, as MIT asks."""
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the passk-tui authors" in text
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (shipped,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert archive.read(shipped).decode() == text
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        headers = archive.read(metadata).decode().split("\n\n")[0].splitlines()
+    assert {"License-Expression: MIT", "License-File: LICENSE"} <= set(headers)
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+         "b.build_sdist(sys.argv[1])", str(tmp_path)],
+        cwd=source, check=True, capture_output=True,
+    )  # fmt: skip
+    (sdist,) = tmp_path.glob("passk_tui-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        (member,) = [
+            m
+            for m in archive.getmembers()
+            if m.name.count("/") == 1 and m.name.endswith("/LICENSE")
+        ]
+        licence = archive.extractfile(member)
+        assert licence is not None and licence.read().decode() == text
 
 
 def test_every_stylesheet_of_the_installed_app_is_there(installed: Path, tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.attempt import Outcome
-from passk_tui.core.stats.figures import pass_at_k, pass_hat_k
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.stats.rates.figures import pass_at_k, pass_hat_k
 from passk_tui.imports.inspect_log import read_inspect
 from passk_tui.imports.jsonl import read_jsonl
 from passk_tui.imports.lm_eval import read_lm_eval

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from passk_tui.evaluations.imported import ImportView, import_files
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from tests.app.test_app import table_text
 from tests.support.app import TABLES
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.reports.html_page import BLOCK
 from passk_tui.reports.report import build_report
 from passk_tui.reports.report_attempts import ANSWER_CHARS, attempts_list

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil, exp, lgamma
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.text.words import clock
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.text.amounts import clock
 
 #: Fewer errored attempts than this are never called a burst.
 MIN_ERRORED = 5
