@@ -36,8 +36,8 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "import": Subcommand(
         "passk_tui.cli.import_logs",
         "run_import",
-        "FORMAT FILE...",
-        "store another tool's run (inspect, promptfoo, tau-bench, lm-eval, jsonl) and show it",
+        "",
+        "store another tool's run: inspect, promptfoo, tau-bench, lm-eval, jsonl",
     ),
 }
 
