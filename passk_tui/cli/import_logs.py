@@ -24,9 +24,9 @@ from passk_tui.store import Store
 #: One line per format for --help: what each attempt is and what decides it.
 FORMATS_HELP = {
     "inspect": "an inspect_ai log (.eval or .json): each epoch of a sample an attempt, its score decides",
-    "promptfoo": "promptfoo eval --repeat N -o results.json: each repeat of a test, `success` decides",
+    "promptfoo": "promptfoo's results.json of a repeated eval: each repeat of a test, `success` decides",
     "tau-bench": "tau-bench / tau2-bench results: each trial of a task, reward == 1 passes",
-    "lm-eval": "lm-evaluation-harness --log_samples JSONL with repeats: --metric decides",
+    "lm-eval": "lm-evaluation-harness samples JSONL, one file a run: the metric decides",
     "jsonl": 'one attempt a line: {"case", "attempt", "outcome": passed|wrong|errored, ...}',
 }
 
