@@ -1,7 +1,7 @@
 """Every k at once: a case's pass@k and pass^k for k = 1..n in the ``.json`` export, exact.
 
 A reader takes pass@k or pass^k at any k from one run without recomputing the unbiased
-estimators; the app's curve view (``core.stats.curves``) shows the same numbers.
+estimators; the app's curve view (``core.stats.rates.curves``) shows the same numbers.
 """
 
 from __future__ import annotations
