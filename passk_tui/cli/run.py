@@ -60,7 +60,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         return fail(exc)
     except KeyboardInterrupt:
         return interrupted(evaluation.evaluation_id if evaluation is not None else None)
-    return _report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
+    return report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
 
 
 def _may_be_paired(args: argparse.Namespace) -> bool:
@@ -68,7 +68,7 @@ def _may_be_paired(args: argparse.Namespace) -> bool:
     return args.baseline is not None or bool(args.resume) or bool(args.fail_on_regression)
 
 
-def _report_end(
+def report_end(
     evaluation: RecordedEvaluation,
     status: str,
     args: argparse.Namespace,

@@ -31,6 +31,7 @@ from passk_tui.core.stats.gating.gate import gate_text
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
 from passk_tui.reports import costs
+from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time, read_as
 from passk_tui.store.models import StoredEvaluation
@@ -172,6 +173,7 @@ def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
         "input": verbatim(c.case.input),
         "check": verbatim(c.case.spec),
         "figures": figures_json(c.figures),
+        "curve": curve_json(c.figures),
         "intervals": _intervals_json(c.reading.intervals),
         "gate": c.reading.verdict,
         "stop_reason": _reason(c),
