@@ -28,6 +28,7 @@ from passk_tui.core.run.price import Price, parse_price
 from passk_tui.core.run.program import argv_problem
 from passk_tui.core.run.settings import parse_whole_number
 from passk_tui.core.run.toml_text import parse_toml
+from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
 from passk_tui.core.text.quoting import shorten
 from passk_tui.targets.addresses import address_problem
 
@@ -78,6 +79,8 @@ class AgentVersion:
     openai: OpenAISpec | None = None
     price: Price | None = None
     """``price = { input_per_mtok, output_per_mtok }``: what its tokens cost; None: not given."""
+    sandbox: SandboxSettings | None = None
+    """A `command` version's ``sandbox``: where it runs; None: on the host."""
 
     def label(self, source: Path | str) -> str:
         """How messages name this version: ``agents.toml: agent 'calc' version 2``."""
@@ -163,7 +166,13 @@ def local_target(
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
 
-        return CommandTarget(spec.command, spec.folder, label=label, evaluation_id=evaluation_id)
+        return CommandTarget(
+            spec.command,
+            spec.folder,
+            label=label,
+            evaluation_id=evaluation_id,
+            sandbox=spec.sandbox,
+        )
     assert spec.openai is not None
     from passk_tui.targets.openai import OpenAITarget
 
@@ -197,7 +206,7 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
     """One ``[agents.NAME.versions.N]`` table, validated."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with 'command' or 'openai'")
-    _no_unknown_keys(spec, ("command", "openai", "price"), where)
+    _no_unknown_keys(spec, ("command", "openai", "price", "sandbox"), where)
     price = _price(spec["price"], where) if "price" in spec else None
     has_command, has_openai = "command" in spec, "openai" in spec
     if has_command == has_openai:
@@ -215,7 +224,12 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
         problem = argv_problem(argv)
         if problem:
             raise InputError(f"{where}: 'command' {problem}")
-        return AgentVersion(agent, number, folder, command=tuple(argv), price=price)
+        sandbox = parse_sandbox(spec.get("sandbox", False), where, folder)
+        return AgentVersion(
+            agent, number, folder, command=tuple(argv), price=price, sandbox=sandbox
+        )
+    if "sandbox" in spec:
+        raise InputError(f"{where}: sandbox goes only with command")
     openai = _parse_openai(spec["openai"], where)
     return AgentVersion(agent, number, folder, openai=openai, price=price)
 

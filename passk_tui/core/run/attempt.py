@@ -46,6 +46,9 @@ class Verdict:
 
     passed: bool
     reason: str | None = None
+    errored: bool = False
+    """True when the check could not judge (its sandbox's limit hit): the attempt is errored,
+    with ``reason`` as its error, and counts as neither passed nor wrong."""
 
 
 @dataclass(frozen=True, slots=True)
