@@ -25,6 +25,8 @@ import pytest
 
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.run.attempt import Turn, Verdict
+from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
+from passk_tui.core.sandbox.limits import limit_hit
 from passk_tui.core.sandbox.settings import parse_sandbox
 from passk_tui.targets.command import CommandTarget
 from tests.support.processes import gone
@@ -197,3 +199,27 @@ async def test_network_true_reaches_the_host(scene: Scene, monkeypatch: pytest.M
     monkeypatch.setitem(WALLS, "network", True)
     outcome, said = await as_agent(scene, "loopback", True)
     assert outcome == "wrong" and "breached" in said
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("runuser"), reason="needs root")
+def test_an_unprivileged_user_gets_the_same_walls() -> None:
+    """The walls as a user without root builds them (bwrap makes the user namespace): run as
+    nobody, with the shell (the test's Python may live where nobody cannot read)."""
+    shell = (
+        "cat /proc/1/cmdline | tr '\\0' ' '; echo; ls /tmp | wc -l; "
+        "for i in $(seq 40); do sleep 5 & done; wait"
+    )
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as folder:  # where nobody may go
+        Path(folder).chmod(0o755)
+        layout = Layout(folder=Path(folder), as_root=False, processes=16)
+        sandboxed = bwrap_argv("bwrap", layout, ["sh", "-c", shell])
+        ended = subprocess.run(
+            ["runuser", "-u", "nobody", "--", *sandboxed],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    pid_one, in_tmp = ended.stdout.splitlines()[:2]
+    assert pid_one.startswith("bwrap")  # its own PID namespace: pid 1 is bwrap's, not init
+    assert in_tmp == "0"  # a private, empty /tmp (the host's has plenty)
+    assert limit_hit(ended.returncode, ended.stderr.encode()) == "sandbox: process limit"

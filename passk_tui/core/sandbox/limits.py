@@ -19,7 +19,7 @@ START = "sandbox: could not start"
 
 _MEMORY_SAID = re.compile(r"MemoryError|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory")
 _PROCESSES_SAID = re.compile(
-    r"Resource temporarily unavailable|can't start new thread|fork: retry|EAGAIN"
+    r"Resource temporarily unavailable|can't start new thread|fork: retry|Cannot fork|EAGAIN"
 )
 _CPU_CODES = frozenset({-signal.SIGXCPU, 128 + signal.SIGXCPU})
 

@@ -34,7 +34,8 @@ class Sandbox:
         self.folder = folder.absolute()
         self.bwrap = shutil.which("bwrap") or "bwrap"
         home = Path(os.path.expanduser("~")).absolute()
-        self.home = None if home == Path("/") else home
+        # A $HOME that is '/' or not there (nobody's /nonexistent) has nothing to hide.
+        self.home = home if home != Path("/") and home.is_dir() else None
         self.toolchains = _toolchains(program, self.folder, self.home)
         self.as_root = os.geteuid() == 0
 
@@ -64,9 +65,8 @@ class Sandbox:
                 processes=self.settings.processes,
                 as_root=self.as_root,
             )
-            env = {**(extra_env or {}), "TMPDIR": "/tmp"}
-            if self.home is not None:
-                env["HOME"] = str(self.home)
+            home = "/tmp" if self.home is None else str(self.home)
+            env = {**(extra_env or {}), "TMPDIR": "/tmp", "HOME": home}
             code, stdout, stderr = await run_program(
                 bwrap_argv(self.bwrap, layout, argv), self.folder, stdin, running, env
             )
