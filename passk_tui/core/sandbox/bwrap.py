@@ -50,8 +50,11 @@ class Layout:
     as_root: bool = False
 
 
-def bwrap_argv(bwrap: str, layout: Layout, argv: Sequence[str]) -> list[str]:
-    """The whole command line: bwrap, its walls, the limits, then the program's ``argv``."""
+def bwrap_argv(
+    bwrap: str, layout: Layout, argv: Sequence[str], status_fd: int | None = None
+) -> list[str]:
+    """The whole command line: bwrap, its walls, the limits, then the program's ``argv``;
+    ``status_fd`` is where bwrap says which process is the namespace's init."""
     memory = layout.memory_mb * 1024 * 1024
     # --perms 1777: writable by whoever the program runs as (nobody, when root made it).
     private = ["--perms", "1777", "--size", str(memory), "--tmpfs"]
@@ -73,6 +76,8 @@ def bwrap_argv(bwrap: str, layout: Layout, argv: Sequence[str]) -> list[str]:
         spaces.append("--unshare-net")
     # Nothing outlives the attempt: bwrap dies with us, and its PID namespace with it.
     spaces += ["--die-with-parent", "--new-session"]
+    if status_fd is not None:
+        spaces += ["--json-status-fd", str(status_fd)]
     limits = [
         "prlimit",
         f"--as={memory}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -14,6 +15,11 @@ from passk_tui.core.run.program import run_program
 from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import limit_hit
 from passk_tui.core.sandbox.settings import SandboxSettings
+
+#: How often, and how many times, to look whether the sandbox's namespace is gone (at most 5 s:
+#: it takes milliseconds, as SIGKILL does).
+NAMESPACE_POLL = 0.002
+NAMESPACE_WAITS = 2500
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +73,19 @@ class Sandbox:
             )
             home = "/tmp" if self.home is None else str(self.home)
             env = {**(extra_env or {}), "TMPDIR": "/tmp", "HOME": home}
-            code, stdout, stderr = await run_program(
-                bwrap_argv(self.bwrap, layout, argv), self.folder, stdin, running, env
-            )
+            status_read, status_write = os.pipe()
+            try:
+                sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
+                code, stdout, stderr = await run_program(
+                    sandboxed, self.folder, stdin, running, env, pass_fds=(status_write,)
+                )
+                os.close(status_write)
+                status_write = -1
+                await _namespace_gone(status_read)
+            finally:
+                for fd in (status_read, status_write):
+                    if fd >= 0:
+                        os.close(fd)
         finally:
             await asyncio.shield(asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True))
         return Ended(code, stdout, stderr, limit_hit(code, stderr))
@@ -86,6 +102,38 @@ class Sandbox:
         if self.as_root:
             os.chown(scratch, NOBODY, NOBODY)
         return tuple(copies)
+
+
+async def _namespace_gone(status: int) -> None:
+    """Wait until the sandbox's PID namespace is gone, with all it started.
+
+    bwrap exits as soon as the program does; its init (pid 1 of the namespace) dies
+    after it, by --die-with-parent, and only then does the kernel kill what is left in
+    the namespace. bwrap's status pipe names that init (``{"child-pid": N}``), so the
+    run ends only once nothing it started is left, as PRODUCT.md promises.
+    """
+    os.set_blocking(status, False)
+    try:
+        text = os.read(status, 65536).decode("utf-8", "replace")
+    except BlockingIOError:
+        return
+    found = re.search(r'"child-pid"\s*:\s*([0-9]+)', text)
+    if found is None:
+        return  # bwrap failed before it started anything
+    pid = int(found[1])
+    for _ in range(NAMESPACE_WAITS):
+        if _ended(pid):
+            return
+        await asyncio.sleep(NAMESPACE_POLL)
+
+
+def _ended(pid: int) -> bool:
+    """True when ``pid`` has exited (gone, or a zombie not yet reaped by init)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
 
 
 def _give_to_nobody(root: Path) -> None:
