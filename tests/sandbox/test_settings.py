@@ -58,6 +58,14 @@ def test_a_bad_sandbox_table_is_one_line_naming_the_key(
     assert str(raised.value) == said.format(folder=tmp_path)
 
 
+@needs_bwrap
+def test_a_writable_link_out_of_the_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "out").symlink_to(tmp_path)  # bound writable, it would be the host's
+    with pytest.raises(InputError, match="writable folder 'out' is not a folder in"):
+        parse_sandbox({"writable": ["out"]}, "w", tmp_path / "folder")
+
+
 def test_how_a_limit_shows_itself() -> None:
     assert limit_hit(152, b"") == "sandbox: cpu limit"  # SIGXCPU
     assert limit_hit(1, b"Traceback...\nMemoryError\n") == "sandbox: memory limit"

@@ -211,7 +211,7 @@ def test_an_unprivileged_user_gets_the_same_walls() -> None:
     )
     with tempfile.TemporaryDirectory(dir="/var/tmp") as folder:  # where nobody may go
         Path(folder).chmod(0o755)
-        layout = Layout(folder=Path(folder), as_root=False, processes=16)
+        layout = Layout(folder=Path(folder), copy=Path(folder), as_root=False, processes=16)
         sandboxed = bwrap_argv("bwrap", layout, ["sh", "-c", shell])
         ended = subprocess.run(
             ["runuser", "-u", "nobody", "--", *sandboxed],

@@ -3,8 +3,9 @@
 The walls, in the order bwrap builds them (a later mount lies over an earlier one):
 the host read-only; a fresh /dev and /proc (its own PID namespace, so the host's
 processes are not there); private empty /tmp and $HOME, each no larger than its memory;
-the programs it needs from $HOME read-only; the working folder read-only at its own
-path, with its ``writable`` folders its own copies; no network but its own loopback.
+the programs it needs from $HOME read-only; the attempt's own copy of the working
+folder at the folder's path, read-only but for its ``writable`` folders; no network
+but its own loopback.
 
 Limits are rlimits, set by util-linux's ``prlimit`` inside the sandbox, per process:
 address space (memory), CPU seconds and processes. cgroups would count the sandbox as
@@ -36,9 +37,11 @@ class Layout:
     """Where one attempt's sandbox finds things on the host, and what it may use."""
 
     folder: Path
-    """The working folder (absolute), seen read-only at its own path."""
-    copies: tuple[tuple[Path, Path], ...] = ()
-    """(this attempt's copy, where it is seen): the ``writable`` folders."""
+    """The working folder (absolute): where the program runs and sees its copy."""
+    copy: Path
+    """This attempt's copy of it, seen read-only at ``folder``..."""
+    writable: tuple[str, ...] = ()
+    """... but for these folders of it ('.' the whole), which it may write."""
     home: Path | None = None
     """The user's $HOME, hidden behind an empty private one; None when it is '/'."""
     toolchains: tuple[Path, ...] = ()
@@ -66,10 +69,12 @@ def bwrap_argv(
     made: set[Path] = set()
     for path in layout.toolchains:
         walls += [*_way_to(path, hidden, made), "--ro-bind", str(path), str(path)]
-    walls += [*_way_to(layout.folder, hidden, made)]
-    walls += ["--ro-bind", str(layout.folder), str(layout.folder)]
-    for copy, seen in layout.copies:
-        walls += [*_way_to(seen, hidden, made), "--bind", str(copy), str(seen)]
+    walls += _way_to(layout.folder, hidden, made)
+    bind = "--bind" if "." in layout.writable else "--ro-bind"
+    walls += [bind, str(layout.copy), str(layout.folder)]
+    for name in layout.writable:
+        if name != ".":
+            walls += ["--bind", str(layout.copy / name), str(layout.folder / name)]
     walls += ["--chdir", str(layout.folder)]
     spaces = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not layout.network:

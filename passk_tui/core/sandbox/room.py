@@ -1,10 +1,9 @@
-"""One sandboxed run: the attempt's own copies of its writable folders, bwrap, then cleaning up."""
+"""One sandboxed run: the attempt's own copy of the working folder, bwrap, then cleaning up."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -12,14 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from passk_tui.core.run.program import run_program
-from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
-from passk_tui.core.sandbox.limits import limit_hit
+from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
+from passk_tui.core.sandbox.limits import START, limit_hit
+from passk_tui.core.sandbox.namespace import namespace_gone
 from passk_tui.core.sandbox.settings import SandboxSettings
-
-#: How often, and how many times, to look whether the sandbox's namespace is gone (at most 5 s:
-#: it takes milliseconds, as SIGKILL does).
-NAMESPACE_POLL = 0.002
-NAMESPACE_WAITS = 2500
+from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +55,15 @@ class Sandbox:
         """Run ``argv`` sandboxed; ``cpu_seconds`` when the settings give none (the timeout)."""
         scratch = Path(tempfile.mkdtemp(prefix="passk-sandbox-"))
         try:
-            copies = await asyncio.to_thread(self._copies, scratch)
+            copy, writable = scratch / "folder", self.settings.writable
+            try:
+                await asyncio.to_thread(copy_folder, self.folder, copy, writable, self.as_root)
+            except WritableOutside as exc:
+                return Ended(1, b"", b"", f"{START}: {exc}")
             layout = Layout(
                 folder=self.folder,
-                copies=copies,
+                copy=copy,
+                writable=writable,
                 home=self.home,
                 toolchains=self.toolchains,
                 network=self.settings.network,
@@ -73,75 +74,34 @@ class Sandbox:
             )
             home = "/tmp" if self.home is None else str(self.home)
             env = {**(extra_env or {}), "TMPDIR": "/tmp", "HOME": home}
-            status_read, status_write = os.pipe()
-            try:
-                sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
-                code, stdout, stderr = await run_program(
-                    sandboxed, self.folder, stdin, running, env, pass_fds=(status_write,)
-                )
-                os.close(status_write)
-                status_write = -1
-                await _namespace_gone(status_read)
-            finally:
-                for fd in (status_read, status_write):
-                    if fd >= 0:
-                        os.close(fd)
+            code, stdout, stderr = await self._bwrap(layout, argv, stdin, running, env)
         finally:
             await asyncio.shield(asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True))
         return Ended(code, stdout, stderr, limit_hit(code, stderr))
 
-    def _copies(self, scratch: Path) -> tuple[tuple[Path, Path], ...]:
-        """This attempt's own copy of each writable folder (links copied as links, not followed)."""
-        copies = []
-        for number, name in enumerate(self.settings.writable):
-            copy = scratch / str(number)
-            shutil.copytree(self.folder / name, copy, symlinks=True)
-            if self.as_root:
-                _give_to_nobody(copy)
-            copies.append((copy, (self.folder / name).resolve()))
-        if self.as_root:
-            os.chown(scratch, NOBODY, NOBODY)
-        return tuple(copies)
-
-
-async def _namespace_gone(status: int) -> None:
-    """Wait until the sandbox's PID namespace is gone, with all it started.
-
-    bwrap exits as soon as the program does; its init (pid 1 of the namespace) dies
-    after it, by --die-with-parent, and only then does the kernel kill what is left in
-    the namespace. bwrap's status pipe names that init (``{"child-pid": N}``), so the
-    run ends only once nothing it started is left, as PRODUCT.md promises.
-    """
-    os.set_blocking(status, False)
-    try:
-        text = os.read(status, 65536).decode("utf-8", "replace")
-    except BlockingIOError:
-        return
-    found = re.search(r'"child-pid"\s*:\s*([0-9]+)', text)
-    if found is None:
-        return  # bwrap failed before it started anything
-    pid = int(found[1])
-    for _ in range(NAMESPACE_WAITS):
-        if _ended(pid):
-            return
-        await asyncio.sleep(NAMESPACE_POLL)
-
-
-def _ended(pid: int) -> bool:
-    """True when ``pid`` has exited (gone, or a zombie not yet reaped by init)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return True
-
-
-def _give_to_nobody(root: Path) -> None:
-    """The copy owned by the user the sandbox runs as, so it may write there."""
-    os.lchown(root, NOBODY, NOBODY)
-    for parent, dirs, files in os.walk(root):
-        for name in (*dirs, *files):
-            os.lchown(os.path.join(parent, name), NOBODY, NOBODY)
+    async def _bwrap(
+        self,
+        layout: Layout,
+        argv: Sequence[str],
+        stdin: bytes,
+        running: set[asyncio.subprocess.Process] | None,
+        env: dict[str, str],
+    ) -> tuple[int | None, bytes, bytes]:
+        """bwrap run to its end, and then to the end of its PID namespace."""
+        status_read, status_write = os.pipe()
+        try:
+            sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
+            ended = await run_program(
+                sandboxed, self.folder, stdin, running, env, pass_fds=(status_write,)
+            )
+            os.close(status_write)
+            status_write = -1
+            await namespace_gone(status_read)
+            return ended
+        finally:
+            for fd in (status_read, status_write):
+                if fd >= 0:
+                    os.close(fd)
 
 
 def _toolchains(program: str, folder: Path, home: Path | None) -> tuple[Path, ...]:

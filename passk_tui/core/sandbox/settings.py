@@ -59,7 +59,8 @@ def parse_sandbox(value: Any, where: str, folder: Path) -> SandboxSettings | Non
     elif isinstance(value, dict):
         settings = _table(value, where)
         for name in settings.writable:
-            if not (folder / name).is_dir():
+            inside = (folder / name).resolve()
+            if not inside.is_dir() or not inside.is_relative_to(folder.resolve()):
                 raise InputError(f"{where}: writable folder {name!r} is not a folder in {folder}")
     else:
         raise InputError(f"{where} must be true, false or a table, got {type_name(value)}")
