@@ -4,7 +4,7 @@ It writes one line (on stdout and stderr) saying what it reached and exits 3 whe
 (``breached: ...``), 0 when the wall held (``held: ...``). A limit probe that is
 stopped by its limit dies as the limit makes it (MemoryError, BlockingIOError,
 SIGXCPU). What it leaves on the host (a file, a process) the test looks for itself.
-Settings come from the environment: PROBE_PORT, PROBE_MARK, PROBE_OUTSIDE, PROBE_COUNT.
+Settings come from the environment: PROBE_PORT, PROBE_UNIX, PROBE_MARK, PROBE_OUTSIDE, PROBE_COUNT.
 """
 
 from __future__ import annotations
@@ -34,6 +34,17 @@ def loopback() -> bool:
             print(f"held: {error}")
             return False
     print("breached: connected to the host's listener")
+    return True
+
+
+def unix_socket() -> bool:
+    with socket.socket(socket.AF_UNIX) as sock:
+        try:
+            sock.connect(os.environ["PROBE_UNIX"])
+        except OSError as error:
+            print(f"held: {error}")
+            return False
+    print("breached: connected to the host's service socket")
     return True
 
 
@@ -131,6 +142,7 @@ def spin() -> bool:
 
 PROBES = {
     "loopback": loopback,
+    "unix": unix_socket,
     "home": home,
     "proc": host_proc,
     "folder": write_folder,

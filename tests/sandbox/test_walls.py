@@ -195,6 +195,29 @@ async def test_cpu_time_past_the_limit_is_errored(
     assert (outcome, said.split(":")[:2]) == ("errored", ["sandbox", " cpu limit"])
 
 
+@both
+async def test_the_hosts_service_sockets_are_out_of_reach(
+    scene: Scene, runner: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket in /run (where docker's and dbus's are): a read-only host does not stop a
+    connect() to it, so /run is the sandbox's own."""
+    if not os.access("/run", os.W_OK):
+        pytest.skip("needs a writable /run to put a service socket in")
+    path = Path("/run") / f"{scene.mark}.sock"
+    with socket.socket(socket.AF_UNIX) as service:
+        service.bind(str(path))
+        service.listen()
+        path.chmod(0o777)  # anyone may connect: only the sandbox's walls stand in the way
+        monkeypatch.setenv("PROBE_UNIX", str(path))
+        try:
+            outcome, said = await RUNNERS[runner](scene, "unix", False)
+            assert outcome == "wrong" and "breached" in said, said
+            outcome, said = await RUNNERS[runner](scene, "unix", True)
+            assert outcome == "passed", said
+        finally:
+            path.unlink()
+
+
 async def test_network_true_reaches_the_host(scene: Scene, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(WALLS, "network", True)
     outcome, said = await as_agent(scene, "loopback", True)

@@ -2,7 +2,9 @@
 
 The walls, in the order bwrap builds them (a later mount lies over an earlier one):
 the host read-only; a fresh /dev and /proc (its own PID namespace, so the host's
-processes are not there); private empty /tmp and $HOME, each no larger than its memory;
+processes are not there); an empty /run (a read-only mount does not stop a connect() to
+the host's service sockets there); private empty /tmp and $HOME, each no larger than its
+memory;
 the programs it needs from $HOME read-only; the attempt's own copy of the working
 folder at the folder's path, read-only but for its ``writable`` folders; no network
 but its own loopback.
@@ -28,6 +30,8 @@ from pathlib import Path
 
 #: Who a program runs as in a sandbox made by root: the conventional unprivileged user.
 NOBODY = 65534
+#: Where systemd-resolved keeps the resolv.conf that /etc/resolv.conf may link to.
+RESOLVER = "/run/systemd/resolve"
 #: CPU seconds past the soft limit (SIGXCPU, which says why) before the hard one (SIGKILL).
 CPU_GRACE = 1
 
@@ -62,6 +66,10 @@ def bwrap_argv(
     # --perms 1777: writable by whoever the program runs as (nobody, when root made it).
     private = ["--perms", "1777", "--size", str(memory), "--tmpfs"]
     walls = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *private, "/tmp"]
+    # /run holds the host's service sockets (docker's, dbus's): its own, empty, but for DNS.
+    walls += ["--tmpfs", "/run"]
+    if layout.network:
+        walls += ["--ro-bind-try", RESOLVER, RESOLVER]
     hidden = [Path("/tmp")]
     if layout.home is not None:
         walls += [*private, str(layout.home)]
