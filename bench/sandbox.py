@@ -60,8 +60,11 @@ async def main() -> None:
     print(f"{args.attempts} attempts each of {' '.join(argv)}, one at a time")
     for name, values in times.items():
         q1, median, q3 = statistics.quantiles(values, n=4)
-        print(f"{name:12}  median {median * 1000:6.1f} ms  (quartiles {q1 * 1000:.1f}-{q3 * 1000:.1f})")
-    extra = statistics.median(b - p for p, b in zip(times["unsandboxed"], times["sandboxed"]))
+        print(
+            f"{name:12}  median {median * 1000:6.1f} ms  (quartiles {q1 * 1000:.1f}-{q3 * 1000:.1f})"
+        )
+    pairs = zip(times["unsandboxed"], times["sandboxed"], strict=True)
+    extra = statistics.median(boxed - plain for plain, boxed in pairs)
     print(f"sandbox adds {extra * 1000:.1f} ms per attempt (median of paired differences)")
 
 
