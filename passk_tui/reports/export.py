@@ -243,6 +243,8 @@ def render_json(report: Report) -> str:
             "timeout": s.timeout,
             "cases_path": s.cases_path,
             "cases_sha256": stored.cases_sha256,
+            # Attempts run again elsewhere because their Ray node died (each counted once).
+            "reruns": sum(r.retries for r in stored.records if r.node is not None),
             **costs.evaluation_json(stored, report.costs, raw),
         },
         "intervals": {

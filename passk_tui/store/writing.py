@@ -68,8 +68,8 @@ class StoreWrites(StoreConnection):
             db.executemany(
                 "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
                 " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
-                " duration, usage, retries, finish_reason)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " duration, usage, retries, finish_reason, node)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
             db.executemany(

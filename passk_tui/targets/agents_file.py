@@ -156,13 +156,32 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
 
 
 def local_target(
-    path: Path, agent: str, version: int, *, concurrency: int, evaluation_id: str = ""
+    path: Path,
+    agent: str,
+    version: int,
+    *,
+    concurrency: int,
+    evaluation_id: str = "",
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> Target:
     """The target for one exact local agent version; a missing agent or version is bad input.
 
-    ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION."""
+    ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION; with ``executor``
+    'ray' a `command` agent runs on the Ray cluster at ``ray_address`` (None: one started here)."""
     spec = find_version(path, agent, version)
     label = spec.label(path)
+    if spec.command is not None and executor == "ray":
+        from passk_tui.targets.ray.target import RayCommandTarget
+
+        return RayCommandTarget(
+            spec.command,
+            spec.folder,
+            label=label,
+            evaluation_id=evaluation_id,
+            sandbox=spec.sandbox,
+            address=ray_address,
+        )
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
 

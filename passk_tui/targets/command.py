@@ -88,10 +88,7 @@ class CommandTarget:
                 code, stdout, stderr, limit = ended.code, ended.stdout, ended.stderr, ended.limit
         except OSError as exc:
             return Turn("failed", error=f"cannot start {self.argv[0]!r}: {exc.strerror or exc}")
-        if code == 0:
-            return Turn("completed", output=_answer(stdout))
-        error = _exit_error(code, stderr)
-        return Turn("failed", error=f"{limit}: {error}" if limit else error)
+        return turn_of(code, stdout, stderr, limit)
 
     async def aclose(self) -> None:
         """Kill and reap any program still running (normally none: the engine cancels first)."""
@@ -107,6 +104,14 @@ def attempt_env(attempt: PlannedAttempt, evaluation_id: str) -> dict[str, str]:
         "PASSK_ATTEMPT": str(attempt.attempt),
         "PASSK_EVALUATION": evaluation_id,
     }
+
+
+def turn_of(code: int | None, stdout: bytes, stderr: bytes, limit: str | None = None) -> Turn:
+    """A program's exit as a Turn: exit 0 completed with stdout, anything else failed."""
+    if code == 0:
+        return Turn("completed", output=_answer(stdout))
+    error = _exit_error(code, stderr)
+    return Turn("failed", error=f"{limit}: {error}" if limit else error)
 
 
 def _answer(stdout: bytes) -> str:

@@ -234,6 +234,7 @@ class AttemptFlow:
             retake=planned.retake,
             retries=retries,
             finish_reason=turn.finish_reason,
+            node=turn.node,
         )
 
     def _keep(self, record: AttemptRecord) -> None:
