@@ -57,7 +57,9 @@ class RayCommandTarget(CommandTarget):
     async def prepare(self) -> None:
         """The program checked as locally, then the cluster joined (RunError when it cannot be)."""
         await super().prepare()
-        await asyncio.to_thread(self._join)
+        # On this thread: Ray sets its signal handlers only from the main thread. Once, before
+        # any attempt, so that the seconds it takes hold nothing up.
+        self._join()
 
     def _join(self) -> None:
         import ray
@@ -84,7 +86,9 @@ class RayCommandTarget(CommandTarget):
         data, env = stdin_bytes(attempt.case.input), attempt_env(attempt, self.evaluation_id)
         for _ in range(MAX_RERUNS + 1):
             left = max(0.001, deadline - asyncio.get_running_loop().time())
-            ref = self._task.options(num_cpus=self.cpus, max_retries=0).remote(
+            # SPREAD: over every node with a free CPU, not packed onto the controller's first.
+            options = {"num_cpus": self.cpus, "max_retries": 0, "scheduling_strategy": "SPREAD"}
+            ref = self._task.options(**options).remote(
                 self.argv, data, env, self.settings, left
             )
             try:

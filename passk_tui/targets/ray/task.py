@@ -43,6 +43,7 @@ def run_attempt(
 
     node = ray.get_runtime_context().get_node_id()
     folder = Path.cwd()
+    env = {**env, "PASSK_NODE": node}  # the program may log where it ran
 
     async def once() -> Finished:
         if sandbox is None:
