@@ -24,6 +24,7 @@ from passk_tui.core.stats.sampling import reading as settings_reading
 from passk_tui.core.text.cost_text import cost_summary
 from passk_tui.core.text.error_groups import error_groups, errors_said
 from passk_tui.core.text.extent_text import not_run_text
+from passk_tui.core.text.reruns_text import reruns_said
 from passk_tui.core.text.table import plain_table
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.recorded import RecordedEvaluation
@@ -105,9 +106,12 @@ def _report_end(
         shown = reading if settings.confidence is not None else None
         if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
-        records = (r for rows in evaluation.progress.records for r in rows)
+        records = [r for rows in evaluation.progress.records for r in rows]
         for line in errors_said(error_groups(records)):
             say(line)
+        rerun = reruns_said(records)
+        if rerun:
+            say(rerun)
         if settings.adaptive:
             for line in adaptive_lines(evaluation.progress, settings, reading):
                 say(line)

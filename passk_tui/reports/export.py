@@ -29,6 +29,7 @@ from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decim
 from passk_tui.core.stats.gate import gate_text
 from passk_tui.core.stats.intervals import Interval, interval_text, level_text, outward_ends
 from passk_tui.core.stats.suite_promise import promise_words
+from passk_tui.core.text.reruns_text import reruns
 from passk_tui.core.text.table import table_rows
 from passk_tui.reports import costs
 from passk_tui.reports.json_text import compact_json
@@ -244,7 +245,7 @@ def render_json(report: Report) -> str:
             "cases_path": s.cases_path,
             "cases_sha256": stored.cases_sha256,
             # Attempts run again elsewhere because their Ray node died (each counted once).
-            "reruns": sum(r.retries for r in stored.records if r.node is not None),
+            "reruns": reruns(stored.records),
             **costs.evaluation_json(stored, report.costs, raw),
         },
         "intervals": {

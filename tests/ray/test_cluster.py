@@ -123,6 +123,8 @@ def test_a_killed_worker_loses_nothing_and_counts_each_attempt_once(
     assert code == 0, err
     document = json.loads(export.read_text())
     attempts = document["attempts"]
+    said = f"passk-tui: reruns: {document['evaluation']['reruns']} attempt"
+    assert said in err
     assert sorted((a["case"], a["attempt"]) for a in attempts) == sorted(
         (case, n) for case in CASES for n in (1, 2)
     )

@@ -88,9 +88,7 @@ class RayCommandTarget(CommandTarget):
             left = max(0.001, deadline - asyncio.get_running_loop().time())
             # SPREAD: over every node with a free CPU, not packed onto the controller's first.
             options = {"num_cpus": self.cpus, "max_retries": 0, "scheduling_strategy": "SPREAD"}
-            ref = self._task.options(**options).remote(
-                self.argv, data, env, self.settings, left
-            )
+            ref = self._task.options(**options).remote(self.argv, data, env, self.settings, left)
             try:
                 finished: Finished = await ref
             except asyncio.CancelledError:
