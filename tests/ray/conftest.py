@@ -17,7 +17,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return
     skip = pytest.mark.skip(reason="a real Ray cluster: set PASSK_TEST_RAY=1 to run")
     for item in items:
-        if "ray" in item.keywords:
+        if item.get_closest_marker("ray") is not None:
             item.add_marker(skip)
 
 
