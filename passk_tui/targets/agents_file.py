@@ -81,6 +81,8 @@ class AgentVersion:
     """``price = { input_per_mtok, output_per_mtok }``: what its tokens cost; None: not given."""
     sandbox: SandboxSettings | None = None
     """A `command` version's ``sandbox``: where it runs; None: on the host."""
+    cpus: float = 1
+    """CPUs each attempt asks a Ray cluster for (``--executor ray``)."""
 
     def label(self, source: Path | str) -> str:
         """How messages name this version: ``agents.toml: agent 'calc' version 2``."""
@@ -181,6 +183,7 @@ def local_target(
             evaluation_id=evaluation_id,
             sandbox=spec.sandbox,
             address=ray_address,
+            cpus=spec.cpus,
         )
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
@@ -225,7 +228,7 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
     """One ``[agents.NAME.versions.N]`` table, validated."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with 'command' or 'openai'")
-    _no_unknown_keys(spec, ("command", "openai", "price", "sandbox"), where)
+    _no_unknown_keys(spec, ("command", "openai", "price", "sandbox", "cpus"), where)
     price = _price(spec["price"], where) if "price" in spec else None
     has_command, has_openai = "command" in spec, "openai" in spec
     if has_command == has_openai:
@@ -244,11 +247,15 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
         if problem:
             raise InputError(f"{where}: 'command' {problem}")
         sandbox = parse_sandbox(spec.get("sandbox", False), where, folder)
+        cpus = spec.get("cpus", 1)
+        if isinstance(cpus, bool) or not isinstance(cpus, int | float) or not 0 < cpus < 1e6:
+            raise InputError(f"{where}: cpus must be a number above 0 (CPUs per attempt on Ray)")
         return AgentVersion(
-            agent, number, folder, command=tuple(argv), price=price, sandbox=sandbox
+            agent, number, folder, command=tuple(argv), price=price, sandbox=sandbox, cpus=cpus
         )
-    if "sandbox" in spec:
-        raise InputError(f"{where}: sandbox goes only with command")
+    for key in ("sandbox", "cpus"):
+        if key in spec:
+            raise InputError(f"{where}: {key} goes only with command")
     openai = _parse_openai(spec["openai"], where)
     return AgentVersion(agent, number, folder, openai=openai, price=price)
 

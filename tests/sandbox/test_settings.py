@@ -124,3 +124,33 @@ def test_a_sandbox_without_bubblewrap_is_exit_2_naming_the_package(tmp_path: Pat
         "passk-tui: cases.toml: line 1: case 'greedy': check: sandbox: bubblewrap (bwrap) is "
         "not installed: install the package 'bubblewrap'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("cpus = 0", "cpus must be a number above 0 (CPUs per attempt on Ray)"),
+        ("cpus = true", "cpus must be a number above 0 (CPUs per attempt on Ray)"),
+        ("sandbox = 1", "sandbox must be true, false or a table, got integer"),
+    ],
+)
+def test_an_agents_cpus_and_sandbox_are_checked(tmp_path: Path, line: str, said: str) -> None:
+    from passk_tui.targets.agents_file import load_agents
+
+    path = tmp_path / "agents.toml"
+    path.write_text(f'[agents.a.versions.1]\ncommand = ["x"]\n{line}\n')
+    with pytest.raises(InputError) as raised:
+        load_agents(path)
+    assert str(raised.value) == f"{path}: agent 'a' version 1: {said}"
+
+
+def test_cpus_and_sandbox_go_only_with_command(tmp_path: Path) -> None:
+    from passk_tui.targets.agents_file import load_agents
+
+    path = tmp_path / "agents.toml"
+    path.write_text(
+        '[agents.a.versions.1]\nopenai = { base_url = "http://127.0.0.1:1/v1", model = "m" }\n'
+        "cpus = 2\n"
+    )
+    with pytest.raises(InputError, match="cpus goes only with command"):
+        load_agents(path)
