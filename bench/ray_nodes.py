@@ -26,8 +26,7 @@ from pathlib import Path
 from harness import ROOT, machine
 
 sys.path.insert(0, str(ROOT))
-from tests.ray.cluster import Cluster, start_cluster
-from tests.support.cli import command
+from tests.ray.cluster import Cluster, project_run, start_cluster
 
 AGENT = "import sys, time\nsys.stdin.read()\ntime.sleep(SECONDS)\nprint('ok')\n"
 
@@ -48,22 +47,8 @@ def run(folder: Path, env: dict[str, str], attempts: int, *flags: str) -> list[d
     with tempfile.TemporaryDirectory() as data:
         export = Path(data) / "out.json"
         done = subprocess.run(
-            command(
-                "--agents",
-                str(folder / "agents.toml"),
-                "--agent",
-                "a",
-                "--version",
-                "1",
-                "--cases",
-                str(folder / "cases.toml"),
-                "--attempts",
-                str(attempts),
-                "--k",
-                "1",
-                "--export",
-                str(export),
-                *flags,
+            project_run(
+                folder, "--attempts", str(attempts), "--k", "1", "--export", str(export), *flags
             ),
             env={**env, "PASSK_DATA_DIR": data},
             capture_output=True,

@@ -173,28 +173,21 @@ def local_target(
     'ray' a `command` agent runs on the Ray cluster at ``ray_address`` (None: one started here)."""
     spec = find_version(path, agent, version)
     label = spec.label(path)
-    if spec.command is not None and executor == "ray":
-        from passk_tui.targets.ray.target import RayCommandTarget
-
-        return RayCommandTarget(
-            spec.command,
-            spec.folder,
-            label=label,
-            evaluation_id=evaluation_id,
-            sandbox=spec.sandbox,
-            address=ray_address,
-            cpus=spec.cpus,
-        )
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
 
-        return CommandTarget(
+        target = CommandTarget(
             spec.command,
             spec.folder,
             label=label,
             evaluation_id=evaluation_id,
             sandbox=spec.sandbox,
         )
+        if executor != "ray":
+            return target
+        from passk_tui.targets.ray.target import RayCommandTarget
+
+        return RayCommandTarget(target, address=ray_address, cpus=spec.cpus)
     assert spec.openai is not None
     from passk_tui.targets.openai import OpenAITarget
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.support import ROOT
+from tests.support.cli import command
 
 RAY = str(Path(sys.executable).with_name("ray"))
 #: Seconds a node may take to join on a loaded machine (tens, at a load of 20 on 2 cores).
@@ -50,6 +51,12 @@ class Cluster:
 
 
 _NODE_FLAGS = ["--num-cpus=1", "--disable-usage-stats", "--block"]
+
+
+def project_run(folder: Path, *args: str) -> list[str]:
+    """passk-tui on agent 'a' version 1 of ``folder``'s agents.toml and cases.toml, headless."""
+    agents, cases = str(folder / "agents.toml"), str(folder / "cases.toml")
+    return command("--agents", agents, "--agent", "a", "--version", "1", "--cases", cases, *args)
 
 
 def start_cluster(home: Path) -> Cluster:

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 from scipy.special import comb
 
-from tests.ray.cluster import Cluster
-from tests.support.cli import command
+from tests.ray.cluster import Cluster, project_run
 
 pytestmark = pytest.mark.ray
 
@@ -57,15 +56,8 @@ def write_project(folder: Path, seconds: float, sandbox: bool = False) -> Path:
 
 def passk(cluster: Cluster, folder: Path, data: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        command(
-            "--agents",
-            str(folder / "agents.toml"),
-            "--agent",
-            "a",
-            "--version",
-            "1",
-            "--cases",
-            str(folder / "cases.toml"),
+        project_run(
+            folder,
             "--concurrency",
             "2",
             "--executor",

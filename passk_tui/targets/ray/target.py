@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.errors import RunError
 from passk_tui.core.run.attempt import Turn
-from passk_tui.core.sandbox.settings import SandboxSettings
 from passk_tui.targets.command import CommandTarget, attempt_env, stdin_bytes, turn_of
 from passk_tui.targets.ray.task import Finished, run_attempt
 
@@ -30,33 +27,25 @@ MAX_RERUNS = 3
 CPUS = 1
 
 
-class RayCommandTarget(CommandTarget):
-    """A `command` agent run on a Ray cluster: the agents file's folder is each task's
-    working directory; ``address`` None starts a Ray on this machine for the run."""
+class RayCommandTarget:
+    """A `command` agent (``local``, as it would run here) run on a Ray cluster instead: the
+    agents file's folder is each task's working directory; ``address`` None starts a Ray
+    on this machine for the run."""
 
-    def __init__(
-        self,
-        argv: Sequence[str],
-        cwd: Path,
-        *,
-        label: str = "",
-        evaluation_id: str = "",
-        sandbox: SandboxSettings | None = None,
-        address: str | None = None,
-        cpus: float = CPUS,
-    ) -> None:
-        super().__init__(argv, cwd, label=label, evaluation_id=evaluation_id, sandbox=sandbox)
-        self.settings = sandbox
+    def __init__(self, local: CommandTarget, *, address: str | None, cpus: float = CPUS) -> None:
+        self.local = local
+        self.definition = local.definition
+        self.settings = None if local.sandbox is None else local.sandbox.settings
         self.address = address
         self.cpus = cpus
         self._task: Any = None
 
     def __repr__(self) -> str:
-        return f"RayCommandTarget(argv={list(self.argv)!r}, address={self.address!r})"
+        return f"RayCommandTarget({self.local!r}, address={self.address!r})"
 
     async def prepare(self) -> None:
         """The program checked as locally, then the cluster joined (RunError when it cannot be)."""
-        await super().prepare()
+        await self.local.prepare()
         # On this thread: Ray sets its signal handlers only from the main thread. Once, before
         # any attempt, so that the seconds it takes hold nothing up.
         self._join()
@@ -68,7 +57,7 @@ class RayCommandTarget(CommandTarget):
             try:
                 ray.init(
                     address=self.address,
-                    runtime_env={"working_dir": str(self.cwd)},
+                    runtime_env={"working_dir": str(self.local.cwd)},
                     log_to_driver=False,
                     logging_level=logging.ERROR,
                     configure_logging=False,
@@ -83,12 +72,15 @@ class RayCommandTarget(CommandTarget):
         from ray import exceptions
 
         lost = (exceptions.NodeDiedError, exceptions.WorkerCrashedError, exceptions.ObjectLostError)
-        data, env = stdin_bytes(attempt.case.input), attempt_env(attempt, self.evaluation_id)
+        data = stdin_bytes(attempt.case.input)
+        env = attempt_env(attempt, self.local.evaluation_id)
         for _ in range(MAX_RERUNS + 1):
             left = max(0.001, deadline - asyncio.get_running_loop().time())
             # SPREAD: over every node with a free CPU, not packed onto the controller's first.
             options = {"num_cpus": self.cpus, "max_retries": 0, "scheduling_strategy": "SPREAD"}
-            ref = self._task.options(**options).remote(self.argv, data, env, self.settings, left)
+            ref = self._task.options(**options).remote(
+                self.local.argv, data, env, self.settings, left
+            )
             try:
                 finished: Finished = await ref
             except asyncio.CancelledError:
