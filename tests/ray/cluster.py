@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -28,6 +29,8 @@ class Cluster:
 
     address: str
     env: dict[str, str]
+    temp: Path
+    """Ray's own files (sessions, logs, sockets), removed with the cluster."""
     nodes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     """Node id -> its `ray start --block` process (the leader of its process group)."""
 
@@ -48,6 +51,7 @@ class Cluster:
         for process in self.nodes.values():
             _stop_group(process, signal.SIGTERM)
         self.nodes.clear()
+        shutil.rmtree(self.temp, ignore_errors=True)
 
 
 _NODE_FLAGS = ["--num-cpus=1", "--disable-usage-stats", "--block"]
@@ -72,7 +76,7 @@ def start_cluster(home: Path) -> Cluster:
         "PYTHONPATH": str(ROOT),  # the workers import passk_tui from this tree
         "RAY_ADDRESS": "",
     }
-    cluster = Cluster(f"127.0.0.1:{port}", env)
+    cluster = Cluster(f"127.0.0.1:{port}", env, Path(temp))
     head = [RAY, "start", "--head", f"--port={port}", f"--temp-dir={temp}"]
     head += ["--include-dashboard=false", *_NODE_FLAGS]
     process = _start(head, env)
