@@ -44,16 +44,16 @@ from adaptive_sim import (  # noqa: E402
 )
 from harness import machine, warn_if_busy  # noqa: E402
 
+from passk_tui.core.attempt import Turn  # noqa: E402
 from passk_tui.core.checks.kinds import compile_check  # noqa: E402
-from passk_tui.core.run.attempt import Turn  # noqa: E402
+from passk_tui.core.inputs.settings import Settings  # noqa: E402
 from passk_tui.core.run.attempt_keys import PlannedAttempt  # noqa: E402
 from passk_tui.core.run.cases import Case  # noqa: E402
 from passk_tui.core.run.engine import Evaluation  # noqa: E402
-from passk_tui.core.run.settings import Settings  # noqa: E402
+from passk_tui.core.run.sampling import sampling_policy  # noqa: E402
 from passk_tui.core.run.target import RetryNotice  # noqa: E402
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON  # noqa: E402
-from passk_tui.core.stats.sampling import sampling_policy  # noqa: E402
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE  # noqa: E402
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON  # noqa: E402
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE  # noqa: E402
 from passk_tui.evaluations.settings_text import make_target  # noqa: E402
 from tests.support.stack_server import StackScript, StackServer, TurnScript  # noqa: E402
 

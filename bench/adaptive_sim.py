@@ -30,14 +30,14 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.stats.intervals import (
+from passk_tui.core.stats.gating.stopping import StopReason, StopRule, capped_reason, stop_rule
+from passk_tui.core.stats.rates.intervals import (
     CLOPPER_PEARSON,
     IntervalMethod,
     case_intervals,
     gate_verdict,
 )
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.stats.stopping import StopReason, StopRule, capped_reason, stop_rule
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,7 @@ def _row(label: str, tally: Tally, group: str | None, runs: str) -> str:
 
 
 def report(fixed: Tally, adaptive: Tally, fixed_label: str, adaptive_label: str) -> str:
-    """The markdown tables docs/benchmarks.md shows: all cases, then the flaky ones alone."""
+    """The markdown tables docs/benchmarks/notebook.md shows: all cases, then the flaky ones alone."""
     share = sum(adaptive.runs) / sum(fixed.runs)
     lines = []
     for title, group, runs_title in (

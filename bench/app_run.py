@@ -4,7 +4,7 @@
 
 Takes the app's own flags (as ``passk-tui`` would) and does what ``run_app`` does when
 ``--agent/--version/--cases`` are given (the run begun before the app is built:
-``tui/early_start.py``), but inside ``App.run_test`` (Textual's headless
+``tui/app/early_start.py``), but inside ``App.run_test`` (Textual's headless
 driver: every frame is still composed, only not written to a terminal), under the same
 GC thresholds as ``run_app``. Prints
 ``results-screen <seconds since the interpreter started>`` once the Results screen has
@@ -36,15 +36,15 @@ async def drive(argv: list[str]) -> int:
     from passk_tui.cli.main import leave
     from passk_tui.evaluations.new import new_evaluation
     from passk_tui.evaluations.settings_text import settings_from_args, stack_key
-    from passk_tui.tui.early_start import start_early
+    from passk_tui.tui.app.early_start import start_early
 
     args = parse(argv)
     key = stack_key(args, os.environ)
     evaluation = new_evaluation(settings_from_args(args, os.environ), key)
     running = await start_early(evaluation)  # as run_app: the first Runs out, then the app
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.launch import form_values
-    from passk_tui.tui.screens.results import ResultsScreen
+    from passk_tui.tui.app.app import PasskApp
+    from passk_tui.tui.app.launch import form_values
+    from passk_tui.tui.screens.results.screen import ResultsScreen
 
     values, _ = form_values(args, os.environ)
     app = PasskApp(form=values, env_key=key, start=evaluation, running=running)
@@ -85,8 +85,8 @@ START = time.monotonic()
 
 if __name__ == "__main__":
     from passk_tui.cli.main import leave
-    from passk_tui.core.run.heap import relaxed_gc
+    from passk_tui.core.run.gc_thresholds import relaxed_gc
 
-    with relaxed_gc():  # as run_app runs the app (tui/launch.py)
+    with relaxed_gc():  # as run_app runs the app (tui/app/launch.py)
         status = asyncio.run(drive(sys.argv[1:]))
     leave(status)  # as passk-tui leaves once the app has closed

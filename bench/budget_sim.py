@@ -2,7 +2,7 @@
 
 The engine's own policies do the choosing: ``AdaptivePolicy`` with ``closest_first``
 (what a budget turns on: the next attempt goes to the undecided case its expected
-path says is closest to settling, ``core.stats.settling``) and without (the least
+path says is closest to settling, ``core.stats.gating.settling``) and without (the least
 sampled undecided case first, round-robin), each held to the same ``--budget-runs``
 by ``BudgetedPolicy``. The agent is ``adaptive_sim``'s simulated one (an attempt's
 outcome a pure function of seed, case and attempt number, so both orders see the
@@ -24,11 +24,11 @@ from fractions import Fraction
 from adaptive_sim import SimulatedAgent, SimulatedCase, simulated_suite
 from harness import machine
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.budget import BudgetedPolicy
 from passk_tui.core.run.policy import AdaptivePolicy, Pause, Slot
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.sampling import case_stop_rule
+from passk_tui.core.run.sampling import case_stop_rule
 
 
 def simulate(

@@ -33,8 +33,8 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.stats.compare import ChangeVerdict, Side, compare
-from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.comparing.compare import ChangeVerdict, Side, compare
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 @dataclass

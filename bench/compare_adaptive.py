@@ -5,13 +5,13 @@
 At the level of counts, like bench/compare.py. Each trial is one case run by two
 versions with the SAME true pass rate (A/A), each side sampled the way an
 adaptive evaluation samples it: ``--attempts`` first, then one attempt at a time
-until the real stop rule (``core.stats.stopping``: the anytime-valid gate at
+until the real stop rule (``core.stats.gating.stopping``: the anytime-valid gate at
 ``--require`` with k = 3, or the precision rule) decides the case or it has
 ``--max-attempts``. A false alarm is the case's own p below 1-C (no Holm: the
 per-case promise, before any adjustment lowers it).
 
 - Fisher's exact test on those outcome-chosen n (what compare did before),
-- the anytime-valid e-value test (``core.stats.anytime_compare``, what compare
+- the anytime-valid e-value test (``core.stats.comparing.anytime_compare``, what compare
   uses now when either side's n was chosen by looking),
 - and the worst use of all: looking after every pair of attempts, up to
   ``--max-attempts``, and stopping at the first p below 1-C.
@@ -36,10 +36,10 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.stats.anytime_compare import anytime_p
-from passk_tui.core.stats.compare import ChangeVerdict, Side, compare, fisher_exact_p
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.stopping import StopRule, stop_rule
+from passk_tui.core.stats.comparing.anytime_compare import anytime_p
+from passk_tui.core.stats.comparing.compare import ChangeVerdict, Side, compare, fisher_exact_p
+from passk_tui.core.stats.gating.stopping import StopRule, stop_rule
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 Test = Callable[[int, int, int, int], float]
 """(A's passes, A's n, B's passes, B's n) -> the case's p."""

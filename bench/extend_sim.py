@@ -37,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 from harness import machine  # noqa: E402
 
-from passk_tui.core.run.settings import Settings  # noqa: E402
-from passk_tui.core.stats.figures import CaseFigures  # noqa: E402
-from passk_tui.core.stats.gate import read  # noqa: E402
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON  # noqa: E402
-from passk_tui.core.stats.sampling import reading  # noqa: E402
+from passk_tui.core.inputs.settings import Settings  # noqa: E402
+from passk_tui.core.run.sampling import reading  # noqa: E402
+from passk_tui.core.stats.gating.gate import read  # noqa: E402
+from passk_tui.core.stats.rates.figures import CaseFigures  # noqa: E402
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON  # noqa: E402
 
 #: True pass@3 around the 0.8 line: below it the right verdict is fail, above it pass.
 TRUE_PASS_AT_K = (0.70, 0.76, 0.78, 0.79, 0.81, 0.82, 0.84, 0.90)

@@ -1,14 +1,14 @@
 """The whole suite's wrong verdicts, per case and with --family-wise: exact, then simulated.
 
 A suite of M cases, each with n attempts, is judged by the confident gate
-(``core.stats.gate.read``) per case and family-wise (Bonferroni, each case at
+(``core.stats.gating.gate.read``) per case and family-wise (Bonferroni, each case at
 1-(1-C)/M). A suite's verdicts are wrong when any case's is: ``fail`` for a
 case whose true pass@k is at or above X, ``pass`` for one below. The worst case
 for the suite is every case at the line (true pass@k = X): each can only be
 wrongly failed, and the chances add up.
 
 Exact: P(a case at the line fails) is a binomial tail over the gate's
-thresholds (``core.stats.gate_thresholds``), and the suite's is
+thresholds (``core.stats.plan.gate_thresholds``), and the suite's is
 1-(1-q)^M. Simulated: suites of cases drawn at the line (and a mixed suite,
 half at the line and half at pass@k 0.95 or 0.6) run through the real gate.
 
@@ -27,11 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from passk_tui.core.stats.binomial import LowerTail  # noqa: E402
-from passk_tui.core.stats.figures import CaseFigures  # noqa: E402
-from passk_tui.core.stats.gate import read  # noqa: E402
-from passk_tui.core.stats.gate_thresholds import Thresholds, rate_line  # noqa: E402
-from passk_tui.core.stats.suite_promise import case_level  # noqa: E402
+from passk_tui.core.stats.gating.family_wise import case_level  # noqa: E402
+from passk_tui.core.stats.gating.gate import read  # noqa: E402
+from passk_tui.core.stats.plan.gate_thresholds import Thresholds, rate_line  # noqa: E402
+from passk_tui.core.stats.rates.binomial import LowerTail  # noqa: E402
+from passk_tui.core.stats.rates.figures import CaseFigures  # noqa: E402
 
 
 def exact_suite_wrong(require: Fraction, k: int, level: float, n: int, cases: int) -> float:

@@ -20,6 +20,7 @@ import time
 import uuid
 
 import aiohttp
+from harness import run_request
 
 
 async def run(
@@ -44,15 +45,7 @@ async def run(
                         json.loads(await r.read())
                     latencies.append(time.perf_counter() - sent)
                     continue
-                body = json.dumps(
-                    {
-                        "agent": "demo",
-                        "version": 1,
-                        "input": f"answer {i}",
-                        "metadata": {"evaluation": prefix, "case": f"case-{i}", "attempt": 1},
-                    }
-                ).encode()
-                headers = {"Idempotency-Key": f"{prefix}/{i}", "Content-Type": "application/json"}
+                body, headers = run_request(prefix, i)
                 sent = time.perf_counter()
                 async with session.post(f"{url}/v1/runs?wait=30", data=body, headers=headers) as r:
                     answer = json.loads(await r.read())

@@ -30,14 +30,14 @@ sys.path.insert(0, str(ROOT))
 
 from harness import machine, warn_if_busy  # noqa: E402
 
+from passk_tui.core.attempt import Turn  # noqa: E402
 from passk_tui.core.checks.kinds import compile_check  # noqa: E402
-from passk_tui.core.run.attempt import Turn  # noqa: E402
+from passk_tui.core.inputs.settings import Settings  # noqa: E402
 from passk_tui.core.run.attempt_keys import PlannedAttempt  # noqa: E402
 from passk_tui.core.run.cases import Case  # noqa: E402
 from passk_tui.core.run.engine import Evaluation  # noqa: E402
-from passk_tui.core.run.settings import Settings  # noqa: E402
 from passk_tui.core.run.target import RetryNotice  # noqa: E402
-from passk_tui.core.stats.gate import Reading, read  # noqa: E402
+from passk_tui.core.stats.gating.gate import Reading, read  # noqa: E402
 
 RATES = (0.1, 0.35, 0.42, 0.5, 0.6, 0.9, 1.0)
 

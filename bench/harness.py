@@ -27,7 +27,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 def machine() -> str:
-    """One line naming the machine: CPUs, CPU model, Python, load (for docs/benchmarks.md)."""
+    """One line naming the machine: CPUs, CPU model, Python, load (for docs/benchmarks/notebook.md)."""
     model = "unknown CPU"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -200,6 +200,18 @@ def stack_stats(url: str) -> dict:
 
     with urllib.request.urlopen(f"{url}/_stats?summary=1", timeout=5) as answer:
         return json.loads(answer.read())
+
+
+def run_request(prefix: str, i: int) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of the ``i``-th POST /v1/runs of a bare client's run ``prefix``."""
+    body = {
+        "agent": "demo",
+        "version": 1,
+        "input": f"answer {i}",
+        "metadata": {"evaluation": prefix, "case": f"case-{i}", "attempt": 1},
+    }
+    headers = {"Idempotency-Key": f"{prefix}/{i}", "Content-Type": "application/json"}
+    return json.dumps(body).encode(), headers
 
 
 def write_cases(path: Path, count: int) -> Path:

@@ -30,10 +30,11 @@ import time
 import urllib.request
 from collections.abc import Mapping
 from fractions import Fraction
-from importlib import metadata
 from pathlib import Path
 
 from harness import PASSK, ROOT, fresh_env, load, machine, spread, warn_if_busy
+
+from passk_tui.core.version import __version__
 
 
 def peers_folder(root: Path, env: Mapping[str, str]) -> Path:
@@ -229,7 +230,7 @@ def main() -> None:
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
-    print(f"passk-tui {metadata.version('passk-tui')} at {commit}; work files in {folder}")
+    print(f"passk-tui {__version__} at {commit}; work files in {folder}")
     source = folder / "cases.jsonl"
     subprocess.run(
         [str(VENV_PY), str(PEERS / "make_cases.py"), "-n", str(N), "-o", str(source)],

@@ -28,9 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import machine, proc_cpu, spread, warn_if_busy
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.reports.report import build_report
 from passk_tui.reports.report_html import render_report
 from passk_tui.store.models import StoredEvaluation

@@ -30,9 +30,9 @@ KEYS = ["down"] * 10 + ["pagedown"] * 3 + ["p"]
 
 
 async def one_run(cases: int, attempts: int) -> tuple[float, dict[str, list[float]]]:
-    from passk_tui.core.run.heap import relaxed_gc
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.screens.results import ResultsScreen
+    from passk_tui.core.run.gc_thresholds import relaxed_gc
+    from passk_tui.tui.app.app import PasskApp
+    from passk_tui.tui.screens.results.screen import ResultsScreen
     from passk_tui.tui.view import EvaluationView
 
     view = EvaluationView.from_store(synthetic(cases, attempts), False)

@@ -30,7 +30,7 @@ from types import SimpleNamespace
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import machine, spread, warn_if_busy
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
 
 
 @dataclass
@@ -66,11 +66,11 @@ def _record(case_index: int, attempt: int) -> AttemptRecord:
 async def one_run(cases: int, attempts: int, concurrency: int) -> Figures:
     from textual.strip import Strip
 
-    from passk_tui.core.run.heap import relaxed_gc
-    from passk_tui.core.run.progress import Cell, Progress
-    from passk_tui.core.run.settings import Settings
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.screens.results import ResultsScreen
+    from passk_tui.core.inputs.settings import Settings
+    from passk_tui.core.run.gc_thresholds import relaxed_gc
+    from passk_tui.core.stats.progress import Cell, Progress
+    from passk_tui.tui.app.app import PasskApp
+    from passk_tui.tui.screens.results.screen import ResultsScreen
     from passk_tui.tui.screens.run import RunScreen
     from passk_tui.tui.view import EvaluationView
     from passk_tui.tui.widgets.attempts_grid import AttemptsGrid

@@ -23,8 +23,8 @@ from fractions import Fraction
 
 from harness import machine
 
-from passk_tui.core.stats.compare import Side, compare
-from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.comparing.compare import Side, compare
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 @dataclass

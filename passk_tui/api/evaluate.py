@@ -23,10 +23,10 @@ from passk_tui.api.results import Result
 from passk_tui.api.running import blocking, run_stoppable
 from passk_tui.api.stack import Stack
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.engine import Status
 from passk_tui.core.run.events import AttemptFinished, Event
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.quoting import type_name
+from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.pairing import pair_status
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.settings_text import check_settings
@@ -100,7 +100,7 @@ async def evaluate_async(
     store: bool = True,
     progress: ProgressCallback | None = None,
 ) -> Result:
-    """Evaluate ``agent`` on ``cases``; the keywords are the CLI's flags (README, "Use from Python").
+    """Evaluate ``agent`` on ``cases``; the keywords are the CLI's flags (docs/python.md).
 
     ``agent`` is a callable (sync or async) called with each case's input, whose return is the
     answer and whose exception makes the attempt errored; it may take ``case``, ``attempt`` and
@@ -109,6 +109,12 @@ async def evaluate_async(
     ``__name__`` and 0). ``resume`` continues a stored evaluation (an id or ``last``);
     ``baseline`` runs another version of a local or stack agent beside it (``result.baseline``,
     ``result.comparison()``).
+
+    A deadline (``timeout``) holds whatever a callable does: the attempt is ``timed_out`` at
+    it; a sync agent's thread, which nothing can stop, is left to end on its own as a daemon
+    thread (it never keeps Python from exiting); a coroutine that ignores its cancellation is
+    not waited for. Whatever the agent raises, ``SystemExit`` included, errs its attempt;
+    only the caller's own Ctrl-C stops the evaluation (``targets/callable.py``).
     """
     given: dict[str, object] = {
         "attempts": attempts,
@@ -249,7 +255,7 @@ def _agent(
     texts["version"] = texts["version"] or "0"
 
     def target_for(evaluation_id: str, settings: Settings) -> CallableTarget:
-        return CallableTarget(agent, evaluation_id, settings.concurrency)
+        return CallableTarget(agent, evaluation_id, settings.timeout)
 
     return target_for
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from passk_tui.api.results import Result
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.compare_text import plain_comparison
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
-from passk_tui.core.text.compare_text import plain_comparison
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory

@@ -11,7 +11,6 @@ marked tests are stored as one evaluation (an xdist worker stores its own), so H
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -21,19 +20,16 @@ from typing import Any
 import pytest
 
 from passk_tui.api.cases import Case, written_cases
-from passk_tui.api.running import run_stoppable
+from passk_tui.api.pytest_store import SessionStore
+from passk_tui.api.running import run_stoppable, run_to_end
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import python_definition
-from passk_tui.core.run.attempt import AttemptRecord
-from passk_tui.core.run.attempt_keys import new_evaluation_id
-from passk_tui.core.run.cases import cases_of_rows, load_cases
+from passk_tui.core.inputs.agent_definition import python_definition
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.table import plain_table
+from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
-from passk_tui.core.run.events import AttemptFinished, Event
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.gate import gate_lines
-from passk_tui.core.stats.sampling import reading, sampling_policy
-from passk_tui.core.text.table import plain_table
+from passk_tui.core.run.sampling import reading, sampling_policy
+from passk_tui.core.stats.gating.gate import Reading, gate_lines, gate_text
 from passk_tui.evaluations.recorded import file_sha256
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store
@@ -64,19 +60,23 @@ DEFINITION = python_definition("pytest")
 
 @dataclass
 class MarkedTest:
-    """One marked test as measured: its settings and its finished attempts."""
+    """One marked test as measured: its settings and its run (its stored attempts included)."""
 
     name: str
     settings: Settings
-    records: list[AttemptRecord]
+    evaluation: Evaluation
+
+    def reading(self) -> Reading:
+        """The test read as its marker says (its k, its gate, its level): what pytest decided."""
+        return reading(self.evaluation.progress.all_figures(), self.settings)
 
 
 class MarkedTests:
-    """Every marked test of one pytest session (or xdist worker), stored together at its end."""
+    """Every marked test of one pytest session (or xdist worker), kept in one evaluation as
+    its attempts finish (``api/pytest_store.py``)."""
 
     def __init__(self, config: pytest.Config, export: Path | None) -> None:
         self.config = config
-        self.evaluation_id = new_evaluation_id()
         self.agent = str(config.getoption("passk_agent") or config.rootpath.name)
         self.version = str(config.getoption("passk_version") or "0")
         #: ``--passk-export``, checked when pytest started (``pytest_plugin.pytest_configure``).
@@ -86,6 +86,7 @@ class MarkedTests:
         self.status = "done"
         #: The summary's lines once stored (the table, where it is), or what went wrong.
         self.lines: list[str] = []
+        self._kept: SessionStore | None = None
 
     def run(
         self, item: pytest.Function, args: tuple[Any, ...], keywords: Mapping[str, Any]
@@ -97,33 +98,64 @@ class MarkedTests:
             item.nodeid,
             item.path.parent,
         )
-        records: list[AttemptRecord] = []
-
-        def keep(event: Event) -> None:
-            if isinstance(event, AttemptFinished):
-                records.append(event.record)
-
-        target = CallableTarget(body_of(item), self.evaluation_id, settings.concurrency)
+        try:
+            kept = self._session_store(item.session)
+            index, stored = kept.case(case)
+        except (InputError, RunError) as exc:
+            pytest.fail(f"passk: the marked tests cannot be stored: {exc}", pytrace=False)
+        previous = [replace(record, case_index=0) for record in stored]
+        target = CallableTarget(body_of(item), kept.evaluation_id, settings.timeout)
         evaluation = Evaluation(
-            self.evaluation_id,
+            kept.evaluation_id,
             [case],
             settings,
             target,
-            on_event=keep,
-            policy=sampling_policy(settings, 1),
+            sink=kept.sink(index),
+            previous=previous,
+            policy=sampling_policy(settings, 1, previous),
         )
-        self.tests.append(MarkedTest(item.nodeid, settings, records))  # kept if interrupted
+        test = MarkedTest(item.nodeid, settings, evaluation)
+        self.tests.append(test)  # kept if interrupted
         try:
-            asyncio.run(run_stoppable(Interleaved([evaluation])))
+            run_to_end(lambda: run_stoppable(Interleaved([evaluation])))
         except KeyboardInterrupt:
             self.status = "cancelled"  # what finished is stored; the rest is not measured
             raise
-        read = reading(evaluation.progress.all_figures(), settings)
+        if evaluation.status == "failed":
+            pytest.fail(f"passk: {evaluation.error}", pytrace=False)
+        read = test.reading()
         if read.exit_code:
             said = gate_lines(read)
             shown = read if settings.confidence is not None else None
             table = plain_table(evaluation.progress.all_figures(), settings.k, shown)
             pytest.fail("\n".join([*said, table.rstrip("\n")]), pytrace=False)
+
+    def _session_store(self, session: pytest.Session) -> SessionStore:
+        """The session's evaluation, made (or an unfinished one continued) at its first marked
+        test, with the settings of every marked test it collected."""
+        if self._kept is None:
+            planned = [i for i in session.items if i.get_closest_marker("passk") is not None]
+            each = [self._marker_settings(i) for i in planned]
+            names = [i.nodeid for i, s in zip(planned, each, strict=True) if s is not None]
+            store = Store.open()
+            try:
+                path = written_cases(
+                    [Case(name, name, CHECK) for name in names], store.path.parent / "cases", False
+                )
+            finally:
+                store.close()
+            settings = shared_settings([s for s in each if s is not None], str(path))
+            self._kept = SessionStore(settings, file_sha256(path), DEFINITION)
+        return self._kept
+
+    def _marker_settings(self, item: pytest.Item) -> Settings | None:
+        """A marked test's settings, or None when its marker is bad (its run fails it)."""
+        marker = item.get_closest_marker("passk")
+        assert marker is not None
+        try:
+            return self._settings(marker.args, marker.kwargs)
+        except pytest.fail.Exception:
+            return None
 
     def _settings(self, args: tuple[Any, ...], keywords: Mapping[str, Any]) -> Settings:
         """The marker's keywords through the one validator; a bad one fails the test in one line."""
@@ -142,81 +174,87 @@ class MarkedTests:
         return check.settings
 
     def finish(self) -> None:
-        """Store every marked test as one evaluation, and export it when asked."""
-        if not self.tests or self.lines:
+        """End the session's evaluation (its attempts are in already), and export it when asked."""
+        if self._kept is None or self.lines:
             return
         try:
-            self.lines = self._stored()
+            self.lines = self._stored(self._kept)
         except (InputError, RunError) as exc:
             self.lines = [f"passk: the marked tests were not stored: {exc}"]
 
-    def _stored(self) -> list[str]:
-        store = Store.open()
-        try:
-            return self._stored_in(store)
-        finally:
-            store.close()
-
-    def _stored_in(self, store: Store) -> list[str]:
-        folder = store.path.parent / "cases"
-        path = written_cases([Case(t.name, t.name, CHECK) for t in self.tests], folder, False)
-        cases = load_cases(path)
-        settings = self._shared_settings(path)
-        records = [
-            replace(record, case_index=index)
-            for index, test in enumerate(self.tests)
-            for record in test.records
-        ]
-        store.create_evaluation(
-            self.evaluation_id, settings, cases, file_sha256(path), definition=DEFINITION
-        )
-        store.write(self.evaluation_id, records)
-        store.finish(self.evaluation_id, self.status)
-        progress = Progress([t.name for t in self.tests], settings.attempts, settings.k)
-        progress.add(records)
-        figures = progress.all_figures()
-        read = reading(figures, settings)
-        shown = read if settings.confidence is not None else None
-        lines = plain_table(figures, settings.k, shown).rstrip("\n").split("\n")
+    def _stored(self, kept: SessionStore) -> list[str]:
+        stored = kept.close(self.status)
+        lines = self._tables()
         lines.append(
-            f"stored as evaluation {self.evaluation_id} ({self.agent} v{settings.version}): "
-            f"passk-tui --resume {self.evaluation_id} shows it"
+            f"stored as evaluation {stored.id} ({self.agent} v{stored.settings.version}): "
+            f"passk-tui --resume {stored.id} shows it"
         )
         if self.export:
+            from passk_tui.api.pytest_report import session_report
             from passk_tui.reports.export import export
 
-            written = export(store.load(self.evaluation_id), self.export, settings.confidence)
-            lines.append(f"wrote {written}")
+            report = session_report(stored, {t.name: t.reading() for t in self.tests})
+            lines.append(f"wrote {export(report, self.export)}")
         return lines
 
-    def _shared_settings(self, path: Path) -> Settings:
-        """One Settings for tests that may differ: the fewest attempts and the smallest k (so
-        every row is defined), and a gate, level or cap only when every test has the same."""
-        each = [t.settings for t in self.tests]
-        first = each[0]
-
-        def common(name: str) -> Any:
-            value = getattr(first, name)
-            return value if all(getattr(s, name) == value for s in each) else None
-
-        cap = common("max_attempts")
-        return replace(
-            first,
-            cases_path=str(path),
-            attempts=min(s.attempts for s in each),
-            k=min(s.k for s in each),
-            concurrency=max(s.concurrency for s in each),
-            timeout=max(s.timeout for s in each),
-            require=common("require"),
-            confidence=common("confidence"),
-            max_attempts=cap,
-            precision=common("precision") if cap is not None else None,
-        )
+    def _tables(self) -> list[str]:
+        """The plain table of the tests that ran, one per way of reading them (k and gate):
+        each test's row under its own pass@k, with its own interval and verdict where its
+        marker asks for a confident gate, as the CLI shows them."""
+        groups: dict[tuple[object, ...], list[MarkedTest]] = {}
+        for test in self.tests:
+            s = test.settings
+            groups.setdefault((s.k, s.require, s.confidence), []).append(test)
+        lines: list[str] = []
+        for tests in groups.values():
+            settings = tests[0].settings
+            figures = [f for t in tests for f in t.evaluation.progress.all_figures()]
+            read = reading(figures, settings)
+            shown = read if settings.confidence is not None else None
+            if len(groups) > 1:
+                lines.append(f"{how_read(settings)}:")
+            lines += plain_table(figures, settings.k, shown).rstrip("\n").split("\n")
+        return lines
 
     def summary(self) -> list[str]:
         """The lines the terminal summary shows (the table, where it is stored)."""
         self.finish()
         return self.lines
+
+
+def how_read(settings: Settings) -> str:
+    """A group's heading in the marker's words: ``k=3, require=0.8, confidence=0.95``."""
+    words = [f"k={settings.k}"]
+    if settings.require is not None:
+        words.append(f"require={gate_text(settings.require)}")
+    if settings.confidence is not None:
+        words.append(f"confidence={settings.confidence:g}")
+    return ", ".join(words)
+
+
+def shared_settings(each: list[Settings], cases_path: str) -> Settings:
+    """One Settings for tests that may differ: the fewest attempts and the smallest k (so
+    every row is defined), and a gate, level or cap only when every test has the same."""
+    first = each[0] if each else check_settings({"cases": "pytest"}).settings
+    assert first is not None
+
+    def common(name: str) -> Any:
+        value = getattr(first, name)
+        return value if all(getattr(s, name) == value for s in each) else None
+
+    cap = common("max_attempts")
+    return replace(
+        first,
+        cases_path=cases_path,
+        attempts=min((s.attempts for s in each), default=first.attempts),
+        k=min((s.k for s in each), default=first.k),
+        concurrency=max((s.concurrency for s in each), default=first.concurrency),
+        timeout=max((s.timeout for s in each), default=first.timeout),
+        require=common("require"),
+        confidence=common("confidence"),
+        max_attempts=cap,
+        precision=common("precision") if cap is not None else None,
+    )
 
 
 def body_of(item: pytest.Function) -> Callable[..., Any]:

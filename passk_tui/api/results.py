@@ -8,12 +8,12 @@ from fractions import Fraction
 from typing import Literal
 
 from passk_tui.core.errors import ExitCode, InputError
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import CaseFigures, FigureIntervals
-from passk_tui.core.stats.gate import CaseReading, Reading
-from passk_tui.core.stats.intervals import GateVerdict
-from passk_tui.core.stats.sampling import reading as settings_reading
-from passk_tui.core.text.table import plain_table
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.table import plain_table
+from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.gating.gate import CaseReading, Reading
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
+from passk_tui.core.stats.rates.intervals import GateVerdict
 
 #: The figures ``CaseResult.interval`` knows.
 Figure = Literal["pass_at_1", "pass_at_k", "pass_hat_k"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passk_tui.core.run.agent_definition import public_url
+from passk_tui.core.inputs.agent_definition import public_url
 
 
 class Stack:

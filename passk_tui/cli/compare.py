@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from passk_tui.cli.flags import FlagParser
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
-from passk_tui.core.text.compare_text import plain_comparison, regression_lines
+from passk_tui.core.render.compare_text import plain_comparison, regression_lines
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.text.terminal_text import message_line, terminal_safe
 from passk_tui.evaluations.settings_text import flag
 from passk_tui.reports.compare_export import RENDERERS, check_comparison_export, export_comparison
@@ -55,8 +56,11 @@ def build_compare_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--export",
         metavar="PATH",
-        help=f"also write the comparison: {' '.join(RENDERERS)} (the format follows the suffix)",
+        action="append",
+        help=f"also write the comparison: {' '.join(RENDERERS)} (the format follows the suffix; "
+        "given again: each one written)",
     )
+    parser.list_flags = frozenset({"export"})
     return parser
 
 
@@ -65,17 +69,17 @@ def run_compare(argv: list[str]) -> int:
     args = build_compare_parser().parse_args(argv)
     try:
         confidence = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
-        export_path = check_comparison_export(args.export) if args.export else None
+        export_paths = [check_comparison_export(text) for text in args.export or ()]
         with Store.open() as store:
             compared = load_compared(store, args.baseline, args.candidate, confidence)
-        return report_comparison(compared, export_path, fail_on_regression=args.fail_on_regression)
+        return report_comparison(compared, export_paths, fail_on_regression=args.fail_on_regression)
     except (InputError, RunError) as exc:
         sys.stderr.write(f"passk-tui: {message_line(str(exc))}\n")
         return exc.exit_code
 
 
 def report_comparison(
-    compared: ComparedEvaluations, export_path: Path | None, *, fail_on_regression: bool
+    compared: ComparedEvaluations, export_paths: Sequence[Path], *, fail_on_regression: bool
 ) -> int:
     """Warnings, the table on stdout, the export, the gate: what `compare` and a run with a
     baseline both end with. Returns the exit status; an export that cannot be written raises."""
@@ -85,8 +89,8 @@ def report_comparison(
     lines = [*compared.definition_lines(), *compared.cost_lines()]
     sys.stdout.write("".join(f"{terminal_safe(line)}\n" for line in lines))
     sys.stdout.flush()
-    if export_path is not None:
-        export_comparison(compared, export_path)
+    for path in export_paths:
+        export_comparison(compared, path)
     if not fail_on_regression:
         return ExitCode.OK
     for line in regression_lines(compared.comparison):

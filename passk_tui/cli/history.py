@@ -5,7 +5,7 @@ from __future__ import annotations
 from passk_tui.cli.flags import parse_history
 from passk_tui.cli.output import fail, print_out, say
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.text.table import plain_columns
+from passk_tui.core.render.table import plain_columns
 from passk_tui.store import Store
 from passk_tui.store.history import history_rows
 

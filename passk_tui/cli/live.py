@@ -16,13 +16,14 @@ from typing import TextIO
 
 from passk_tui.cli.output import resume_hint, to_devnull
 from passk_tui.core.errors import signalled_exit
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.run.engine import Interleaved, Status
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.stop_signals import Stop, StopSignals
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.text.extent_text import attempts_cell, budget_label, time_left_text
-from passk_tui.core.text.words import clock
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.text.amounts import clock
+from passk_tui.core.text.decimals import fixed
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
 STOP_SIGNALS = tuple(
@@ -173,7 +174,7 @@ def progress_line(progress: Progress, settings: Settings) -> str:
     extent = progress_extent(progress, settings)
     return (
         f"{attempts_cell(extent)} attempts{budget_label(extent)}  {progress.in_flight} in flight  "
-        f"{rate:.1f}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
+        f"{fixed(rate, 1)}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
         f"errored {sum(progress.errored)}  {clock(progress.elapsed())}  "
         f"{time_left_text(extent, rate)}"
     ).rstrip()

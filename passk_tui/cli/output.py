@@ -11,7 +11,7 @@ import sys
 from typing import TextIO
 
 from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
-from passk_tui.core.text.reproduce import resume_text
+from passk_tui.core.render.reproduce import resume_text
 from passk_tui.core.text.terminal_text import message_line
 
 

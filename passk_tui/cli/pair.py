@@ -20,17 +20,17 @@ from passk_tui.cli.compare import report_comparison
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.run.heap import relaxed_gc
-from passk_tui.core.run.settings import parse_version
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.inputs.settings import parse_confidence, parse_version
+from passk_tui.core.render.error_groups import error_groups, errors_said
+from passk_tui.core.render.extent_text import attempts_cell
+from passk_tui.core.run.gc_thresholds import relaxed_gc
+from passk_tui.core.run.sampling import gate_confidence
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.gate import gate_lines, read
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.intervals import parse_confidence
-from passk_tui.core.stats.sampling import gate_confidence
-from passk_tui.core.text.error_groups import error_groups, errors_said
-from passk_tui.core.text.extent_text import attempts_cell
-from passk_tui.core.text.words import clock
+from passk_tui.core.stats.gating.gate import gate_lines, read
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
+from passk_tui.core.text.amounts import clock
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison
@@ -76,7 +76,7 @@ def _run_pair(
     paired: PairedRun | None = None
     stopped_by: list[int] = []
     try:
-        export_path = check_comparison_export(args.export) if args.export else None
+        export_paths = [check_comparison_export(text) for text in args.export or ()]
         gate_level = flag("confidence", args.confidence, parse_confidence, None)
         level = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
         key = stack_key(args, env)
@@ -98,19 +98,19 @@ def _run_pair(
     except KeyboardInterrupt:
         return interrupted(paired.evaluation_id if paired is not None else None)
     cancelled = stopped_exit(stopped_by)
-    return _report_pair_end(paired, status, args, export_path, level, gate_level, cancelled)
+    return _report_pair_end(paired, status, args, export_paths, level, gate_level, cancelled)
 
 
 def _report_pair_end(
     paired: PairedRun,
     status: str,
     args: argparse.Namespace,
-    export_path: Path | None,
+    export_paths: list[Path],
     level: Fraction,
     gate_level: float | None,
     cancelled: int,
 ) -> int:
-    """The comparison (as `compare` prints it), the candidate's gate, then the export."""
+    """The comparison (as `compare` prints it), the candidate's gate, then the exports."""
     for evaluation in (paired.baseline, paired.candidate):
         if evaluation.store_error:
             say(f"warning: {evaluation.store_error}")
@@ -124,12 +124,15 @@ def _report_pair_end(
         return fail(exc)
     stopped = status == "cancelled"
     code = report_comparison(
-        compared, None, fail_on_regression=args.fail_on_regression and not stopped
+        compared, (), fail_on_regression=args.fail_on_regression and not stopped
     )
     for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
-        records = (r for rows in evaluation.progress.records for r in rows)
+        records = [r for rows in evaluation.progress.records for r in rows]
         for line in errors_said(error_groups(records)):
             say(f"{label} (version {evaluation.settings.version}) {line.lstrip()}")
+        refused = refused_usage_line(records)
+        if refused is not None:
+            say(f"warning: {label} (version {evaluation.settings.version}) {refused}")
     if stopped:
         not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
         say(f"cancelled: {not_run} attempts not run")
@@ -138,8 +141,8 @@ def _report_pair_end(
     else:
         gate = _candidate_gate(compared, gate_level, args.require)
         code = code or gate  # a regression (1) outranks an undecided gate (4)
-    if export_path is not None:
-        code = _export(compared, export_path, code)
+    for path in export_paths:
+        code = _export(compared, path, code)
     return code
 
 

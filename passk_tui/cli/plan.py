@@ -1,5 +1,5 @@
 """`passk-tui plan`: how many attempts, before any Run is spent (or for a stored evaluation's
-undecided cases). The arithmetic is core's (``core.stats.planning``); this only reads flags."""
+undecided cases). The arithmetic is core's (``core.stats.plan.gate_chance``); this only reads flags."""
 
 from __future__ import annotations
 
@@ -9,29 +9,34 @@ from fractions import Fraction
 from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import fail, print_out
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.run.price import Price, parse_price, parse_tokens
-from passk_tui.core.run.settings import DEFAULT_K, parse_attempts, parse_require
-from passk_tui.core.run.settings import parse_whole_number as parse_seed
-from passk_tui.core.stats.adaptive_plan import (
+from passk_tui.core.inputs.price import Price, parse_price, parse_tokens
+from passk_tui.core.inputs.settings import (
+    DEFAULT_K,
+    parse_attempts,
+    parse_confidence,
+    parse_require,
+)
+from passk_tui.core.inputs.settings import parse_whole_number as parse_seed
+from passk_tui.core.render import plan_text
+from passk_tui.core.stats.costs.plan_cost import AttemptTokens, attempts_cost, undecided_costs
+from passk_tui.core.stats.gating.family_wise import case_level
+from passk_tui.core.stats.plan.adaptive_plan import (
     DEFAULT_CAP,
     DEFAULT_FIRST,
     DEFAULT_SEED,
     DEFAULT_SIMULATIONS,
     adaptive_rows,
 )
-from passk_tui.core.stats.compare_power import compare_plan
-from passk_tui.core.stats.gate_thresholds import MAX_PLANNED, Thresholds
-from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE, parse_confidence
-from passk_tui.core.stats.plan_cost import AttemptTokens, attempts_cost, undecided_costs
-from passk_tui.core.stats.planning import (
+from passk_tui.core.stats.plan.compare_power import compare_plan
+from passk_tui.core.stats.plan.gate_chance import (
     TARGETS,
     all_pass_n,
     attempts_to_settle,
     default_rates,
     plan_rows,
 )
-from passk_tui.core.stats.suite_promise import case_level
-from passk_tui.core.text import plan_text
+from passk_tui.core.stats.plan.gate_thresholds import MAX_PLANNED, Thresholds
+from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.cost_settings import PRICES, price_pair
 from passk_tui.evaluations.settings_text import flag
 
@@ -203,9 +208,9 @@ def _plan_stored(
         args.confidence,
         args.family_wise,
     )
-    from passk_tui.core.stats.gate import read
-    from passk_tui.core.stats.interval_choice import evaluation_choice
-    from passk_tui.core.stats.sampling import gate_confidence
+    from passk_tui.core.run.sampling import gate_confidence
+    from passk_tui.core.stats.gating.gate import read
+    from passk_tui.core.stats.rates.interval_choice import evaluation_choice
     from passk_tui.store import Store  # the store only when asked for
 
     with Store.open() as store:

@@ -11,21 +11,22 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.render.adaptive_text import adaptive_lines
+from passk_tui.core.render.cost_text import cost_summary
+from passk_tui.core.render.error_groups import error_groups, errors_said
+from passk_tui.core.render.extent_text import not_run_text
+from passk_tui.core.render.reruns_text import reruns_said
+from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
-from passk_tui.core.run.heap import relaxed_gc
-from passk_tui.core.stats.case_costs import progress_costs
+from passk_tui.core.run.gc_thresholds import relaxed_gc
+from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.costs.case_costs import progress_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.gate import gate_lines
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.sampling import adaptive_lines
-from passk_tui.core.stats.sampling import reading as settings_reading
-from passk_tui.core.text.cost_text import cost_summary
-from passk_tui.core.text.error_groups import error_groups, errors_said
-from passk_tui.core.text.extent_text import not_run_text
-from passk_tui.core.text.reruns_text import reruns_said
-from passk_tui.core.text.table import plain_table
+from passk_tui.core.stats.gating.gate import gate_lines
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import resume_evaluation
@@ -43,12 +44,12 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     evaluation: RecordedEvaluation | None = None
     stopped_by: list[int] = []
     try:
-        export_path: Path | None = None
+        export_paths: list[Path] = []
         if args.export:
             # reports/ only when an export is asked for: a plain run prints core's table.
             from passk_tui.reports.export import check_export_path
 
-            export_path = check_export_path(args.export)
+            export_paths = [check_export_path(text) for text in args.export]
         key = stack_key(args, env)
         if args.resume:
             resumed = resume_evaluation(args.resume, key, resume_changes(args))
@@ -72,7 +73,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         return fail(exc)
     except KeyboardInterrupt:
         return interrupted(evaluation.evaluation_id if evaluation is not None else None)
-    return _report_end(evaluation, status, args, export_path, stopped_exit(stopped_by))
+    return _report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
 
 
 def _may_be_paired(args: argparse.Namespace) -> bool:
@@ -84,14 +85,14 @@ def _report_end(
     evaluation: RecordedEvaluation,
     status: str,
     args: argparse.Namespace,
-    export_path: Path | None,
+    export_paths: list[Path],
     cancelled: int = ExitCode.CANCELLED,
 ) -> int:
     """The table and the gate, then the export, and how to resume when the evaluation did not finish.
 
-    The export comes last so that a failed one (a full disk) costs only itself:
-    the results are on the screen, the failure is one line, and the exit status
-    is the gate's, or 5 when only the export failed.
+    The exports come last so that a failed one (a full disk) costs only itself:
+    the results are on the screen, the failure is one line (the other exports are
+    still written), and the exit status is the gate's, or 5 when only an export failed.
     """
     settings = evaluation.settings
     figures = evaluation.progress.all_figures()
@@ -109,6 +110,9 @@ def _report_end(
         records = [r for rows in evaluation.progress.records for r in rows]
         for line in errors_said(error_groups(records)):
             say(line)
+        refused = refused_usage_line(records)
+        if refused is not None:
+            say(f"warning: {refused}")
         rerun = reruns_said(records)
         if rerun:
             say(rerun)
@@ -130,8 +134,8 @@ def _report_end(
                 say(budget_line(evaluation.progress, settings))
             _warn_of_burst(evaluation)
             code = reading.exit_code
-    if export_path is not None:
-        code = _export(evaluation, export_path, settings.confidence, code)
+    for path in export_paths:
+        code = _export(evaluation, path, settings.confidence, code)
     return code
 
 

@@ -10,7 +10,9 @@ so it binds to 127.0.0.1 unless ``--host`` says otherwise, and warns when it doe
 Nor may a web page the user visits drive it: every request must name this server in
 its ``Host`` (a hostname rebound to 127.0.0.1 is refused), and the websocket, which
 runs the app, must come from this server's own page (its ``Origin``); anything else
-is answered 403 (``Guard``).
+is answered 403 (``Guard``). Nor may another site's page frame it (clickjacking, or a
+hidden frame whose page opens a tab from this server's own origin): every answer says so,
+to today's browsers (``frame-ancestors``) and older ones (``X-Frame-Options``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from passk_tui.evaluations.settings_text import resume_changes, settings_from_ar
 from passk_tui.reports.export import check_export_path
 
 if TYPE_CHECKING:
+    from aiohttp import web
     from aiohttp.typedefs import Handler
     from textual_serve.server import Server
 
@@ -55,7 +58,7 @@ def build_serve_parser() -> argparse.ArgumentParser:
             f"you. It listens on {DEFAULT_HOST} unless --host says otherwise. Any other flag "
             "is the app's own (e.g. --demo, --agent/--version/--cases, --stack) and applies "
             "to every tab; with none, each tab opens on the Configure screen "
-            "(press d there for the demo). Needs the web extra: " + INSTALL_HINT + "."
+            "(Shift+Tab, Enter there runs the demo). Needs the web extra: " + INSTALL_HINT + "."
         ),
     )
     parser.add_argument(
@@ -128,8 +131,8 @@ def check_app_flags(app: argparse.Namespace, env: Mapping[str, str]) -> None:
     """Every app flag as a run checks it (config.py), nothing loaded or started, so a bad one
     fails once at start (InputError), not in every tab. Without what to measure the flags
     fill each tab's Configure: they are checked as if the demo said the rest."""
-    if app.export is not None:
-        check_export_path(app.export)
+    for text in app.export or ():
+        check_export_path(text)
     if app.resume:
         resume_changes(app)
     else:
@@ -138,6 +141,11 @@ def check_app_flags(app: argparse.Namespace, env: Mapping[str, str]) -> None:
 
 #: A Host header: a name or IPv4 address, or an IPv6 one in brackets; then maybe a port.
 _HOST_HEADER = re.compile(r"(?P<name>\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+#: On every answer (page, static files, refusals): only this server's own pages may frame it.
+NO_FOREIGN_FRAMES = {
+    "Content-Security-Policy": "frame-ancestors 'self'",
+    "X-Frame-Options": "SAMEORIGIN",
+}
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 
@@ -246,9 +254,11 @@ def _served_app_server() -> type[Server]:
 
         async def _make_app(self) -> web.Application:
             """textual-serve's aiohttp app, every request of it (page, websocket, static files,
-            downloads) first past the guard."""
+            downloads) first past the guard, and every answer, refusals included, not to be
+            framed by another site."""
             app = await super()._make_app()
             app.middlewares.append(self._guarded)
+            app.on_response_prepare.append(_refuse_foreign_frames)
             return app
 
         @web.middleware
@@ -299,6 +309,12 @@ def _served_app_server() -> type[Server]:
     return ServedApp
 
 
+async def _refuse_foreign_frames(request: web.Request, response: web.StreamResponse) -> None:
+    """aiohttp's hook as each answer's headers go out (the middleware misses the refusals it
+    raises and aiohttp's own 404s)."""
+    response.headers.update(NO_FOREIGN_FRAMES)
+
+
 def _font_size(text: str) -> int:
     try:
         return max(6, min(48, int(text)))
@@ -309,7 +325,7 @@ def _font_size(text: str) -> int:
 def run_served_app(argv: list[str]) -> int:
     """One browser tab's app process: the app itself, whatever stdout is (textual-serve's pipe)."""
     from passk_tui.cli.flags import parse
-    from passk_tui.tui.launch import run_app
+    from passk_tui.tui.app.launch import run_app
 
     return run_app(parse(argv), os.environ)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.price import Price
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.inputs.price import Price
+from passk_tui.core.inputs.settings import Settings
 
 #: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
 PRICES = ("price_in", "price_out")

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.inputs.price import Price
 from passk_tui.core.run.cases import load_cases
-from passk_tui.core.run.price import Price
 
 if TYPE_CHECKING:
     from passk_tui.targets.agents_file import AgentVersion

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from passk_tui.core.run.agent_definition import Definition, changed_warning, same_measure
+from passk_tui.core.inputs.agent_definition import Definition, changed_warning, same_measure
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import check_planned_size, new_evaluation_id
 from passk_tui.core.run.events import Event
-from passk_tui.core.run.settings import Settings
 from passk_tui.evaluations.cost_settings import with_local_price
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,

@@ -17,10 +17,11 @@ from typing import Any, Literal
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.run.budget import pair_budget_line
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.compare import DEFAULT_CONFIDENCE
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import resume_evaluation
@@ -113,7 +114,9 @@ def new_pair(
     except BaseException as exc:
         baseline.abort(f"not run: the candidate (version {settings.version}) could not: {exc}")
         raise
-    return PairedRun(baseline, candidate, store, warnings=[*baseline.warnings, *candidate.warnings])
+    budget = pair_budget_line(settings)
+    warnings = [*baseline.warnings, *candidate.warnings, *([budget] if budget else [])]
+    return PairedRun(baseline, candidate, store, warnings=warnings)
 
 
 def find_pair(ref: str, *, store: Store | None = None) -> Pair | None:
@@ -160,10 +163,11 @@ def resume_pair(
         baseline.evaluation.release()
         raise
     both = (baseline, candidate)
+    warnings = list(dict.fromkeys(w for r in both for w in r.warnings))
+    shown_only = all(r.shown_only for r in both)
+    budget = pair_budget_line(candidate.evaluation.settings)
+    if budget is not None and not shown_only:
+        warnings.append(budget)
     return PairedRun(
-        baseline.evaluation,
-        candidate.evaluation,
-        store,
-        shown_only=all(r.shown_only for r in both),
-        warnings=list(dict.fromkeys(w for r in both for w in r.warnings)),
+        baseline.evaluation, candidate.evaluation, store, shown_only=shown_only, warnings=warnings
     )

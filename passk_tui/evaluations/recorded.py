@@ -7,17 +7,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.run.policy import SamplingPolicy
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.core.run.target import Target
-from passk_tui.core.stats.sampling import sampling_policy
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.store import Store
 from passk_tui.store.claims import Claim
 

@@ -8,14 +8,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.run.attempt_keys import PlannedAttempt, check_planned_size
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import Event
+from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.core.run.target import RetryNotice, Target
-from passk_tui.core.stats.sampling import sampling_policy
+from passk_tui.core.text.decimals import fixed
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
@@ -187,7 +188,7 @@ def _warnings(stored: StoredEvaluation) -> list[str]:
     age = time.time() - stored.created
     if stored.settings.stack and age > KEY_LIFETIME:
         warnings.append(
-            f"evaluation {stored.id} began {age / 3600:.0f} h ago and the stack keeps "
+            f"evaluation {stored.id} began {fixed(age / 3600, 0)} h ago and the stack keeps "
             "idempotency keys for 24 h: attempts that were in flight may run again"
         )
     return warnings

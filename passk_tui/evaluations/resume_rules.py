@@ -9,10 +9,10 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import Definition, python_only, same_measure
-from passk_tui.core.run.agent_definition import changes as definition_changes
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.sampling import sampling_policy
+from passk_tui.core.inputs.agent_definition import Definition, python_only, same_measure
+from passk_tui.core.inputs.agent_definition import changes as definition_changes
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.evaluations.cost_settings import PRICES, kept_price
 from passk_tui.store import StoredEvaluation
 
@@ -28,6 +28,9 @@ MEASURED = {
 GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
 #: The settings an adaptive evaluation's stop rule reads: given anew, they may re-decide cases.
 STOP_RULE = {"confidence": "--confidence", "require": "--require", "precision": "--precision"}
+#: Budgets hold across resumes ("at most N Runs, resumes included"): given anew, one may
+#: lower its cap (or set one), never raise it, or each resume could spend N again.
+BUDGETS = {"budget_runs": "--budget-runs", "budget_cost": "--budget-cost"}
 #: The settings a resume may give anew.
 RUNNING = frozenset(
     {
@@ -146,6 +149,7 @@ def resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Setti
             f"--resume {stored.id}: --stack would change what is measured (it ran on a local "
             "agent); start a new evaluation instead"
         )
+    _check_budgets_kept(stored.id, current, changes)
     grown = _grown(stored.id, current, changes)
     priced = kept_price(stored.id, current, changes)
     unknown = set(changes) - RUNNING - set(MEASURED) - set(GROWING) - set(PRICES)
@@ -164,6 +168,23 @@ def resumed_settings(stored: StoredEvaluation, changes: dict[str, Any]) -> Setti
             f"--resume {stored.id}: --precision is for an adaptive evaluation without --require"
         )
     return resumed
+
+
+def _check_budgets_kept(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> None:
+    """InputError when a budget given anew is larger than the stored one (``BUDGETS``)."""
+    for name, flag in BUDGETS.items():
+        given, kept = changes.get(name), getattr(current, name)
+        if given is not None and kept is not None and given > kept:
+            raise InputError(
+                f"--resume {evaluation_id}: {flag} {_budget(given)} would raise its budget "
+                f"(stored: {_budget(kept)}); a budget holds across resumes: start a new "
+                "evaluation to spend more"
+            )
+
+
+def _budget(value: Any) -> str:
+    """A budget as given: 12, or 0.5 (not 1/2)."""
+    return str(value) if isinstance(value, int) else f"{float(value):g}"
 
 
 def _grown(evaluation_id: str, current: Settings, changes: Mapping[str, Any]) -> dict[str, int]:

@@ -12,9 +12,8 @@ from typing import Any, TypeVar
 
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.cases import Case, load_cases
-from passk_tui.core.run.price import Price, parse_money, parse_price
-from passk_tui.core.run.settings import (
+from passk_tui.core.inputs.price import Price, parse_money, parse_price
+from passk_tui.core.inputs.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_TIMEOUT,
@@ -22,6 +21,7 @@ from passk_tui.core.run.settings import (
     default_k,
     parse_attempts,
     parse_concurrency,
+    parse_confidence,
     parse_k,
     parse_max_attempts,
     parse_precision,
@@ -30,8 +30,8 @@ from passk_tui.core.run.settings import (
     parse_version,
     parse_whole_number,
 )
+from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.target import Target
-from passk_tui.core.stats.intervals import parse_confidence
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
 from passk_tui.targets.addresses import address_problem

@@ -1,10 +1,10 @@
 """What an evaluation cost, as every export lays it out: tokens, durations, money and budgets.
 
-The figures are ``core.stats.case_costs``'s, read once into the Report; here they are
+The figures are ``core.stats.costs.case_costs``'s, read once into the Report; here they are
 only written: in .json the totals and p50 / p95 per attempt as numbers (a cost as its
 exact decimal, written as a JSON number), null where unknown; in .csv one column each,
 ``-`` where unknown; in .html a table of its own beside the results. Percentiles are
-numpy's "linear" (``core.stats.case_costs.percentile``).
+numpy's "linear" (``core.stats.costs.case_costs.percentile``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from passk_tui.core.inputs.price import exact_decimal, money_text
 from passk_tui.core.run.budget import short_of_plan
-from passk_tui.core.run.price import exact_decimal, money_text
-from passk_tui.core.stats.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.stats.costs.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.html_page import esc, settings_list
 from passk_tui.store.models import StoredEvaluation
 
@@ -103,7 +104,7 @@ CSV_HEADER = [
 def _number_text(value: float | None, digits: int) -> str:
     if value is None:
         return "-"
-    return f"{value:.{digits}f}"
+    return fixed(value, digits)
 
 
 def csv_cells(row: CaseCosts) -> list[str]:
@@ -125,7 +126,7 @@ def _per_pass_text(value: Fraction) -> str:
     try:
         return exact_decimal(value)
     except ValueError:
-        return f"{float(value):.12f}"
+        return fixed(value, 12)
 
 
 # -- .html ---------------------------------------------------------------------------------

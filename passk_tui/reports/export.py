@@ -24,16 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import ExitCode, InputError
+from passk_tui.core.render.reruns_text import reruns
+from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
-from passk_tui.core.stats.gate import gate_text
-from passk_tui.core.stats.intervals import Interval, interval_text, level_text, outward_ends
-from passk_tui.core.stats.suite_promise import promise_words
-from passk_tui.core.text.reruns_text import reruns
-from passk_tui.core.text.table import table_rows
+from passk_tui.core.stats.gating.family_wise import promise_words
+from passk_tui.core.stats.gating.gate import gate_text
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
+from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
 from passk_tui.reports import costs
 from passk_tui.reports.json_text import compact_json
-from passk_tui.reports.report import CaseReport, Report, build_report, iso_time
+from passk_tui.reports.report import CaseReport, Report, build_report, iso_time, read_as
 from passk_tui.store.models import StoredEvaluation
 
 #: Each suffix's renderer as ``module:function``, imported when an export of that kind is
@@ -168,7 +168,7 @@ def figures_json(f: CaseFigures) -> dict[str, Any]:
 
 
 def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
-    return {
+    case = {
         "name": c.figures.name,
         "input": verbatim(c.case.input),
         "check": verbatim(c.case.spec),
@@ -177,6 +177,17 @@ def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
         "gate": c.reading.verdict,
         "stop_reason": _reason(c),
     }
+    if c.own is not None:  # read on its own terms: the verdict's k, gate, figures and intervals
+        terms, own = c.own, c.own.cases[0]
+        case["own_gate"] = {
+            "k": terms.k,
+            "require": None if terms.require is None else gate_text(terms.require),
+            "kind": terms.gate_kind,
+            "confidence": terms.promise if terms.confident else None,
+            "figures": figures_json(own.figures),
+            "intervals": _intervals_json(own.intervals),
+        }
+    return case
 
 
 def _reason(c: CaseReport) -> str | None:
@@ -333,8 +344,8 @@ def render_csv(report: Report) -> str:
                 *_bounds(intervals.pass_hat_k),
                 yes_no(f.all_passed),
                 c.reading.verdict or "-",
-                reading.gate_kind,
-                f"{reading.level:g}",
+                read_as(c, report)[0].gate_kind,
+                f"{read_as(c, report)[0].level:g}",
                 reading.method.name,
                 _reason(c) or "-",
                 *costs.csv_cells(row),
@@ -357,8 +368,32 @@ def md_row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(md_cell(c) for c in cells) + " |"
 
 
+def _md_own_gates(report: Report) -> list[str]:
+    """Each case whose own gate (a pytest marker's) failed or is undecided, in its own terms."""
+    lines = []
+    for c in report.cases:
+        terms, case = read_as(c, report)
+        if terms.require is None or case.verdict in ("pass", None):
+            continue
+        if case.verdict == "undecided" and not terms.confident:
+            continue
+        figure = f"pass@{terms.k} " + (
+            f"{level_text(terms.level)} CI {interval_text(case.intervals.pass_at_k)}"
+            if terms.confident and case.intervals.pass_at_k
+            else two_decimals(case.figures.pass_at_k)
+        )
+        what = "failed" if case.verdict == "fail" else "undecided"
+        lines.append(
+            f"**Gate {what}**: `{md_cell(case.figures.name)}`: {figure}, "
+            f"`require={gate_text(terms.require)}`."
+        )
+    return lines or ["**Gate held**: every case's own gate held."]
+
+
 def _md_gate(report: Report) -> list[str]:
     reading = report.reading
+    if any(c.own is not None for c in report.cases):
+        return _md_own_gates(report)
     if reading.require is None:
         return ["No gate (`--require`) was set."]
     k, shown = reading.k, gate_text(reading.require)

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from passk_tui.core.stats.figures import FigureIntervals, two_decimals, yes_no
-from passk_tui.core.stats.gate import gate_text
-from passk_tui.core.stats.intervals import Interval, interval_text, level_text
-from passk_tui.reports.report import CaseReport, Report, failure_text, iso_time
+from passk_tui.core.stats.gating.gate import Reading, gate_text
+from passk_tui.core.stats.rates.figures import FigureIntervals, two_decimals, yes_no
+from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text
+from passk_tui.core.text.decimals import fixed
+from passk_tui.reports.report import CaseReport, Report, failure_text, iso_time, read_as
 
 #: Characters XML 1.0 cannot hold at all (even escaped): control characters, lone surrogates.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -42,10 +43,13 @@ def _interval(interval: Interval | None) -> str:
     return interval_text(interval) if interval else "-"
 
 
-def _case_properties(c: CaseReport, k: int, level: str) -> list[tuple[str, str]]:
-    f = c.figures
-    intervals: FigureIntervals = c.reading.intervals
+def _case_properties(c: CaseReport, report: Report) -> list[tuple[str, str]]:
+    terms, case = read_as(c, report)
+    f, k, level = case.figures, terms.k, level_text(terms.level)
+    intervals: FigureIntervals = case.intervals
+    own = [] if c.own is None else [("k", str(k)), ("require", _require(terms))]
     return [
+        *own,
         ("attempts", str(f.n)),
         ("passed", str(f.passed)),
         ("wrong", str(f.wrong)),
@@ -57,22 +61,26 @@ def _case_properties(c: CaseReport, k: int, level: str) -> list[tuple[str, str]]
         (f"pass@1 {level} CI", _interval(intervals.pass_at_1)),
         (f"pass@{k} {level} CI", _interval(intervals.pass_at_k)),
         (f"pass^{k} {level} CI", _interval(intervals.pass_hat_k)),
-        ("gate", c.reading.verdict or "-"),
+        ("gate", case.verdict or "-"),
     ]
+
+
+def _require(reading: Reading) -> str:
+    return "" if reading.require is None else gate_text(reading.require)
 
 
 def _problem(c: CaseReport, report: Report) -> tuple[str, str, str] | None:
     """(tag, type, message) when the gate makes this case red; None otherwise."""
-    reading = report.reading
-    verdict = c.reading.verdict
+    reading, case = read_as(c, report)
+    verdict = case.verdict
     if reading.require is None or verdict == "pass" or verdict is None:
         return None
     if verdict == "undecided" and not reading.confident:
         return None
-    f, k, shown = c.figures, reading.k, gate_text(reading.require)
+    f, k, shown = case.figures, reading.k, gate_text(reading.require)
     counts = f"{f.passed} passed, {f.wrong} wrong, {f.errored} errored of {f.n} attempts"
     if reading.confident:
-        ci = f"pass@{k} {level_text(reading.level)} CI {_interval(c.reading.intervals.pass_at_k)}"
+        ci = f"pass@{k} {level_text(reading.level)} CI {_interval(case.intervals.pass_at_k)}"
         if verdict == "fail":
             message = f"{ci} is below --require {shown}: {counts}"
         else:
@@ -88,8 +96,8 @@ def render_junit(report: Report) -> str:
     """JUnit XML: a testcase per case with its figures; red where the gate is (see the module)."""
     stored, reading = report.stored, report.reading
     s = stored.settings
-    k, level = reading.k, level_text(reading.level)
-    total_time = f"{report.duration:.3f}"
+    k = reading.k
+    total_time = fixed(report.duration, 3)
     suites = ET.Element("testsuites", name="passk-tui", time=total_time)
     suite = _sub(
         suites,
@@ -105,7 +113,7 @@ def render_junit(report: Report) -> str:
         ("version", str(s.version)),
         ("attempts", str(s.attempts)),
         ("k", str(k)),
-        ("require", "" if s.require is None else gate_text(s.require)),
+        ("require", _require(reading)),
         ("gate", reading.gate_kind),
         ("exit status", str(reading.exit_code)),
         ("confidence", f"{reading.level:g}"),
@@ -122,10 +130,10 @@ def render_junit(report: Report) -> str:
             "testcase",
             classname=f"passk.{s.agent}.v{s.version}",
             name=f.name,
-            time=f"{c.duration:.3f}",
+            time=fixed(c.duration, 3),
         )
         case_properties = _sub(case, "properties")
-        for name, value in _case_properties(c, k, level):
+        for name, value in _case_properties(c, report):
             _sub(case_properties, "property", name=name, value=value)
         problem = _problem(c, report)
         first = failure_text(c.first_failure) if c.first_failure else "none"

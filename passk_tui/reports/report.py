@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.stats.case_costs import CaseCosts, case_costs
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.gate import CaseReading, Reading, read
-from passk_tui.core.stats.interval_choice import IntervalChoice, evaluation_choice
-from passk_tui.core.stats.sampling import gate_confidence
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.run.sampling import gate_confidence
+from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
+from passk_tui.core.stats.gating.gate import CaseReading, Reading, read
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
 from passk_tui.reports.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 
@@ -37,6 +37,9 @@ class CaseReport:
     first_failure: AttemptRecord | None
     #: Adaptive: why it stopped getting attempts (None: fixed n, or still sampled).
     stop_reason: StopReason | None = None
+    #: The case read on its own terms when they are not the evaluation's (a pytest marker's
+    #: k, gate and level): its verdict is ``reading.verdict``; None: read as the evaluation.
+    own: Reading | None = None
 
     @property
     def figures(self) -> CaseFigures:
@@ -53,7 +56,7 @@ class Report:
     #: The evaluation's interval method and why (``core.interval_choice``).
     intervals: IntervalChoice
     costs: tuple[CaseCosts, ...] = ()
-    """Per case, in case order: tokens, durations and money (``core.stats.case_costs``)."""
+    """Per case, in case order: tokens, durations and money (``core.stats.costs.case_costs``)."""
 
     @property
     def duration(self) -> float:
@@ -81,6 +84,14 @@ def build_report(source: StoredEvaluation | Evaluation, confidence: float | None
     )
     costs = case_costs([c.name for c in stored.cases], stored.records, s.price)
     return Report(stored, reading, cases, choice, tuple(costs))
+
+
+def read_as(c: CaseReport, report: Report) -> tuple[Reading, CaseReading]:
+    """The reading whose k, gate and level ``c``'s verdict follows (its own, else the
+    evaluation's), and the case as read there (its figures at that k, intervals at that level)."""
+    if c.own is not None:
+        return c.own, c.own.cases[0]
+    return report.reading, c.reading
 
 
 def snapshot(evaluation: Evaluation) -> StoredEvaluation:

@@ -1,7 +1,7 @@
 """One case's attempts as the HTML reports show them: a text block per outcome, a line per attempt.
 
 A browser parses a report of 100,000 attempts whole even while every case is closed,
-and each element costs it far more than the same bytes of text (docs/benchmarks.md,
+and each element costs it far more than the same bytes of text (docs/benchmarks/notebook.md,
 "HTML report at scale"): so a case's attempts are at most one heading and one ``<pre>``
 per outcome, wrong first, then errored, then passed, each attempt a numbered line in its
 block with its seconds, its answer, and why the check failed or the error.
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.progress import Cell
-from passk_tui.core.text.glyphs import SYMBOLS
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.glyphs import SYMBOLS
+from passk_tui.core.stats.progress import Cell
+from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.html_page import cut_text, value_text
 
 #: Longest answer, reason or error shown in full on an attempt's line; longer ones are cut.
@@ -63,7 +64,9 @@ def _attempt_line(a: AttemptRecord, width: int, given: dict[tuple[str, str], int
     A text this case gave before (the same answer, reason or error) points at the first
     attempt that gave it instead of being written again.
     """
-    head = f"{'#' + str(a.attempt):>{width}} {SYMBOL.get(a.outcome, '?')} {a.duration:6.2f} s  "
+    head = (
+        f"{'#' + str(a.attempt):>{width}} {SYMBOL.get(a.outcome, '?')} {fixed(a.duration):>6} s  "
+    )
     parts = []
     answered = None
     if a.output is not None:

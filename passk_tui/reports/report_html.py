@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 
-from passk_tui.core.run.agent_definition import describe, fields
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import describe, fields
+from passk_tui.core.inputs.price import price_text
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.adaptive_text import stop_rule_text
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.price import price_text
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import CaseFigures, FigureIntervals, two_decimals
-from passk_tui.core.stats.gate import CaseReading, Reading, gate_text
-from passk_tui.core.stats.intervals import GateVerdict, Interval, interval_text, level_text
-from passk_tui.core.stats.sampling import stop_rule_text
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_text
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals
+from passk_tui.core.stats.rates.intervals import GateVerdict, Interval, interval_text, level_text
 from passk_tui.reports.costs import cost_section
 from passk_tui.reports.html_page import (
     attempts_grid,

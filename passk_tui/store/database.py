@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.store.reading import StoreReads
 from passk_tui.store.writing import StoreWrites

@@ -5,16 +5,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import UNDEFINED, CaseFigures
-from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.intervals import DEFAULT_CONFIDENCE
-from passk_tui.core.stats.sampling import reading
-from passk_tui.core.text.extent_text import attempts_cell
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.extent_text import attempts_cell
+from passk_tui.core.run.sampling import reading
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.rates.figures import UNDEFINED, CaseFigures
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
+from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.store.models import EvaluationSummary
 
 HEADERS = ("id", "when", "agent", "version", "cases", "attempts", "status", "under gate")
+#: The status shown for an evaluation that failed before its first attempt: nothing was
+#: measured, so it is no failed evaluation (it stays listed: `--resume` may still run it).
+NOT_STARTED = "not started"
+
+
+def shown_status(summary: EvaluationSummary) -> str:
+    """The evaluation's status as History says it: ``not started`` for one that failed before
+    any attempt (it read ``failed 0/25``, as if an agent had failed 25 times)."""
+    if summary.status == "failed" and not summary.attempted:
+        return NOT_STARTED
+    return summary.status
 
 
 def gate_counts(figures: Sequence[CaseFigures], settings: Settings) -> tuple[int | None, int]:
@@ -53,7 +64,7 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
                 str(s.version),
                 str(s.cases),
                 attempts_cell(s.extent),
-                s.status,
+                shown_status(s),
                 UNDEFINED if s.under_gate is None else str(s.under_gate),
             )
         )

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
 from passk_tui.core.stats.extent import Extent
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,9 @@ class EvaluationSummary:
     """Adaptive: the cap per case; None for a fixed n."""
     definition: Definition | None = None
     """What the agent resolved to; None: stored before it was (a Python callable's says so)."""
+    attempted: bool = True
+    """Whether any attempt was handed out (recorded, or withdrawn); False for one that failed
+    before its first (a stack unreachable, a key refused): nothing was measured."""
 
 
 @dataclass(frozen=True, slots=True)

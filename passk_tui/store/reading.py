@@ -6,14 +6,14 @@ import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.stats.extent import extent, known_attempts
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.interval_choice import evaluation_choice
-from passk_tui.core.stats.stopping import StopReason
-from passk_tui.core.text.quoting import shorten
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
+from passk_tui.core.text.mentions import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import is_claimed
@@ -95,7 +95,14 @@ class StoreReads(StoreConnection):
                 row["n"],
                 row["passed"],
             )
-        return [self._summary(row, counts.get(row["id"], {})) for row in evaluations]
+        attempted = {
+            row["evaluation_id"]
+            for row in self._query("SELECT DISTINCT evaluation_id FROM attempts")
+        }
+        return [
+            replace(self._summary(row, counts.get(row["id"], {})), attempted=row["id"] in attempted)
+            for row in evaluations
+        ]
 
     def _summary(self, row: sqlite3.Row, counts: dict[int, tuple[int, int]]) -> EvaluationSummary:
         settings = layout.settings_from_row(row)

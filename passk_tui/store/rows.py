@@ -18,14 +18,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.bounds import bounded_output, storable_json, storable_text
+from passk_tui.core.inputs.price import exact_decimal, price_from_texts
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.outside_values import bounded_output, storable_json, storable_text
-from passk_tui.core.run.price import exact_decimal, price_from_texts
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.store.errors import StoreUnusable
 
 _DECODER = json.JSONDecoder()

@@ -9,11 +9,11 @@ import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import Claim
 from passk_tui.store.claims import claim as take_claim
@@ -122,6 +122,19 @@ class StoreWrites(StoreConnection):
         with self._writing("the resumed evaluation's cases") as db:
             _insert_cases(db, evaluation_id, cases)
 
+    def add_case(self, evaluation_id: str, case: Case) -> int:
+        """Append a case to an evaluation whose cases come as it runs (a pytest session's
+        marked tests, each stored before its first attempt); its index."""
+        with self._writing("the new case") as db:
+            (index,) = db.execute(
+                "SELECT case_count FROM evaluations WHERE id = ?", (evaluation_id,)
+            ).fetchone()
+            _insert_cases(db, evaluation_id, [case], start=index)
+            db.execute(
+                "UPDATE evaluations SET case_count = case_count + 1 WHERE id = ?", (evaluation_id,)
+            )
+        return int(index)
+
     def reopen(self, evaluation_id: str, settings: Settings) -> None:
         """A resume starts: status back to running, with the running settings given anew
         (and the attempts or the cap an extension raised)."""
@@ -168,7 +181,9 @@ class StoreWrites(StoreConnection):
         return held
 
 
-def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case]) -> None:
+def _insert_cases(
+    db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case], start: int = 0
+) -> None:
     db.executemany(
         "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec, timeout)"
         " VALUES (?, ?, ?, ?, ?, ?)",
@@ -181,6 +196,6 @@ def _insert_cases(db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Ca
                 None if case.spec is None else layout.to_json(case.spec),
                 case.timeout,
             )
-            for index, case in enumerate(cases)
+            for index, case in enumerate(cases, start)
         ],
     )

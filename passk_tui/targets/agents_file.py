@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.outside_values import positive_seconds
-from passk_tui.core.run.price import Price, parse_price
-from passk_tui.core.run.program import argv_problem
-from passk_tui.core.run.settings import parse_whole_number
-from passk_tui.core.run.toml_text import parse_toml
+from passk_tui.core.inputs.bounds import positive_seconds
+from passk_tui.core.inputs.price import Price, parse_price
+from passk_tui.core.inputs.program import argv_problem
+from passk_tui.core.inputs.settings import parse_whole_number
+from passk_tui.core.inputs.toml_text import parse_toml
 from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
-from passk_tui.core.text.quoting import shorten
+from passk_tui.core.text.mentions import shorten
 from passk_tui.targets.addresses import address_problem
 
 if TYPE_CHECKING:

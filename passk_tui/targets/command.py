@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import RunError
-from passk_tui.core.run.agent_definition import command_definition
-from passk_tui.core.run.attempt import Turn
-from passk_tui.core.run.program import kill_and_reap, program_problem, run_program
+from passk_tui.core.inputs.agent_definition import command_definition
+from passk_tui.core.inputs.program import kill_and_reap, program_problem, run_program
 from passk_tui.core.sandbox.room import Sandbox
 from passk_tui.core.sandbox.settings import SandboxSettings
 

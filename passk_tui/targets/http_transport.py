@@ -6,7 +6,8 @@ httpx's own pool caps out near 115 requests/s at concurrency 50 (httpx issue
 requests to one origin and read small JSON answers, so this is all they need:
 one connection per request in flight, reused while the server keeps it open;
 bodies by Content-Length, chunks or the connection's end; every read bounded
-in size (``http_wire``) and in time (the request's ``timeout`` extension).
+in size (``http_wire``) and in time (the request's ``timeout`` extension); a
+compressed body inflated within the same size limit (``http_decoding``).
 The TLS context is made on the first https connection, so an http:// run never
 loads the CA bundle.
 """
@@ -22,6 +23,14 @@ from collections.abc import AsyncIterator
 import httpx
 
 from passk_tui.targets import http_wire
+from passk_tui.targets.http_decoding import decoded
+from passk_tui.targets.http_proxy import (
+    Proxy,
+    ProxyRoutes,
+    ProxyUnsupported,
+    forwarded,
+    tunnel,
+)
 from passk_tui.targets.http_wire import (
     HEAD_LIMIT,
     INTERIM_LIMIT,
@@ -47,17 +56,22 @@ from passk_tui.targets.http_wire import (
 )
 
 _READ_SIZE = 64 * 1024
-_Origin = tuple[bytes, str, int]
+#: scheme, host, port, and the proxy on the way (None: straight to the origin).
+_Origin = tuple[bytes, str, int, Proxy | None]
 
 
 class _Connection:
-    """One TCP (or TLS) connection to an origin; broken once any exchange on it fails."""
+    """One TCP (or TLS) connection to an origin, or to a proxy that forwards (``via``) each
+    request to it; broken once any exchange on it fails."""
 
-    __slots__ = ("reader", "writer")
+    __slots__ = ("reader", "via", "writer")
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, via: Proxy | None = None
+    ) -> None:
         self.reader = reader
         self.writer = writer
+        self.via = via
 
     def idle_and_open(self) -> bool:
         """Whether the server has neither closed it nor sent anything unasked while it was idle
@@ -73,7 +87,8 @@ class _Connection:
 class Transport(httpx.AsyncBaseTransport):
     """At most ``connections`` requests in flight, each on a connection of its own."""
 
-    def __init__(self, connections: int) -> None:
+    def __init__(self, connections: int, proxies: ProxyRoutes | None = None) -> None:
+        self._proxies = proxies
         self._slots = asyncio.Semaphore(connections)
         self._idle: dict[_Origin, list[_Connection]] = {}
         self._tls: ssl.SSLContext | None = None
@@ -89,22 +104,29 @@ class Transport(httpx.AsyncBaseTransport):
         try:
             url = request.url
             port = url.port or (443 if url.scheme == "https" else 80)
-            origin = (url.raw_scheme, url.raw_host.decode("ascii"), port)
+            host = url.raw_host.decode("ascii")
+            proxy = self._proxies.route(url.raw_scheme, host, port) if self._proxies else None
+            origin = (url.raw_scheme, host, port, proxy)
             connection = self._reuse(origin) or await self._connect(origin, request, timeouts)
             try:
-                head, body, reusable = await _exchange(connection, request, timeouts)
+                head, body, how = await _exchange(connection, request, timeouts)
             except BaseException:
                 connection.close()  # cancelled or failed midway: its state is unknown
                 raise
-            if reusable and not self._closed:
+            if how.reusable and not self._closed:
                 self._idle.setdefault(origin, []).append(connection)
             else:
                 connection.close()
         finally:
             self._slots.release()
+        headers = head.headers
+        if how.codings:
+            # Decoded here, in bounded steps; httpx would inflate it again, whole, unbounded.
+            body = await decoded(body, how.codings, request)
+            headers = [(n, v) for n, v in headers if n.lower() != b"content-encoding"]
         return httpx.Response(
             head.status,
-            headers=head.headers,
+            headers=headers,
             stream=httpx.ByteStream(body),
             extensions={"http_version": head.version, "reason_phrase": head.phrase},
         )
@@ -129,24 +151,37 @@ class Transport(httpx.AsyncBaseTransport):
     async def _connect(
         self, origin: _Origin, request: httpx.Request, timeouts: dict[str, float | None]
     ) -> _Connection:
-        scheme, host, port = origin
+        scheme, host, port, proxy = origin
         tls = None
         if scheme == b"https":
             if self._tls is None:
                 self._tls = httpx.create_ssl_context()  # certifi, or SSL_CERT_FILE / _DIR
             tls = self._tls
+        if proxy is not None and not proxy.supported:
+            raise ProxyUnsupported("proxy scheme not supported", request=request)
         try:
             async with asyncio.timeout(timeouts.get("connect")):
                 # Happy eyeballs (RFC 8305): a host whose IPv6 route is a black hole is
                 # reached over IPv4 a quarter second later, not at the connect timeout.
                 reader, writer = await asyncio.open_connection(
-                    host,
-                    port,
-                    ssl=tls,
-                    server_hostname=host if tls else None,
+                    proxy.host if proxy else host,
+                    proxy.port if proxy else port,
+                    ssl=None if proxy else tls,
+                    server_hostname=host if tls and not proxy else None,
                     limit=HEAD_LIMIT,
                     happy_eyeballs_delay=0.25,
                 )
+                if proxy is None:
+                    return _Connection(reader, writer)
+                if tls is None:
+                    return _Connection(reader, writer, via=proxy)
+                try:
+                    await tunnel(reader, writer, proxy, b"%s:%d" % (host.encode(), port), request)
+                    await writer.start_tls(tls, server_hostname=host)
+                except BaseException:
+                    writer.close()
+                    raise
+                return _Connection(reader, writer)
         except TimeoutError:
             raise ConnectTimedOut("connect timed out", request=request) from None
         except socket.gaierror as exc:
@@ -157,18 +192,21 @@ class Transport(httpx.AsyncBaseTransport):
             raise Refused("connection refused", request=request) from exc
         except OSError as exc:
             raise CannotConnect("cannot connect", request=request) from exc
-        return _Connection(reader, writer)
 
 
 async def _exchange(
     connection: _Connection, request: httpx.Request, timeouts: dict[str, float | None]
-) -> tuple[Head, bytes, bool]:
-    """Send ``request`` and read its whole response: head, body, whether to keep the connection."""
+) -> tuple[Head, bytes, Framing]:
+    """Send ``request`` and read its whole response: head, body (as sent), its framing."""
     body = await request.aread()  # the bytes the request was built with, read once
     writer = connection.writer
     try:
         async with asyncio.timeout(timeouts.get("write")):
-            writer.write(request_head(request, len(body)) + body)
+            if connection.via is None:
+                lead = request_head(request, len(body))
+            else:  # to a forwarding proxy: the absolute URL, and its credentials if any
+                lead = request_head(request, len(body), forwarded(request, connection.via))
+            writer.write(lead + body)
             await writer.drain()
     except TimeoutError:
         raise WriteTimedOut("write timed out", request=request) from None
@@ -179,6 +217,7 @@ async def _exchange(
         for _ in range(INTERIM_LIMIT + 1):
             async with asyncio.timeout(read):
                 head = parse_head(await _head_bytes(connection.reader, request), request)
+            _heard(request)
             if head.status >= 200:
                 break
             if head.status == 101:
@@ -187,7 +226,7 @@ async def _exchange(
             raise Malformed("too many interim responses", request=request)
         how = framing(head, request)
         content = await _body(connection.reader, how, read, request)
-    return head, content, how.reusable
+    return head, content, how
 
 
 @contextlib.asynccontextmanager
@@ -234,6 +273,7 @@ async def _body(
         if size > http_wire.BODY_LIMIT:
             raise TooLarge("body over the limit", request=request)
         chunks.append(await _exactly(reader, length, read, request))
+        _heard(request)
         if await _exactly(reader, 2, read, request) != b"\r\n":
             raise Malformed("chunk not followed by CRLF", request=request)
     for _ in range(64):  # trailers, up to the blank line that ends them
@@ -282,4 +322,14 @@ async def _parts(
         if size > http_wire.BODY_LIMIT:
             raise TooLarge("body over the limit", request=request)
         parts.append(part)
+        _heard(request)
     return b"".join(parts)
+
+
+def _heard(request: httpx.Request) -> None:
+    """Tell the sender that the server sent something (a head, a part of a body): a server
+    that answers slowly is not one that stopped answering. The ``progress`` extension is
+    ours: a callable without arguments, called after each head and each part of a body."""
+    progress = request.extensions.get("progress")
+    if progress is not None:
+        progress()

@@ -79,10 +79,16 @@ class TooLarge(Reasoned, httpx.RemoteProtocolError):
     reason = "response too large"
 
 
-def request_head(request: httpx.Request, body_length: int) -> bytes:
+def request_head(
+    request: httpx.Request, body_length: int, via: tuple[bytes, list[bytes]] | None = None
+) -> bytes:
     """The request line and headers. A header value with a line break is refused: it
-    would let a value (a key pasted with a newline, say) write headers of its own."""
-    lines = [b"%s %s HTTP/1.1" % (request.method.encode("ascii"), request.url.raw_path)]
+    would let a value (a key pasted with a newline, say) write headers of its own.
+    ``via``: the target and header lines a forwarding proxy is sent instead of the path."""
+    path = request.url.raw_path if via is None else via[0]
+    lines = [b"%s %s HTTP/1.1" % (request.method.encode("ascii"), path)]
+    if via is not None:
+        lines += via[1]
     has_length = False
     for name, value in request.headers.raw:
         if b"\r" in value or b"\n" in value or b"\r" in name or b"\n" in name:
@@ -125,23 +131,28 @@ def parse_head(data: bytes, request: httpx.Request) -> Head:
 
 @dataclass(frozen=True, slots=True)
 class Framing:
-    """How the body ends: ``length`` bytes, chunks, or the connection's end; and whether
-    the connection may carry another request afterwards."""
+    """How the body ends: ``length`` bytes, chunks, or the connection's end; whether
+    the connection may carry another request afterwards; the content codings the body
+    was sent under (``http_decoding`` undoes them)."""
 
     length: int | None
     chunked: bool
     reusable: bool
+    codings: tuple[bytes, ...] = ()
 
 
 def framing(head: Head, request: httpx.Request) -> Framing:
     """The body's framing by RFC 9112 section 6.3, for a response to ``request``."""
     codings: list[bytes] = []
+    content: list[bytes] = []
     lengths: set[bytes] = set()
     close = head.version == b"HTTP/1.0"
     for name, value in head.headers:
         lower = name.lower()
         if lower == b"transfer-encoding":
             codings += [c.strip().lower() for c in value.split(b",")]
+        elif lower == b"content-encoding":
+            content += content_codings(value)
         elif lower == b"content-length":
             lengths |= {v.strip() for v in value.split(b",")}
         elif lower == b"connection":
@@ -153,7 +164,7 @@ def framing(head: Head, request: httpx.Request) -> Framing:
         if codings != [b"chunked"]:  # gzip as a transfer coding: not asked for, not read
             raise Malformed("unsupported transfer coding", request=request)
         # A length beside chunks is a smuggling attempt's shape: read, then do not reuse.
-        return Framing(None, chunked=True, reusable=not lengths and not close)
+        return Framing(None, True, not lengths and not close, tuple(content))
     if lengths:
         if len(lengths) != 1:
             raise Malformed("conflicting Content-Length", request=request)
@@ -163,8 +174,14 @@ def framing(head: Head, request: httpx.Request) -> Framing:
         length = int(text)
         if length > BODY_LIMIT:
             raise TooLarge(f"body of {length} bytes", request=request)
-        return Framing(length, chunked=False, reusable=not close)
-    return Framing(None, chunked=False, reusable=False)
+        return Framing(length, False, not close, tuple(content))
+    return Framing(None, False, False, tuple(content))
+
+
+def content_codings(value: bytes) -> list[bytes]:
+    """The codings a ``Content-Encoding`` value lists, identity left out."""
+    listed = (c.strip().lower() for c in value.split(b","))
+    return [c for c in listed if c and c != b"identity"]
 
 
 def chunk_size(line: bytes, request: httpx.Request) -> int:

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import openai_definition
-from passk_tui.core.run.attempt import Turn
-from passk_tui.core.text.quoting import shorten
+from passk_tui.core.inputs.agent_definition import openai_definition
+from passk_tui.core.text.mentions import shorten
 from passk_tui.targets.http import make_client, send
+from passk_tui.targets.http_proxy import PROXY_REASONS
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber, key_problem
 
@@ -39,6 +40,7 @@ _UNREACHABLE = frozenset(
         "cannot connect",
         "connect timed out",
         "TLS handshake failed",
+        *PROXY_REASONS,
     }
 )
 
@@ -243,11 +245,14 @@ class OpenAITarget:
 
 
 def _transport_reason(url: str, exc: BaseException) -> str:
-    """Why a request got no response: timed out waiting, or could not reach the server."""
+    """Why a request got no usable response: timed out waiting, could not reach the
+    server, or its answer could not be read (too large, malformed, cut short)."""
     detail = transport_reason(exc)
-    if "timed out" in detail and detail != "connect timed out":
+    if detail in _UNREACHABLE:
+        return f"cannot reach {url}: {detail}"
+    if "timed out" in detail:
         return f"no response in time from {url}: {detail}"
-    return f"cannot reach {url}: {detail}"
+    return f"{detail} from {url}"
 
 
 def _peek(response: httpx.Response) -> str:

@@ -15,6 +15,8 @@ request. When a request went unanswered for its long-poll window plus a margin a
 no other request of any attempt was answered since it was sent, the stack has
 stopped answering: the evaluation stops the same way. One slow Turn is not that:
 its long polls are answered (the Turn still running), and so are the other attempts'.
+Nor is a slow answer: every head and part of a body the stack sends counts as an
+answer (``answered``), however slowly the rest trickles in.
 """
 
 from __future__ import annotations

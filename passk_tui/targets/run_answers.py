@@ -11,9 +11,13 @@ from typing import Any
 
 import httpx
 
-from passk_tui.core.run.attempt import ENDED_STATUSES, Turn
+from passk_tui.core.attempt import ENDED_STATUSES, Turn
 
 _LIVE_STATUSES = frozenset({"queued", "running"})
+#: Run ids no quoting keeps as one path segment (URLs drop dot segments), and a bound on
+#: what a stack may make us send back in every poll.
+_UNUSABLE_IDS = frozenset({"", ".", ".."})
+_ID_LIMIT = 1024
 
 
 def error_of(response: httpx.Response) -> tuple[str, str]:
@@ -39,14 +43,16 @@ def error_text(error: Any) -> str | None:
 
 def ended_turn(response: httpx.Response) -> Turn | str | None:
     """From a Run answer: its Turn when ended, the Run's id while it runs, None when malformed
-    (a status runs-api.md does not know is malformed: polling it again at once would spin)."""
+    (a status runs-api.md does not know is malformed: polling it again at once would spin;
+    so is a running Run whose id cannot name it in a URL)."""
     try:
         run = json.loads(response.content)
         run_id = run["id"]
         turn = run["turn"]
         status = turn["status"]
         if status in _LIVE_STATUSES:
-            return str(run_id)
+            run_id = str(run_id)
+            return None if run_id in _UNUSABLE_IDS or len(run_id) > _ID_LIMIT else run_id
         if status not in ENDED_STATUSES:
             return None
         return Turn(

@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.attempt import Turn
 
 #: What a secret is replaced with.
 MASK = "***"

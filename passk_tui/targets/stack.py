@@ -16,12 +16,13 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import stack_definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.inputs.agent_definition import stack_definition
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice
 from passk_tui.targets.http import make_client, send
+from passk_tui.targets.http_proxy import PROXY_REASONS
 from passk_tui.targets.reachability import ReachabilityWatch
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.run_answers import ended_turn, error_of
@@ -32,7 +33,8 @@ _PREPARE_BUDGET = 10.0
 _CLEANUP_BUDGET = 2.0
 #: Seconds past its long-poll window (``wait``) that a request may go unanswered: the bound
 #: of every request of an attempt. A request not answered by then is resent, unless no
-#: request of any attempt was answered since it went out: then the stack has stopped
+#: request of any attempt was answered (nor any byte of an answer sent) since it went out:
+#: then the stack has stopped
 #: answering (frozen: connections accepted, nothing answered) and the evaluation stops
 #: with exit 3 instead of storing its attempts as errored. Room for a busy stack and a
 #: slow network, short enough that a frozen stack is told within a minute.
@@ -49,7 +51,9 @@ _STATUS_REASONS = {
 
 
 #: Transport failures after which prepare() stops at once: the stack is not there.
-_UNREACHABLE = frozenset({"connection refused", "host not found", "TLS handshake failed"})
+_UNREACHABLE = frozenset(
+    {"connection refused", "host not found", "TLS handshake failed", *PROXY_REASONS}
+)
 
 
 def _public_url(url: str) -> str:
@@ -57,6 +61,13 @@ def _public_url(url: str) -> str:
     parts = urlsplit(url)
     netloc = parts.netloc.rpartition("@")[2]
     return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")
+
+
+def _segment(run_id: str) -> str:
+    """A Run's id as one path segment: the stack supplies it, so a ``/``, ``?`` or ``#`` in it
+    must not lead a poll or a cancel elsewhere on the host (``run_answers`` refuses the ids
+    that quoting cannot keep in place: empty, ``.`` and ``..``)."""
+    return quote(run_id, safe="")
 
 
 def _wait_param(seconds: float) -> str:
@@ -118,8 +129,9 @@ class StackTarget:
         loop = asyncio.get_running_loop()
         timeout = max(0.001, until - loop.time())
         limits = {"connect": min(timeout, 10.0), "read": timeout, "write": timeout, "pool": None}
+        extensions = {"timeout": limits, "progress": self._heard}
         request = httpx.Request(
-            method, url, headers=headers, content=content, extensions={"timeout": limits}
+            method, url, headers=headers, content=content, extensions=extensions
         )
         try:
             async with asyncio.timeout_at(until):
@@ -129,6 +141,11 @@ class StackTarget:
             raise
         self.reachability.answered(loop.time())
         return response
+
+    def _heard(self) -> None:
+        """The stack sent part of an answer: it is alive, however slowly it sends the rest
+        (a body trickled a byte a second is not a frozen stack; the deadline still holds)."""
+        self.reachability.answered(asyncio.get_running_loop().time())
 
     def _post_url(self, wait: str) -> httpx.URL:
         url = self._post_urls.get(wait)
@@ -259,7 +276,7 @@ class StackTarget:
                         response = await self._send("POST", url, headers, until, body)
                         in_post = False
                     else:
-                        url = f"{self._base}/v1/runs/{run_id}?wait={wait}"
+                        url = f"{self._base}/v1/runs/{_segment(run_id)}?wait={wait}"
                         response = await self._send("GET", url, self._headers, until)
                 except TRANSPORT_ERRORS as exc:
                     uncertain = uncertain or in_post
@@ -408,7 +425,7 @@ class StackTarget:
                         run_id = turn
                         continue
                 else:
-                    url = f"{self._base}/v1/runs/{run_id}/cancel"
+                    url = f"{self._base}/v1/runs/{_segment(run_id)}/cancel"
                     response = await self._send("POST", url, self._headers, give_up)
                     if response.status_code == 200:
                         return

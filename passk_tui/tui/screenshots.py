@@ -38,10 +38,10 @@ async def take(folder: Path) -> list[Path]:
 
 async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     from passk_tui import demo
-    from passk_tui.core.run.progress import Cell
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.form import blank_form
-    from passk_tui.tui.screenshot_saving import preserve_spaces
+    from passk_tui.core.stats.progress import Cell
+    from passk_tui.tui.app.app import PasskApp
+    from passk_tui.tui.app.screenshot_saving import preserve_spaces
+    from passk_tui.tui.screens.configure.form import blank_form
 
     folder.mkdir(parents=True, exist_ok=True)
     # The form as a user fills it in for the demo, with paths relative to the demo's folder:

@@ -6,17 +6,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from passk_tui.core.run.agent_definition import Definition, labelled
+from passk_tui.core.inputs.agent_definition import Definition, labelled
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.run.progress import Cell, Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.case_costs import CaseCosts, progress_costs
+from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.gate import CaseReading, Reading
-from passk_tui.core.stats.interval_choice import IntervalChoice, interval_choice
-from passk_tui.core.stats.sampling import reading as settings_reading
+from passk_tui.core.stats.gating.gate import CaseReading, Reading
+from passk_tui.core.stats.progress import Cell, Progress
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.interval_choice import IntervalChoice, interval_choice
 
 if TYPE_CHECKING:
     from passk_tui.store.models import StoredEvaluation

@@ -60,7 +60,7 @@ def test_an_async_callable_runs_on_the_loop() -> None:
 
     result = passk_tui.evaluate(agent, cases=SEED)
     assert result.table() + "\n" == SEED_TABLE
-    assert threads == {threading.current_thread().name}  # no worker thread: the loop ran it
+    assert threads == {"passk-evaluate"}  # the evaluation's loop ran it, no agent thread
     assert result.agent == "agent" and result.version == 0  # its __name__, version 0
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from tests.support.cli import run
-from tests.support.readme import private_env
+from tests.support.doc_examples import private_env
 
 #: Each test's body passes, is wrong or errors by a counter of its own (attempts run one at a
 #: time by default, so the n-th call is attempt n).
@@ -99,24 +100,73 @@ def test_the_gate_decides_each_marked_tests_outcome(tmp_path: Path) -> None:
         "errored, includes --require 0.5 (about 286 more attempts would decide it half the time)"
     ) in done.stdout
     table = summary(done.stdout)
-    assert table[:2] == [
-        "case                            passed  wrong  errored  pass@1  pass@1  all passed",
-        "------------------------------  ------  -----  -------  ------  ------  ----------",
+    # One table per way the tests are read: each row under its own k, with its own gate.
+    assert [line for line in table if line.endswith(":")] == [
+        "k=3, require=0.8:",
+        "k=1, require=0.9:",
+        "k=1, require=0.5, confidence=0.95:",
+        "k=1:",
     ]
-    rows = [line.split() for line in table[2:6]]
-    assert rows == [
-        ["test_marked.py::test_holds", "9/10", "1", "0", "0.90", "0.90", "no"],
+    assert table[1].split()[4:6] == ["pass@1", "pass@3"]
+    rows = [line.split() for line in table if "::test_" in line and " " in line.strip()]
+    assert rows[:4] == [
+        ["test_marked.py::test_holds", "9/10", "1", "0", "0.90", "1.00", "no"],
         ["test_marked.py::test_fails", "5/10", "2", "3", "0.50", "0.50", "no"],
-        ["test_marked.py::test_undecided", "6/10", "4", "0", "0.60", "0.60", "no"],
+        ["test_marked.py::test_undecided", "6/10", "4", "0", "0.60", "0.60", "no", "0.26-0.88",
+         "undecided"],
         ["test_marked.py::test_reports", "0/3", "0", "3", "0.00", "0.00", "no"],
-    ]
-    evaluation_id = table[6].split()[3]
-    assert table[6] == (
+    ]  # fmt: skip
+    evaluation_id = table[-1].split()[3]
+    assert table[-1] == (
         f"stored as evaluation {evaluation_id} ({tmp_path.name} v0): "
         f"passk-tui --resume {evaluation_id} shows it"
     )
     shown = stored(tmp_path, "--resume", evaluation_id)
-    assert (shown.returncode, shown.stdout.splitlines()) == (0, table[:6])
+    assert shown.returncode == 0, shown.stderr
+    assert [line.split()[:2] for line in shown.stdout.splitlines()[2:]] == [
+        ["test_marked.py::test_holds", "9/10"],
+        ["test_marked.py::test_fails", "5/10"],
+        ["test_marked.py::test_undecided", "6/10"],
+        ["test_marked.py::test_reports", "0/3"],
+    ]
+
+
+def test_every_export_says_what_pytest_said_of_each_test(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(MARKED)
+    for name in ("out.xml", "out.json", "out.md"):
+        done = pytest_in(tmp_path, "test_marked.py", "--passk-export", name)
+        assert outcomes(done.stdout) == {
+            "test_holds": "PASSED",
+            "test_fails": "FAILED",
+            "test_undecided": "FAILED",
+            "test_reports": "PASSED",
+        }
+    # Before: the tests' gates differ, so the stored evaluation had none, and every export
+    # said so (failures="0", gate null) while pytest failed two tests.
+    junit = ET.parse(tmp_path / "out.xml").getroot()
+    red = {
+        case.get("name"): [child.tag for child in case if child.tag in ("failure", "error")]
+        for case in junit.iter("testcase")
+    }
+    assert red == {
+        "test_marked.py::test_holds": [],
+        "test_marked.py::test_fails": ["error"],  # more of it errored than was wrong
+        "test_marked.py::test_undecided": ["failure"],
+        "test_marked.py::test_reports": [],
+    }
+    assert (junit.get("failures"), junit.get("errors")) == ("1", "1")
+    holds = next(c for c in junit.iter("testcase") if c.get("name").endswith("holds"))
+    properties = {p.get("name"): p.get("value") for p in holds.iter("property")}
+    assert (properties["k"], properties["require"], properties["pass@3"]) == ("3", "0.8", "1.00")
+    exported = json.loads((tmp_path / "out.json").read_text())
+    assert [(c["gate"], (c.get("own_gate") or {}).get("k")) for c in exported["cases"]] == [
+        ("pass", 3), ("fail", 1), ("undecided", 1), (None, 1),
+    ]  # fmt: skip
+    assert exported["cases"][2]["own_gate"]["kind"] == "confident"
+    md = (tmp_path / "out.md").read_text()
+    assert "**Gate failed**: `test\\_marked.py::test\\_fails`: pass@1 0.50, `require=0.9`." in md
+    assert "**Gate undecided**: `test\\_marked.py::test\\_undecided`: pass@1 95% CI" in md
+    assert "Gate held" not in md
 
 
 def test_agent_version_and_export_of_the_session(tmp_path: Path) -> None:
@@ -151,7 +201,7 @@ def test_last_failed_runs_only_the_failed_marked_tests(tmp_path: Path) -> None:
     pytest_in(tmp_path, "test_marked.py", "-p", "cacheprovider")
     again = pytest_in(tmp_path, "test_marked.py", "-p", "cacheprovider", "--lf")
     assert outcomes(again.stdout) == {"test_fails": "FAILED", "test_undecided": "FAILED"}
-    assert len(summary(again.stdout)) == 2 + 2 + 1
+    assert len(summary(again.stdout)) == 2 * (1 + 2 + 1) + 1  # two ways of reading, a row each
 
 
 def test_each_xdist_worker_stores_its_own_evaluation(tmp_path: Path) -> None:
@@ -181,7 +231,7 @@ def test_fixtures_are_set_up_once_per_test_and_async_bodies_run(tmp_path: Path) 
     )
     done = pytest_in(tmp_path, "test_fixture.py")
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = [line.split()[:2] for line in summary(done.stdout)[2:4]]
+    rows = [line.split()[:2] for line in summary(done.stdout) if "::test_" in line]
     assert rows == [["test_fixture.py::test_sync", "4/4"], ["test_fixture.py::test_async", "4/4"]]
 
 
@@ -214,3 +264,49 @@ def test_a_bad_marker_fails_its_test_in_one_line(tmp_path: Path) -> None:
     assert outcomes(done.stdout) == {"test_zero": "FAILED", "test_typo": "FAILED"}
     assert "passk: --attempts: must be at least 1, got 0" in done.stdout
     assert "passk: unknown keyword 'attempt'" in done.stdout
+
+
+#: Each call of a body is a line in calls.txt; with KILL set, the third call of the second test
+#: kills pytest (SIGKILL: no hook, no finally runs).
+KILLED = """
+import os, signal, pytest
+
+def call(name):
+    with open("calls.txt", "a") as calls:
+        calls.write(name + "\\n")
+
+@pytest.mark.passk(attempts=6, k=1)
+def test_first():
+    call("first")
+
+@pytest.mark.passk(attempts=6, k=1)
+def test_second():
+    call("second")
+    with open("calls.txt") as calls:
+        if os.environ.get("KILL") and calls.read().count("second") == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_killed_session_loses_no_attempt_and_its_rerun_runs_only_the_missing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "test_killed.py").write_text(KILLED)
+    env = private_env(tmp_path / "data")
+    killed = subprocess.run(
+        [sys.executable, "-m", "pytest", *QUIETER, "test_killed.py"], cwd=tmp_path,
+        env={**env, "KILL": "1"}, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    calls = tmp_path / "calls.txt"
+    assert calls.read_text().split() == ["first"] * 6 + ["second"] * 3
+    calls.unlink()
+    again = pytest_in(tmp_path, "test_killed.py")
+    assert again.returncode == 0, again.stdout + again.stderr
+    # The six of the first test and the two finished of the second were on disk: only the
+    # second test's last four (the one killed in flight among them) are paid for again.
+    assert calls.read_text().split() == ["second"] * 4
+    rows = [line.split()[:2] for line in summary(again.stdout)[2:4]]
+    assert rows == [["test_killed.py::test_first", "6/6"], ["test_killed.py::test_second", "6/6"]]
+    (row,) = [line.split() for line in stored(tmp_path, "history").stdout.splitlines()[2:]]
+    assert "done" in row  # one evaluation, continued to its end

@@ -7,19 +7,19 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList, Select, Static
 
-from passk_tui.core.text.reproduce import headless_command
+from passk_tui.core.render.reproduce import headless_command
 from passk_tui.store.connection import data_dir
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.dialogs.copy import CopyScreen
+from passk_tui.tui.dialogs.export import ExportScreen
 from passk_tui.tui.screens.answer_diff import DiffScreen
 from passk_tui.tui.screens.answers import AnswersScreen
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.copy import CopyScreen
 from passk_tui.tui.screens.costs import CostsScreen
 from passk_tui.tui.screens.curve import CurveScreen
 from passk_tui.tui.screens.errors import ErrorsScreen
-from passk_tui.tui.screens.export import ExportScreen
 from passk_tui.tui.screens.forest import ForestScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.widgets.forest import ForestPlot
 from tests.support.app import TABLES, run_to_end, scripted
 from tests.support.demo_store import RESET, WEATHER, stored_demo_view

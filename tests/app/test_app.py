@@ -9,16 +9,16 @@ from textual.widgets import Button, Input, Static
 
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import ExitCode
-from passk_tui.core.run.progress import Cell
+from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.settings_text import check_settings
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.last_used import load_last_used, settings_file
-from passk_tui.tui.launch import form_values, starts_at_once
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.configure import ConfigureScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.configure.form import blank_form
+from passk_tui.tui.screens.configure.last_used import load_last_used, settings_file
+from passk_tui.tui.screens.configure.screen import ConfigureScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.run_summary import LiveLine
@@ -45,10 +45,10 @@ EXPECTED_CELLS = [
     [P, E, W, P, E],  # mixed
 ]
 EXPECTED_TABLE = [
-    ("steady", "5/5", "0", "0", "1.00", "1.00", "yes", "1.00"),
-    ("flaky", "3/5", "2", "0", "0.60", "1.00", "no", "0.10"),
-    ("broken-tool", "0/5", "0", "5", "0.00", "0.00", "no", "0.00"),
-    ("mixed", "2/5", "1", "2", "0.40", "0.90", "no", "0.00"),
+    ("steady", "5/5", "0", "0", "1.00", "1.00", "0.85-1.00", "yes", "1.00"),
+    ("flaky", "3/5", "2", "0", "0.60", "1.00", "0.37-1.00", "no", "0.10"),
+    ("broken-tool", "0/5", "0", "5", "0.00", "0.00", "0.00-0.90", "no", "0.00"),
+    ("mixed", "2/5", "1", "2", "0.40", "0.90", "0.15-1.00", "no", "0.00"),
 ]
 
 
@@ -175,14 +175,27 @@ async def test_run_from_configure_saves_settings_but_never_the_key(app_env: Path
         assert not app.screen.query_one("#run", Button).disabled
 
 
-async def test_fresh_start_offers_the_demo_on_one_key(app_env: Path, monkeypatch) -> None:
+async def test_fresh_start_types_into_agent_and_offers_the_demo_a_shift_tab_away(
+    app_env: Path, monkeypatch
+) -> None:
     monkeypatch.chdir(app_env)  # no agents.toml here: nothing configured at all
     values, configured = form_values(parse([]), {})
     assert not configured
     app = PasskApp(form=values, offer_demo=True, show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         assert app.screen.query_one("#demo-offer")
-        await pilot.press("d")
+        agent = app.screen.query_one("#input-agent", Input)
+        assert app.focused is agent
+        # What looks like a form is one: the screen's and the app's letters are typed.
+        await pilot.press(*"demo?q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfigureScreen) and agent.value == "demo?q"
+        await pilot.press("tab")
+        assert app.focused is app.screen.query_one("#input-version", Input)
+        # The demo: its button is just before the first field.
+        await pilot.press("shift+tab", "shift+tab")
+        assert app.focused is app.screen.query_one("#demo", Button)
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, RunScreen)
         assert app.view.settings.agent == "demo"
@@ -213,7 +226,7 @@ async def test_run_fills_every_cell_and_ends_on_the_right_table(app_env: Path) -
         assert isinstance(app.screen, ResultsScreen)
         table = app.screen.query_one(TABLES)
         assert column_labels(table) == [
-            "case", "passed", "wrong", "errored", "pass@1", "pass@3", "pass@3 95% CI",
+            "case", "passed", "wrong", "errored", "pass@1", "pass@3", "pass@3 95% CI", "",
             "all passed", "pass^3",
         ]  # fmt: skip
         assert table_text(table) == EXPECTED_TABLE

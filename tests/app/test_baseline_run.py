@@ -16,11 +16,10 @@ from textual.pilot import Pilot
 
 from passk_tui.cli.flags import build_parser
 from passk_tui.evaluations.pairing import PairedRun, new_pair
-from passk_tui.tui import launch
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
+from passk_tui.tui.app.app import PasskApp, launch
 from passk_tui.tui.pair_run import PairShown
-from passk_tui.tui.screens.compare import CompareScreen
+from passk_tui.tui.screens.compare.screen import CompareScreen
+from passk_tui.tui.screens.configure.form import blank_form
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from tests.support.app import (

@@ -8,17 +8,17 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from passk_tui.core.attempt import Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.agent_definition import python_definition
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.run.cases import load_cases
 from passk_tui.evaluations.resume_rules import refuse_callable
 from passk_tui.store import Store
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.messages import StoredEvaluationOpened
-from passk_tui.tui.screens.help import HelpScreen
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.messages import StoredEvaluationOpened
+from passk_tui.tui.dialogs.help import HelpScreen
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from tests.support.records import CASES, record, settings_for
 
 SIZE = (120, 36)

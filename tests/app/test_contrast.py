@@ -12,10 +12,10 @@ import pytest
 from textual.color import Color
 from textual.widgets import Checkbox
 
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.messages import ResultsOpened
 from passk_tui.tui.contrast import MINIMUM, contrast_ratio, readable
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.messages import ResultsOpened
+from passk_tui.tui.screens.configure.form import blank_form
 from tests.support.app import run_to_end, start_mid_run, synthetic_view
 
 SIZE = (100, 30)

@@ -12,17 +12,17 @@ from textual.widgets import Button, Collapsible, Input, Static
 
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import ExitCode, InputError
-from passk_tui.core.run.price import Price
+from passk_tui.core.inputs.price import Price
 from passk_tui.evaluations.cost_settings import with_local_price
 from passk_tui.evaluations.settings_text import settings_from_args
 from passk_tui.store import Store
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.last_used import load_last_used
-from passk_tui.tui.launch import form_values, run_app
-from passk_tui.tui.screens.configure import ConfigureScreen
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.launch import form_values, run_app
+from passk_tui.tui.screens.configure.form import blank_form
+from passk_tui.tui.screens.configure.last_used import load_last_used
+from passk_tui.tui.screens.configure.screen import ConfigureScreen
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from tests.support.app import blocking, fill, message, run_to_end, wait_for
 

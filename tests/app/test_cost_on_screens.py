@@ -8,11 +8,11 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
-from passk_tui.core.run.price import Price
-from passk_tui.tui.app import PasskApp
+from passk_tui.core.inputs.price import Price
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.costs import CostsScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.view import EvaluationView
 from tests.support.app import synthetic_view
 
@@ -68,9 +68,9 @@ async def test_nothing_reported_and_no_price_shows_no_cost_line(app_env: Path) -
 
 
 def priced_stored(evaluation_id: str, price: Price | None):
-    from passk_tui.core.run.attempt import Outcome
+    from passk_tui.core.attempt import Outcome
+    from passk_tui.core.inputs.settings import Settings
     from passk_tui.core.run.cases import Case
-    from passk_tui.core.run.settings import Settings
     from passk_tui.store import Store
     from tests.support.records import record
 
@@ -89,7 +89,7 @@ def priced_stored(evaluation_id: str, price: Price | None):
 
 async def test_compare_shows_cost_per_pass_for_a_and_b_under_its_table(app_env: Path) -> None:
     from passk_tui.store.comparison import compare_stored
-    from passk_tui.tui.screens.compare import CompareScreen
+    from passk_tui.tui.screens.compare.screen import CompareScreen
 
     a = priced_stored("ev_a", Price(Fraction(1), Fraction(0)))
     b = priced_stored("ev_b", None)

@@ -15,7 +15,7 @@ from tests.support.processes import LEAVE_ALT_SCREEN, read_until
 #: StylesheetError an install without the screens' .tcss raised.
 BROKEN_APP = (
     "import sys\n"
-    "from passk_tui.tui.screens.configure import ConfigureScreen\n"
+    "from passk_tui.tui.screens.configure.screen import ConfigureScreen\n"
     "ConfigureScreen.CSS_PATH = 'no-such-file.tcss'\n"
     "from passk_tui.cli.main import main\n"
     "sys.exit(main([]))\n"

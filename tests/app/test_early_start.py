@@ -1,4 +1,4 @@
-"""A run started from flags begins before the app is built (tui/early_start.py): the app
+"""A run started from flags begins before the app is built (tui/app/early_start.py): the app
 takes that run over, and no attempt runs twice."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.store.database import Store
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.early_start import start_early
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.early_start import start_early
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from tests.support.app import run_to_end, scripted
 
 

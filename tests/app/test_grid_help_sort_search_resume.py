@@ -9,15 +9,15 @@ from rich.console import Console
 from textual.widgets import Button, Checkbox, Input, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
-from passk_tui.core.run.progress import Cell, Progress
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.last_used import load_theme
-from passk_tui.tui.messages import ResultsOpened
+from passk_tui.core.stats.progress import Cell, Progress
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.messages import ResultsOpened
+from passk_tui.tui.dialogs.help import HelpScreen
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.configure import ConfigureScreen
-from passk_tui.tui.screens.help import HelpScreen
+from passk_tui.tui.screens.configure.last_used import load_theme
+from passk_tui.tui.screens.configure.screen import ConfigureScreen
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid

@@ -8,19 +8,19 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD
-from passk_tui.core.stats.interval_choice import SHORT_OF_PLAN
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, interval_text
-from passk_tui.core.text.compare_text import suite_line
+from passk_tui.core.render.compare_text import suite_line
+from passk_tui.core.stats.comparing.anytime_compare import ANYTIME_METHOD
+from passk_tui.core.stats.rates.interval_choice import SHORT_OF_PLAN
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval, interval_text
 from passk_tui.store.comparison import compare_stored
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.dialogs.more_attempts import MoreAttemptsScreen
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.compare import CompareScreen
-from passk_tui.tui.screens.compare_case import CompareCaseScreen
+from passk_tui.tui.screens.compare.compare_case import CompareCaseScreen
+from passk_tui.tui.screens.compare.screen import CompareScreen
+from passk_tui.tui.screens.configure.form import blank_form
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.more_attempts import MoreAttemptsScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 from tests.support.app import (
@@ -266,3 +266,24 @@ async def test_compare_cuts_long_names_before_the_verdict_on_a_narrow_screen(app
         await pilot.resize_terminal(120, 24)  # room again: the names whole
         await pilot.pause()
         assert "broken-tool" in column(app.screen.query_one(TABLES), "case")
+
+
+async def test_results_show_the_interval_digits_beside_the_bar_where_they_fit(
+    app_env: Path,
+) -> None:
+    """As the Run screen does: the range in digits, when the bar stays readable beside it."""
+    for size, digits in (((160, 50), True), ((120, 36), True), ((80, 24), False)):
+        app = PasskApp(show_timing=False)
+        async with app.run_test(size=size) as pilot:
+            app.start_evaluation(scripted(require=Fraction(91, 100)), None)
+            await run_to_end(pilot)
+            table = app.screen.query_one(TABLES)
+            keys = column_keys(table)
+            assert "bar" in keys
+            if not digits:
+                assert "range" not in keys, size
+                continue
+            assert keys.index("range") == keys.index("bar") + 1, size  # the bar, then its ends
+            shown = [interval_text(app.view.case_reading(i).intervals.pass_at_k) for i in range(4)]
+            assert column(table, "range") == shown
+            assert shown[0] == "0.85-1.00"  # steady, 5 of 5: as its Case screen says

@@ -14,11 +14,11 @@ from textual.dom import DOMNode
 from textual.widgets import Input
 
 import passk_tui.tui
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.messages import ResultsOpened
-from passk_tui.tui.palette_commands import named_bindings
-from passk_tui.tui.screens.help import HelpScreen
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.messages import ResultsOpened
+from passk_tui.tui.app.palette_commands import named_bindings
+from passk_tui.tui.dialogs.help import HelpScreen
+from passk_tui.tui.screens.configure.form import blank_form
 from passk_tui.tui.widgets.glyphs import SYMBOLS
 from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 from passk_tui.tui.widgets.key_bar import KeyBar, fitting

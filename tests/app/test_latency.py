@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.inputs.settings import Settings
 from tests.support import ROOT
 
 CASES = int(os.environ.get("PASSK_BENCH_CASES", "500"))
@@ -77,7 +77,7 @@ def summary(name: str, values: list[float]) -> str:
 async def measure(folder: Path) -> dict[str, list[float]]:
     from textual import events
 
-    from passk_tui.tui.app import PasskApp
+    from passk_tui.tui.app.app import PasskApp
     from passk_tui.tui.screens.case import CaseScreen
     from passk_tui.tui.screens.run import RunScreen
     from passk_tui.tui.widgets.attempts_grid import AttemptsGrid

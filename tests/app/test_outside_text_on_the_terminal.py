@@ -24,15 +24,15 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.answer_diff import DiffScreen
 from passk_tui.tui.screens.answers import AnswersScreen
 from passk_tui.tui.screens.case import CaseScreen
-from passk_tui.tui.screens.compare import CompareScreen
-from passk_tui.tui.screens.compare_case import CompareCaseScreen
+from passk_tui.tui.screens.compare.compare_case import CompareCaseScreen
+from passk_tui.tui.screens.compare.screen import CompareScreen
 from passk_tui.tui.screens.errors import ErrorsScreen
 from passk_tui.tui.screens.history import HistoryScreen
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from tests.support.app import run_to_end, scripted
 
 #: Wide enough that the longest hostile answer is drawn on one line beside the attempts list.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.curve import CurveScreen
 from passk_tui.tui.screens.forest import ForestScreen
 from tests.support.demo_store import snapshot_view

@@ -14,10 +14,10 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from passk_tui.core.run.attempt import Outcome
-from passk_tui.core.run.progress import Progress
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.screens.results import ResultsScreen
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.stats.progress import Progress
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.screens.results.screen import ResultsScreen
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.line_table import LineTable, TableColumn
 from tests.support.app import synthetic_view

@@ -16,9 +16,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.messages import ResultsOpened
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.messages import ResultsOpened
+from passk_tui.tui.screens.configure.form import blank_form
 from passk_tui.tui.screens.run import RunScreen
 from tests.support.app import run_to_end, scripted, start_mid_run, synthetic_view
 
@@ -177,7 +177,7 @@ class TestCompare:
         self, app_env: Path, snap_compare
     ) -> None:
         from passk_tui.store.comparison import compare_stored
-        from passk_tui.tui.screens.compare import CompareScreen
+        from passk_tui.tui.screens.compare.screen import CompareScreen
         from tests.support.app import stored_pair
 
         app = PasskApp(show_timing=False)
@@ -190,7 +190,7 @@ class TestCompare:
 
     def test_a_case_in_both_versions_with_the_diff(self, app_env: Path, snap_compare) -> None:
         from passk_tui.store.comparison import compare_stored
-        from passk_tui.tui.screens.compare import CompareScreen
+        from passk_tui.tui.screens.compare.screen import CompareScreen
         from tests.support.app import stored_pair
 
         app = PasskApp(show_timing=False)

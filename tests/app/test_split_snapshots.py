@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.answers import AnswersScreen
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.errors import ErrorsScreen

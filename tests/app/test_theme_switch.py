@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.messages import ResultsOpened
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.app.messages import ResultsOpened
 from passk_tui.tui.screens.run import RunScreen
 from tests.app.test_contrast import unreadable
 from tests.support.app import synthetic_view

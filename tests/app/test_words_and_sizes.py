@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Collapsible, Input
 
-from passk_tui.tui.app import PasskApp
-from passk_tui.tui.form import blank_form
-from passk_tui.tui.screens.configure import FIELDS
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.screens.configure.form import blank_form
+from passk_tui.tui.screens.configure.screen import FIELDS
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -38,7 +38,7 @@ async def test_historys_keys_line_fits_80_columns(app_env: Path) -> None:
 async def test_a_screenshot_without_a_downloads_folder_is_saved_here_and_said(
     app_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from passk_tui.tui import screenshot_saving
+    from passk_tui.tui.app import screenshot_saving
 
     monkeypatch.setattr(screenshot_saving, "user_downloads_path", lambda: tmp_path / "none")
     monkeypatch.chdir(tmp_path)
@@ -54,3 +54,41 @@ async def test_a_screenshot_without_a_downloads_folder_is_saved_here_and_said(
     assert f"Screenshot saved to {saved}" in said, said
     # Its spaces kept by SVG viewers outside browsers (leading ones, under textLength).
     assert saved.read_text(encoding="utf-8").startswith('<svg xml:space="preserve" ')
+
+
+async def test_the_screenshot_command_says_where_it_saved_once_in_plain_words(
+    app_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One toast (not Textual's own beside ours), and a path with brackets in it is the path."""
+    from textual.widgets._toast import Toast
+
+    from passk_tui.tui.app import screenshot_saving
+
+    folder = tmp_path / "shots [1]"
+    folder.mkdir()
+    monkeypatch.setattr(screenshot_saving, "user_downloads_path", lambda: folder)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("ctrl+p", *"screenshot", "enter")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if list(folder.glob("*.svg")) and app._notifications:
+                break
+        await pilot.pause(0.2)
+        (saved,) = folder.glob("*.svg")
+        assert [n.message for n in app._notifications] == [f"Screenshot saved to {saved}"]
+        shown = [str(toast.render()) for toast in app.screen.query(Toast)]
+        assert len(shown) == 1 and f"Screenshot saved to {saved}" in shown[0], shown
+        assert "[$" not in shown[0]
+        # Where it cannot be written (a file where the folder would be): one toast, why.
+        app.clear_notifications()
+        blocked = tmp_path / "a-file"
+        blocked.write_text("")
+        app.deliver_screenshot(path=str(blocked))
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if app._notifications:
+                break
+        await pilot.pause(0.2)
+        (failed,) = app._notifications
+        assert failed.severity == "error" and failed.message.startswith("Screenshot not saved: ")

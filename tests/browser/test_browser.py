@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.intervals import case_intervals, interval_text
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
 from passk_tui.reports.compare_export import export_comparison
 from passk_tui.reports.export import export
 from passk_tui.reports.html_page import BLOCK
@@ -260,15 +260,18 @@ class Screen:
         return all(t in seen for t in texts)
 
 
-def test_serve_shows_configure_and_d_runs_the_demo(browser, served, tmp_path) -> None:
+def test_serve_shows_configure_and_its_demo_button_runs_the_demo(browser, served, tmp_path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     browser.get(served)
     screen = Screen(browser)
     wait_for(lambda: screen.shows("configure an evaluation", "Run the demo"), 60, "Configure")
     assert "-first-byte" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
     browser.save_screenshot(str(tmp_path / "configure.png"))
-    browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea").send_keys("d")
+    # Focus is in the Agent field; the demo's button is one Shift+Tab before it.
+    terminal = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+    terminal.send_keys(Keys.SHIFT + Keys.TAB + Keys.NULL, Keys.ENTER)
     wait_for(lambda: screen.shows("Done: 25 of 25 attempts"), 120, "the demo's results")
     assert screen.shows("arithmetic", "weather-tool", "all passed", "pass@3")
     browser.save_screenshot(str(tmp_path / "results.png"))
@@ -364,3 +367,48 @@ def test_another_sites_page_cannot_open_the_served_app(browser, served, attack_s
     assert "refused" in browser.find_element("tag name", "body").text
     assert browser.execute_script("return document.scripts.length") == 0
     assert tab_processes() == []
+
+
+#: Another site's page framing the served app under each name that reaches it.
+FRAMING_PAGE = """<!doctype html><title>another site</title>%s"""
+
+
+def frame_fates(events: list[dict], urls: list[str]) -> dict[str, str]:
+    """What became of each framed page: "blocked" by the browser for its answer's headers,
+    "loaded" when its document came (its scripts then run), or nothing yet."""
+    asked = {
+        e["params"]["requestId"]: e["params"]["request"]["url"]
+        for e in events
+        if e["method"] == "Network.requestWillBeSent" and e["params"].get("type") == "Document"
+    }
+    fates: dict[str, str] = {}
+    for e in events:
+        url = asked.get(e["params"].get("requestId", ""))
+        if url not in urls:
+            continue
+        if e["method"] == "Network.loadingFailed":
+            blocked = e["params"]["errorText"] == "net::ERR_BLOCKED_BY_RESPONSE"
+            fates[url] = "blocked" if blocked else e["params"]["errorText"]
+        elif e["method"] == "Network.loadingFinished":
+            fates.setdefault(url, "loaded")
+    return fates
+
+
+def test_another_sites_page_cannot_frame_the_served_app(browser, served, attack_site) -> None:
+    port = served.rstrip("/").rpartition(":")[2]
+    framed = [f"http://{name}:{port}/" for name in ("127.0.0.1", "localhost")]
+    frames = "".join(f'<iframe src="{url}" width="800" height="400"></iframe>' for url in framed)
+    events: list[dict] = []
+    browser.get(attack_site(FRAMING_PAGE % frames))
+    wait_for(
+        lambda: len(frame_fates(network_events(browser, events), framed)) == len(framed),
+        60,
+        "each frame to load or be blocked",
+    )
+    assert frame_fates(events, framed) == dict.fromkeys(framed, "blocked")
+    assert not [e for e in events if e["method"] == "Network.webSocketCreated"]
+    assert tab_processes() == []
+    # Unframed, the app's page is the app as before.
+    screen = Screen(browser)
+    browser.get(served)
+    wait_for(lambda: screen.shows("configure an evaluation"), 60, "Configure, unframed")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from passk_tui.core.errors import RunError
-from passk_tui.core.run import program as program_module
+from passk_tui.core.inputs import program as program_module
 from passk_tui.targets.agents_file import local_target
 from passk_tui.targets.command import CommandTarget
 from tests.support import AGENTS

@@ -138,7 +138,7 @@ def test_cases_in_only_one_are_listed_after_the_table_and_warnings_go_to_stderr(
         "x     5/5       0          3/4       0          -0.25   0.44  unclear\n"
         "0 improved, 0 regressed, 1 unclear\n"
         "suite: B better on 0 cases, worse on 1, same on 0; "
-        "odds ratio 0 (95% CI 0-31.21), p 0.26, unclear\n"
+        "odds ratio 0 (95% CI 0-31.20), p 0.26, unclear\n"
         "only in A: gone\nonly in B: new\n"
     )
     assert result.stderr == (

@@ -18,20 +18,20 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import CaseFigures, two_decimals, yes_no
-from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, interval_text, outward_ends
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.text.table import table_rows
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.rates.figures import CaseFigures, two_decimals, yes_no
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, interval_text, outward_ends
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.reports.export import ExportError, export, render_csv, render_json, render_md
 from passk_tui.reports.junit import render_junit
 from passk_tui.reports.report import build_report
 from passk_tui.store import DB_NAME, Store, StoredEvaluation
-from tests.support import CLI_AGENTS
-from tests.support.cli import scripted
+from tests.support import CLI_AGENTS, ROOT
+from tests.support.cli import environment, run, scripted
 
 AGENTS = CLI_AGENTS
 METHODS = {m.name: m for m in (CLOPPER_PEARSON, CONFIDENCE_SEQUENCE)}
@@ -448,3 +448,59 @@ def test_a_failed_export_after_the_run_keeps_the_results(
             "passk-tui: gate: json-shape: pass@3 0.00, 1 of 5 errored, is below --require 0.9"
         )
     assert list(tmp_path.glob(".out.json*")) == [] and list(target.iterdir()) == []
+
+
+# -- --export given again: each one written -------------------------------------------------
+
+
+def in_folder(
+    tmp_path: Path, *args: str, headless: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """passk-tui run in ``tmp_path`` (relative export paths land there), its store in data/."""
+    env = environment(tmp_path / "data", PYTHONPATH=str(ROOT))
+    return run(*args, env=env, cwd=tmp_path, headless=headless)
+
+
+def demo(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return in_folder(tmp_path, "--demo", "--attempts", "2", *args)
+
+
+def test_each_export_given_is_written_and_one_that_fails_costs_only_itself(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "taken.md").mkdir()  # its folder exists, but no file can be written there
+    names = ["a.json", "b.csv", "taken.md", "c.xml", "d.html"]
+    result = demo(tmp_path, *(f"--export={name}" for name in names))
+    assert result.returncode == 5, result.stderr  # no gate: only an export failed
+    said = result.stderr.splitlines()
+    written = [line.removeprefix("passk-tui: wrote ") for line in said if "wrote" in line]
+    assert written == ["a.json", "b.csv", "c.xml", "d.html"]
+    assert sum(line.startswith("passk-tui: export failed: ") for line in said) == 1
+    assert json.loads((tmp_path / "a.json").read_text())["cases"]
+    assert (tmp_path / "b.csv").read_text().startswith("case,")
+    assert ET.parse(tmp_path / "c.xml").getroot().tag == "testsuites"
+    assert (tmp_path / "d.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_a_bad_export_among_several_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    result = demo(tmp_path, "--export", "a.json", "--export", "b.txt")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("passk-tui: --export b.txt: the format follows the suffix")
+    assert not (tmp_path / "a.json").exists() and not (tmp_path / "data").exists()
+
+
+def test_a_baseline_run_and_compare_write_each_export(tmp_path: Path) -> None:
+    result = demo(
+        tmp_path, "--version", "2", "--baseline", "1", "--export", "p.json", "--export", "p.md"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.endswith("passk-tui: wrote p.json\npassk-tui: wrote p.md\n")
+    assert json.loads((tmp_path / "p.json").read_text())["cases"]
+    assert (tmp_path / "p.md").read_text().strip()
+    compared = in_folder(
+        tmp_path, "compare", "last~1", "last", "--export", "q.json", "--export", "q.html",
+        headless=False,
+    )  # fmt: skip
+    assert compared.returncode == 0, compared.stderr
+    assert json.loads((tmp_path / "q.json").read_text())["cases"]
+    assert "<html" in (tmp_path / "q.html").read_text()

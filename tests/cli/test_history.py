@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from tests.support.cli import run
 from tests.support.records import record
@@ -87,3 +88,25 @@ def test_under_gate_is_undefined_while_a_case_has_fewer_than_k_attempts() -> Non
         [summary] = store.list_evaluations()
     assert summary.under_gate is None and summary.decided == 0
     assert history().stdout.splitlines()[-1].endswith("cancelled  -")
+
+
+def test_a_run_that_never_started_is_not_listed_as_failed(tmp_path: Path) -> None:
+    """Exit 3 before the first attempt (nothing listens at the stack's address): History says
+    `not started`, not `failed 0/25`; one that failed after its attempts began stays failed."""
+    with socket.socket() as probe:  # a port nothing listens on once this closes
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    cases = tmp_path / "cases.toml"
+    cases.write_text('[[cases]]\nname = "a"\ninput = "x"\ncheck = { equals = "x" }\n')
+    env = {**os.environ, "PASSK_KEY": "sk-never-started-1"}
+    argv = ["--stack", f"http://127.0.0.1:{port}", "--agent", "demo", "--version", "1"]
+    unreachable = run(*argv, "--cases", str(cases), "--attempts", "25", env=env)
+    assert unreachable.returncode == 3, unreachable.stderr
+    with Store.open() as store:
+        plain = Settings("calc", 2, str(cases), attempts=2, k=1)
+        store.create_evaluation("ev_began", plain, [Case("a", "x", None)], "h", created=1.0)
+        store.write("ev_began", [passed(0, 1, Outcome.WRONG)])
+        store.finish("ev_began", "failed")
+    rows = [line.split("  ") for line in history().stdout.splitlines()[2:]]
+    statuses = [[cell.strip() for cell in row if cell.strip()][5:7] for row in rows]
+    assert statuses == [["0/25", "not started"], ["1/2", "failed"]]

@@ -14,13 +14,14 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from tests.support import ROOT
-from tests.support.readme import normalized, run_shown
+from tests.support.doc_examples import normalized, run_shown
 
 #: Run by the installed package's Python, outside the repository: prints each stylesheet
 #: a Textual class of the package loads, as Textual resolves it (CSS_PATH relative to the
@@ -57,13 +58,19 @@ def tracked_package_files() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel `pip install .` builds, from a copy of the tracked files only: a build/ or
-    __pycache__ left in the working tree cannot put into it what a clean clone lacks."""
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the tracked files a build reads: a build/ or __pycache__ left in the working
+    tree cannot put into a wheel or sdist what a clean clone lacks."""
     source = tmp_path_factory.mktemp("source")
-    for name in ["pyproject.toml", "README.md", *tracked_package_files()]:
+    for name in ["pyproject.toml", "README.md", "LICENSE", *tracked_package_files()]:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel `pip install .` builds from ``source``."""
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
@@ -99,6 +106,35 @@ def test_the_wheel_holds_every_file_of_the_package(wheel: Path) -> None:
     assert not [name for name in shipped if "__pycache__" in name or name.endswith(".pyc")]
 
 
+def test_the_wheel_and_the_sdist_carry_the_mit_license(
+    source: Path, wheel: Path, tmp_path: Path
+) -> None:
+    """pyproject.toml says MIT; the licence text itself ships with both, as MIT asks."""
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the passk-tui authors" in text
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (shipped,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert archive.read(shipped).decode() == text
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        headers = archive.read(metadata).decode().split("\n\n")[0].splitlines()
+    assert {"License-Expression: MIT", "License-File: LICENSE"} <= set(headers)
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+         "b.build_sdist(sys.argv[1])", str(tmp_path)],
+        cwd=source, check=True, capture_output=True,
+    )  # fmt: skip
+    (sdist,) = tmp_path.glob("passk_tui-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        (member,) = [
+            m
+            for m in archive.getmembers()
+            if m.name.count("/") == 1 and m.name.endswith("/LICENSE")
+        ]
+        licence = archive.extractfile(member)
+        assert licence is not None and licence.read().decode() == text
+
+
 def test_every_stylesheet_of_the_installed_app_is_there(installed: Path, tmp_path: Path) -> None:
     shown = subprocess.run(
         [str(installed), "-c", CHECK_STYLESHEETS],
@@ -123,10 +159,10 @@ def test_the_installed_command_runs_the_demo(installed: Path, tmp_path: Path) ->
     assert "pass@" in ran.stdout and "10/10 attempts" in ran.stderr
 
 
-def test_the_installed_package_runs_the_readmes_python_and_pytest_examples(
+def test_the_installed_package_runs_the_python_pages_examples(
     installed: Path, tmp_path: Path
 ) -> None:
-    """The issue's "done when": a fresh venv with the wheel runs "Use from Python" as written,
+    """The issue's "done when": a fresh venv with the wheel runs docs/python.md's examples as written,
     the pytest plugin found through the wheel's own ``pytest11`` entry point."""
     folder = tmp_path / "my-project"
     folder.mkdir()

@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.inputs.price import Price, money_text
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.price import Price, money_text
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.adaptive_plan import adaptive_rows
-from passk_tui.core.stats.gate_thresholds import Thresholds
-from passk_tui.core.stats.planning import attempts_to_settle
+from passk_tui.core.stats.plan.adaptive_plan import adaptive_rows
+from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
+from passk_tui.core.stats.plan.gate_thresholds import Thresholds
 from passk_tui.store import Store
 from tests.support.cli import run
 from tests.support.compare import store_evaluation

@@ -146,8 +146,11 @@ def served_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         process.communicate(timeout=15)
 
 
-def status_of(port: int, path: str, host: str, headers: dict[str, str] | None = None) -> int:
-    """The status serve answers a GET with exactly this Host header (and these others)."""
+def response_to(
+    port: int, path: str, host: str, headers: dict[str, str] | None = None
+) -> http.client.HTTPResponse:
+    """serve's answer to a GET with exactly this Host header (and these others), its body
+    left unread (101: the socket is the tab's; it closes with the connection)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         connection.putrequest("GET", path, skip_host=True)
@@ -155,9 +158,14 @@ def status_of(port: int, path: str, host: str, headers: dict[str, str] | None = 
         for name, value in (headers or {}).items():
             connection.putheader(name, value)
         connection.endheaders()
-        return connection.getresponse().status  # 101: the socket is the tab's; closed below
+        return connection.getresponse()
     finally:
         connection.close()
+
+
+def status_of(port: int, path: str, host: str, headers: dict[str, str] | None = None) -> int:
+    """The status serve answers a GET with exactly this Host header (and these others)."""
+    return response_to(port, path, host, headers).status
 
 
 @pytest.mark.parametrize(
@@ -239,3 +247,24 @@ def test_the_guard_knows_the_names_of_the_address_served(
 ) -> None:
     refusal = Guard(bound).refusal(host, origin, websocket=origin is not None)
     assert (refusal is None) is answered, refusal
+
+
+@pytest.mark.parametrize(
+    ("path", "host", "headers", "status"),
+    [
+        ("/", "127.0.0.1:{port}", {}, 200),  # the page
+        ("/static/js/textual.js", "127.0.0.1:{port}", {}, 200),
+        ("/static/css/xterm.css", "localhost:{port}", {}, 200),
+        ("/static/", "127.0.0.1:{port}", {}, 200),  # textual-serve lists the folder
+        ("/no-such-page", "127.0.0.1:{port}", {}, 404),
+        ("/", "evil.example:{port}", {}, 403),  # the refusals too
+        ("/ws", "127.0.0.1:{port}", {**WS_UPGRADE, "Origin": "http://evil.example"}, 403),
+    ],
+)
+def test_no_other_sites_page_may_frame_any_answer(
+    served_port: int, path: str, host: str, headers: dict[str, str], status: int
+) -> None:
+    response = response_to(served_port, path, host.format(port=served_port), headers)
+    assert response.status == status
+    assert response.getheader("Content-Security-Policy") == "frame-ancestors 'self'"
+    assert response.getheader("X-Frame-Options") == "SAMEORIGIN"

@@ -47,7 +47,7 @@ def loaded_after(argv: list[str], tmp_path: Path) -> tuple[int, list[str]]:
 
 
 #: What neither a plain headless run of a command agent nor ``--help`` may load, with
-#: their submodules: the app, every report (the plain table is core's, core/text/table.py)
+#: their submodules: the app, every report (the plain table is core's, core/render/table.py)
 #: and the comparison.
 NOT_IN_A_PLAIN_RUN = (
     "passk_tui.api",  # the Python API: passk_tui/__init__.py names it lazily
@@ -57,7 +57,7 @@ NOT_IN_A_PLAIN_RUN = (
     "passk_tui.reports",
     "passk_tui.cli.pair",
     "passk_tui.cli.compare",
-    "passk_tui.core.stats.compare",
+    "passk_tui.core.stats.comparing.compare",
 )
 
 
@@ -78,7 +78,7 @@ def test_a_plain_command_agent_run_loads_no_app_no_report_and_no_comparison(
     argv += ["--version", "1", "--cases", str(agents / "seed.toml"), "--attempts", "1"]
     rc, modules = loaded_after(argv, tmp_path)
     assert rc == 0
-    assert "passk_tui.core.text.table" in modules  # the table was printed from core
+    assert "passk_tui.core.render.table" in modules  # the table was printed from core
     assert unexpected(modules) == []
     assert "httpx" not in modules and "aiohttp" not in modules  # no HTTP client either
 
@@ -121,9 +121,15 @@ def test_help_loads_no_app_no_report_and_no_comparison(tmp_path: Path) -> None:
 def test_unexpected_names_the_app_reports_and_the_comparison() -> None:
     """The filter itself, so the two tests above can fail."""
     names = ["textual.app", "rich", "passk_tui.reports", "passk_tui.reports.export"]
-    names += ["passk_tui.cli.pair", "passk_tui.core.stats.compare", "passk_tui.tui.app"]
+    names += [
+        "passk_tui.cli.pair",
+        "passk_tui.core.stats.comparing.compare",
+        "passk_tui.tui.app.app",
+    ]
     names += ["passk_tui.api", "passk_tui.api.evaluate"]
-    assert unexpected([*names, "passk_tui.core.text.table", "richer", "passk_tui.cli.run"]) == names
+    assert (
+        unexpected([*names, "passk_tui.core.render.table", "richer", "passk_tui.cli.run"]) == names
+    )
 
 
 def test_a_plain_headless_demo_run_loads_no_app_and_no_export_layouts(tmp_path: Path) -> None:

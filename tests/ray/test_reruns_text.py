@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.text.reruns_text import reruns, reruns_said
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.reruns_text import reruns, reruns_said
 
 
 def record(retries: int, node: str | None) -> AttemptRecord:

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from passk_tui.core.attempt import Turn, Verdict
 from passk_tui.core.checks.command import CommandCheck
-from passk_tui.core.run.attempt import Turn, Verdict
 from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import limit_hit
 from passk_tui.core.sandbox.settings import parse_sandbox

@@ -212,7 +212,7 @@ def test_extend_evaluation_for_the_app_says_how_many_runs_at_most_and_runs_them(
     stack, cases: Path, tmp_path: Path
 ) -> None:
     """The session call the app's "more attempts" makes: most_left before, one Run per key after."""
-    from passk_tui.core.run.settings import Settings
+    from passk_tui.core.inputs.settings import Settings
     from passk_tui.evaluations.new import new_evaluation
     from passk_tui.evaluations.resume import extend_evaluation
 

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.agent_definition import (
+from passk_tui.core.inputs.agent_definition import (
     changes,
     describe,
     public_url,
     same_measure,
     stack_definition,
 )
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.reports.export import export
 from passk_tui.store import DB_NAME, Store
@@ -370,9 +370,9 @@ async def test_the_results_header_and_compare_screen_say_what_ran(app_env: Path)
     from textual.widgets import Static
 
     from passk_tui.store.comparison import load_compared
-    from passk_tui.tui.app import PasskApp
-    from passk_tui.tui.screens.compare import CompareScreen
-    from passk_tui.tui.screens.results import ResultsScreen
+    from passk_tui.tui.app.app import PasskApp
+    from passk_tui.tui.screens.compare.screen import CompareScreen
+    from passk_tui.tui.screens.results.screen import ResultsScreen
     from tests.support.app import run_to_end, scripted
 
     app = PasskApp(show_timing=False)
@@ -397,7 +397,7 @@ async def test_the_results_header_and_compare_screen_say_what_ran(app_env: Path)
 async def test_the_app_warns_when_a_label_now_runs_something_else(
     app_env: Path, tmp_path: Path
 ) -> None:
-    from passk_tui.tui.app import PasskApp
+    from passk_tui.tui.app.app import PasskApp
     from tests.support.app import run_to_end
 
     flags(tmp_path)

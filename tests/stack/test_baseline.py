@@ -317,8 +317,8 @@ def test_resume_with_a_baseline_refuses_an_unpaired_or_different_one(make_stack,
 
 async def test_the_pairing_api_a_face_uses(make_stack, cases, tmp_path):
     """What the app's Compare screen reads: roles on events, the pair from either id."""
+    from passk_tui.core.inputs.settings import Settings
     from passk_tui.core.run.events import AttemptFinished
-    from passk_tui.core.run.settings import Settings
     from passk_tui.evaluations.pairing import find_pair, new_pair
 
     stack = make_stack(keys={KEY: None}, scripts_by_version=versions_differing_on_beta(0.0))

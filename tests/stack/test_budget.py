@@ -97,10 +97,36 @@ def test_a_resume_counts_against_the_same_budget(make_stack, cases: Path, tmp_pa
     code, _out, err = finish(start("--resume", "last", data=data, key=KEY))
     assert code == 0 and stack.stats().runs_created == 9, err
     assert "budget spent" in err
-    # A larger budget given again spends the rest.
+    # A larger budget given again is refused (it would spend the budget again), in one line,
+    # with nothing started; a smaller one is taken.
     code, _out, err = finish(start("--resume", "last", "--budget-runs", "12", data=data, key=KEY))
-    assert code == 0 and stack.stats().runs_created == 12, err
-    assert "budget spent" not in err
+    assert code == 2 and stack.stats().runs_created == 9, err
+    assert err == (
+        f"passk-tui: --resume {evaluation.id}: --budget-runs 12 would raise its budget "
+        "(stored: 9); a budget holds across resumes: start a new evaluation to spend more\n"
+    )
+    code, _out, err = finish(start("--resume", "last", "--budget-runs", "5", data=data, key=KEY))
+    assert code == 0 and stack.stats().runs_created == 9, err
+
+
+def test_a_baseline_pair_says_its_budget_holds_for_each_version(
+    make_stack, cases: Path, tmp_path: Path
+) -> None:
+    """Each version is its own evaluation with its own budget (PRODUCT.md: "started by this
+    evaluation"): 6 Runs each, 12 on the stack, and said before any starts."""
+    stack = make_stack(keys={KEY: None}, script=mixed_script())
+    data = tmp_path / "data"
+    args = start_args(stack, cases, "--version", "2", "--baseline", "1", "--budget-runs", "6")
+    code, _out, err = finish(start(*args, data=data, key=KEY))
+    assert code == 0, err
+    assert err.startswith(
+        "passk-tui: warning: the budget holds for each version apart: "
+        "--budget-runs 6 lets up to 12 Runs start (6 per version)\n"
+    )
+    assert stack.stats().runs_created == 12
+    with Store.open(data / DB_NAME) as store:
+        counts = [len(store.load(e.id).records) for e in store.list_evaluations()]
+    assert counts == [6, 6]
 
 
 def test_cost_is_exact_against_the_usage_the_stack_reported(

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.store import Store
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from tests.support.app import run_to_end
 from tests.support.cli import environment, run_async

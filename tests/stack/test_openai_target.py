@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.targets import http_wire
 from passk_tui.targets.openai import OpenAITarget
+from tests.support.bomb_server import BombServer
 from tests.support.fake_openai import FakeOpenAI, Reply
 
 SECRET = "sk-test-0123456789abcdef"
@@ -327,3 +329,20 @@ def test_repr_names_endpoint_and_variable_not_key(monkeypatch: pytest.MonkeyPatc
     assert repr(target) == (
         "OpenAITarget(url='http://h/v1/chat/completions', model='m', api_key_env='K')"
     )
+
+
+@pytest.mark.parametrize("corrupt", [False, True], ids=["bomb", "corrupt-gzip"])
+async def test_an_answer_that_cannot_be_read_is_retried_then_failed_with_its_reason(
+    make_target, monkeypatch, corrupt: bool
+) -> None:
+    """A gzip bomb (8 MiB against a 1 MiB limit) or a broken gzip stream: never inflated
+    whole, never httpx's DecodingError; retried as a bad answer, then failed saying why."""
+    monkeypatch.setattr(http_wire, "BODY_LIMIT", 1024 * 1024)
+    endpoint = BombServer("gzip", 8 * 1024 * 1024, corrupt=b'{"choices": []}' if corrupt else None)
+    url = await endpoint.start()
+    notices = Notices()
+    turn = await run(make_target(base_url=f"{url}/v1"), "x", notices)
+    await endpoint.stop()
+    reason = "malformed response" if corrupt else "response too large"
+    assert (turn.status, turn.error) == ("failed", f"{reason} from {url}/v1/chat/completions")
+    assert (len(notices), endpoint.posts) == (5, 6)

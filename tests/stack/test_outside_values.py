@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from passk_tui.core.inputs.bounds import OUTPUT_LIMIT
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.run.outside_values import OUTPUT_LIMIT
-from passk_tui.core.run.settings import Settings
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import DB_NAME, Store

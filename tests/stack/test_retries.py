@@ -9,11 +9,11 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
-from passk_tui.core.run.attempt import Outcome
-from passk_tui.core.text.error_groups import error_groups
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.render.error_groups import error_groups
 from passk_tui.store import DB_NAME, Store
 from passk_tui.store.schema import SCHEMA_VERSION
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.errors import ErrorsScreen
 from passk_tui.tui.view import EvaluationView

@@ -16,7 +16,7 @@ import pytest
 from textual.widgets import Button
 
 from passk_tui.store import DB_NAME
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from tests.support.app import fill, message, wait_for
 from tests.support.cli import environment, run_async
 from tests.support.fake_openai import FakeOpenAI

@@ -9,8 +9,9 @@ import pytest
 from passk_tui.core.errors import RunError
 from passk_tui.core.run.target import LEAVE_RUNNING
 from passk_tui.targets import reachability
+from passk_tui.targets import stack as stack_module
 from tests.support.stack_server import StackScript, TurnScript
-from tests.support.stack_target import planned, target_for, with_key
+from tests.support.stack_target import one_attempt, planned, target_for, with_key
 
 
 async def test_a_slow_loris_stack_cannot_stretch_the_deadline(make_stack) -> None:
@@ -97,3 +98,56 @@ async def test_leave_running_sends_the_stack_no_cancel(make_stack) -> None:
     stats = server.stats()
     assert (stats.cancels, stats.in_flight) == (1, 1)
     assert server.run_for("kept", 1)["turn"]["status"] == "running"
+
+
+@pytest.mark.parametrize("run_id", ["../../v1/agents/demo", "run?wait=0#x", "a%2F..%2Fb"])
+async def test_a_run_id_with_path_characters_is_polled_as_one_segment(
+    make_stack, monkeypatch, run_id: str
+) -> None:
+    """The stack names its Runs: an id with ``/``, ``?`` or ``%`` still polls that Run,
+    never another route of the host (unquoted, ``../../v1/agents/demo`` polled the agent)."""
+    monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.05)  # the Turn outlives the first poll
+    script = StackScript(default=TurnScript(output="a", latency=0.3, run_id=run_id))
+    server = make_stack(**with_key(script=script))
+    turn = await one_attempt(server, 5)
+    assert (turn.status, turn.output, turn.run_id) == ("completed", "a", run_id)
+    stats = server.stats()
+    assert stats.count("GET /v1/agents") == 1  # prepare's, and no poll
+    assert stats.count("GET /v1/runs/{id}", 200) >= 1
+
+
+@pytest.mark.parametrize("run_id", ["..", "."])
+async def test_a_run_id_no_url_can_hold_is_a_malformed_answer(
+    make_stack, monkeypatch, run_id: str
+) -> None:
+    """``..`` cannot stay a segment (URLs drop dot segments): malformed, resent, never polled."""
+    monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.05)
+    script = StackScript(default=TurnScript(latency=30, run_id=run_id))
+    server = make_stack(**with_key(script=script))
+    turn = await one_attempt(server, 1)
+    assert (turn.status, turn.error) == ("timed_out", "deadline passed (malformed response)")
+    assert server.stats().count("GET /v1/agents") == 1
+
+
+async def test_a_corrupt_compressed_answer_is_asked_again_under_the_same_key(make_stack) -> None:
+    """A completed Turn's answer gzipped with a broken stream is a malformed answer: the
+    Run is asked again (a replay, no second Run), not stored errored with httpx's text."""
+    server = make_stack(**with_key(corrupt_answers=1))
+    turn = await one_attempt(server, 10)
+    stats = server.stats()
+    assert (turn.status, turn.output) == ("completed", "a")
+    assert (stats.runs_created, stats.replays) == (1, 1)
+
+
+async def test_an_answer_trickled_slowly_is_a_slow_stack_not_a_frozen_one(
+    make_stack, monkeypatch
+) -> None:
+    """Every answer a byte per 0.05 s (~15 s each) against requests bounded at 0.5 s: no
+    answer is ever whole, yet the stack is sending; the attempt times out at its deadline
+    (it was "stopped answering", exit 3, when only whole answers counted as life)."""
+    monkeypatch.setattr(stack_module, "_MAX_WAIT", 0.2)
+    monkeypatch.setattr(stack_module, "ANSWER_MARGIN", 0.3)
+    server = make_stack(**with_key(dribble=0.05))  # the runs routes only: prepare is answered
+    turn = await one_attempt(server, 2.0)
+    assert (turn.status, turn.error) == ("timed_out", "deadline passed (read timed out)")
+    assert server.stats().dribbled >= 2

@@ -18,11 +18,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from passk_tui.core.run.attempt import Outcome
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.store import DB_NAME, Store
 from passk_tui.targets import stack as stack_module
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.run import RunScreen
 from passk_tui.tui.widgets.run_summary import LiveLine
 from tests.support import ROOT

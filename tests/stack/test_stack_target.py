@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.attempt import Turn
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.targets import stack as stack_module
 from passk_tui.targets.stack import StackTarget

@@ -9,12 +9,12 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import load_cases
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.progress import Progress
 from passk_tui.store.models import StoredEvaluation
-from passk_tui.tui.app import PasskApp
+from passk_tui.tui.app.app import PasskApp
 from tests.support import APP_AGENTS
 from tests.support.records import record
 

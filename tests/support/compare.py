@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 
 BASELINE = {"arithmetic": (2, 8, 0), "json-shape": (8, 1, 1), "summary": (10, 0, 0)}

@@ -6,9 +6,9 @@ from dataclasses import replace
 from fractions import Fraction
 
 from passk_tui import demo
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import load_cases
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from passk_tui.tui.view import EvaluationView
 

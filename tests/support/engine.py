@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
+from passk_tui.core.attempt import AttemptRecord, Turn
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import RunError
-from passk_tui.core.run.attempt import AttemptRecord, Turn
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import LEAVE_RUNNING, RetryNotice
 
 

@@ -9,8 +9,8 @@ from typing import Any
 from scipy.optimize import brentq
 from scipy.special import betaln
 
+from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.kinds import Check
-from passk_tui.core.run.attempt import Verdict
 
 
 def verdict_of(check: Check, output: Any, seconds: float = 30.0) -> Verdict:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 
 CASES = """\
 [[cases]]

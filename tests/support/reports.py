@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
 from passk_tui.reports.html_page import CLIP_CHARS
 from passk_tui.store import Store, StoredEvaluation
 from tests.support import records

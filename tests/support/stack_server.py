@@ -30,7 +30,8 @@ from typing import Any
 
 from aiohttp import web
 
-from passk_tui.core.run.attempt import ENDED_STATUSES
+from passk_tui.core.attempt import ENDED_STATUSES
+from tests.support.bomb_server import corrupt_gzip
 from tests.support.processes import until_stopped
 
 ECHO: Any = type("Echo", (), {"__repr__": lambda self: "ECHO"})()
@@ -126,6 +127,9 @@ class StackConfig:
     """Runs in flight per bearer key past which POST /v1/runs answers 429."""
     malformed: bool = False
     """Every answer on the runs routes is ``200`` with ``MALFORMED_RUN``, not a Run."""
+    corrupt_answers: int = 0
+    """The first this many 2xx answers on the runs routes go out gzipped with a broken
+    deflate stream (``Content-Encoding: gzip``), as a faulty proxy or compressor sends them."""
     dribble: float | None = None
     """Slow-loris: every answer on the runs routes is sent a byte at a time, this many s apart."""
     die_after_runs: int | None = None
@@ -279,6 +283,7 @@ class StackState:
         self.turns_ended: Counter[str] = Counter()
         self.keys_by_attempt: dict[str, set[str]] = {}
         self.dribbled = 0
+        self.corrupted = 0
 
     @property
     def in_flight(self) -> int:
@@ -520,6 +525,14 @@ class StackState:
             response = web.Response(status=200, body=MALFORMED_RUN)
         if response.status != 204:
             self.requests[f"{route} {response.status}"] += 1
+        if (
+            self.corrupted < self.config.corrupt_answers
+            and runs_route
+            and response.status in (200, 201)
+        ):
+            self.corrupted += 1
+            response.body = corrupt_gzip(response.body if isinstance(response.body, bytes) else b"")
+            response.headers["Content-Encoding"] = "gzip"
         if self.config.dribble is not None and runs_route and response.status != 204:
             return await self._dribble(request, response, self.config.dribble)
         return response

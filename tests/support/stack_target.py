@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from passk_tui.core.run.attempt_keys import PlannedAttempt
@@ -31,3 +32,18 @@ def target_for(server: StackServer, concurrency: int = 4, **kw) -> StackTarget:
 
 def with_key(**config) -> dict:
     return {"keys": {KEY: None, "forbidden": frozenset()}, **config}
+
+
+async def one_attempt(server: StackServer, seconds: float, case: str = "a"):
+    """A fresh target's checks, then one attempt of ``case`` under a ``seconds`` deadline: its Turn."""
+    target = target_for(server)
+    await target.prepare()
+    loop = asyncio.get_running_loop()
+    try:
+        return await target.execute(planned([case], 1)[0], loop.time() + seconds, _no_notice)
+    finally:
+        await target.aclose()
+
+
+def _no_notice(reason: str, delay: float) -> None:
+    """Retry notices, not asserted on here."""

@@ -14,20 +14,20 @@ import pytest
 from scipy.stats import binomtest
 
 from passk_tui.cli.flags import parse
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.price import tokens_of
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.answer_diff import answer_diff, default_pair
+from passk_tui.core.render.answers import distinct_answers
+from passk_tui.core.render.error_groups import error_groups, errors_said, normalised_error
+from passk_tui.core.render.reproduce import headless_argv, headless_command, require_text
 from passk_tui.core.run.cases import Case, load_cases
-from passk_tui.core.run.price import tokens_of
 from passk_tui.core.run.rerun import failing_cases, write_rerun
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.case_costs import case_costs, percentile
-from passk_tui.core.stats.curves import pass_curve
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.forest import forest_rows
-from passk_tui.core.text.answer_diff import answer_diff, default_pair
-from passk_tui.core.text.answers import distinct_answers
-from passk_tui.core.text.error_groups import error_groups, errors_said, normalised_error
-from passk_tui.core.text.reproduce import headless_argv, headless_command, require_text
+from passk_tui.core.stats.costs.case_costs import case_costs, percentile
+from passk_tui.core.stats.rates.curves import pass_curve
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.forest import forest_rows
 from passk_tui.evaluations.settings_text import settings_from_args
 from tests.support import APP_AGENTS, records
 
@@ -165,6 +165,22 @@ def test_different_failures_stay_apart(first: str, second: str) -> None:
     assert normalised_error("failed", first) != normalised_error("failed", second)
 
 
+def test_a_urls_host_and_port_are_kept_and_only_its_variable_parts_normalised() -> None:
+    """The stack's address says where it failed: it once read http://<n>.<n>:<n>/…."""
+    said = "poll http://127.0.0.1:38231/v1/runs/run_01HXABCDEF0123456789 failed after 12.5 s"
+    assert normalised_error("failed", said) == (
+        "failed: poll http://127.0.0.1:38231/v1/runs/<id> failed after <n> s"
+    )
+    named = "https://stack.example.com:8443/v1/runs?after=2026-01-01T00:00:00Z from 10.0.0.7:8000"
+    assert normalised_error("failed", named) == (
+        "failed: https://stack.example.com:8443/v1/runs?after=<time> from 10.0.0.7:8000"
+    )
+    # Two stacks are two places: their failures stay apart.
+    assert normalised_error("failed", "http://10.0.0.1:8000/v1/runs") != normalised_error(
+        "failed", "http://10.0.0.2:8000/v1/runs"
+    )
+
+
 def test_errors_group_across_cases_largest_first_and_ignore_non_errored() -> None:
     reset = "ConnectionResetError: [Errno 104] Connection reset by peer"
     records = [
@@ -219,7 +235,7 @@ def test_curve_has_every_k_with_exact_figures_and_the_scipy_mapped_interval(
 
 def test_an_adaptive_curve_reads_the_interval_the_gate_reads() -> None:
     """At k, the curve's pass@k interval is the case's own: anytime-valid and order-aware."""
-    from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+    from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 
     order = bytes([1] * 6 + [0])  # decided at 6 passes; the 7th, a failure, finished late
     f = CaseFigures("late", 7, 6, 1, 0, 3, order=order)

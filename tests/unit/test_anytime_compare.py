@@ -1,4 +1,4 @@
-"""core/stats/anytime_compare.py: the e-value test against scipy, and its promise under looking."""
+"""core/stats/comparing/anytime_compare.py: the e-value test against scipy, and its promise under looking."""
 
 from __future__ import annotations
 
@@ -10,10 +10,16 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.special import betaln, xlog1py, xlogy
 
-from passk_tui.core.stats.anytime_compare import ANYTIME_METHOD, anytime_p, log_e_value
-from passk_tui.core.stats.compare import FISHER_METHOD, Side, compare, fisher_exact_p, holm
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.text.compare_text import method_lines
+from passk_tui.core.render.compare_text import method_lines
+from passk_tui.core.stats.comparing.anytime_compare import ANYTIME_METHOD, anytime_p, log_e_value
+from passk_tui.core.stats.comparing.compare import (
+    FISHER_METHOD,
+    Side,
+    compare,
+    fisher_exact_p,
+    holm,
+)
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 def log_marginal(c: int, n: int) -> float:

@@ -7,19 +7,19 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.run.budget import BudgetedPolicy
-from passk_tui.core.run.policy import Pause, Slot
-from passk_tui.core.run.price import Price
-from passk_tui.core.run.progress import Cell, Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.sampling import sampling_policy
-from passk_tui.core.text.extent_text import (
+from passk_tui.core.inputs.price import Price
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.extent_text import (
     attempts_cell,
     budget_label,
     not_run_text,
     time_left_text,
 )
+from passk_tui.core.run.budget import BudgetedPolicy
+from passk_tui.core.run.policy import Pause, Slot
+from passk_tui.core.run.sampling import sampling_policy
+from passk_tui.core.stats.extent import Extent, progress_extent
+from passk_tui.core.stats.progress import Cell, Progress
 from tests.support.records import record, settings_for
 
 

@@ -189,15 +189,33 @@ def test_unknown_case_key(tmp_path: Path) -> None:
 
 
 def test_unknown_check_kind_and_nested_path(tmp_path: Path) -> None:
+    """A check's error names the check's own line (9), not its case's `[[cases]]` (6)."""
     path = toml_with_second_case(tmp_path, 'name = "x"\ninput = "y"\ncheck = { equal = "2" }\n')
     assert load_error(path) == (
-        f"{path}: line 6: case 'x': check: unknown kind 'equal' (did you mean 'equals'?)"
+        f"{path}: line 9: case 'x': check: unknown kind 'equal' (did you mean 'equals'?)"
     )
     row = {"name": "x", "input": "y", "check": {"all": [{"equals": "a"}, {"number": "1"}]}}
     path = jsonl(tmp_path, row)
     assert load_error(path) == (
         f"{path}: line 1: case 'x': check.all[1]: number must be a finite number, got '1'"
     )
+
+
+@pytest.mark.parametrize(
+    ("table", "line"),
+    [
+        ('\n# the check, below\ncheck = { regex = "(" }\n', 11),
+        ('check.regex = "("\n', 9),
+        ('timeout = 2\n\n[cases.check]\nregex = "("\n', 11),
+        ('[ cases . "check" ]\nregex = "("\n', 9),
+    ],
+)
+def test_a_checks_error_names_the_checks_own_line(tmp_path: Path, table: str, line: int) -> None:
+    path = toml_with_second_case(tmp_path, f'name = "x"\ninput = "y"\n{table}')
+    assert load_error(path).startswith(f"{path}: line {line}: case 'x': check: bad regex '('")
+    # The case's own problems still name its `[[cases]]` line.
+    path = toml_with_second_case(tmp_path, f'name = "x"\ninput = "y"\nchek = 1\n{table}')
+    assert load_error(path).startswith(f"{path}: line 6: case 'x': unknown key 'chek'")
 
 
 def test_bad_regex_names_the_case(tmp_path: Path) -> None:

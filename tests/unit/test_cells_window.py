@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passk_tui.core.run.progress import Cell, Progress
+from passk_tui.core.stats.progress import Cell, Progress
 from passk_tui.tui.widgets.cells_window import CellsWindow
 from tests.support.records import record
 

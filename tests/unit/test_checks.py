@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.kinds import Check, compile_check
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Verdict
 from tests.support.judging import verdict_of
 
 WHERE = "cases.toml: line 3: case 'x': check"

@@ -10,7 +10,8 @@ import pytest
 from scipy.stats import fisher_exact
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.stats.compare import (
+from passk_tui.core.render.compare_text import p_text, plain_comparison, regression_lines, signed
+from passk_tui.core.stats.comparing.compare import (
     ChangeVerdict,
     NothingToCompare,
     Side,
@@ -19,8 +20,7 @@ from passk_tui.core.stats.compare import (
     holm,
     parse_exact_confidence,
 )
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.text.compare_text import p_text, plain_comparison, regression_lines, signed
+from passk_tui.core.stats.rates.figures import CaseFigures
 from tests.support.compare import PRODUCT_SUITE, PRODUCT_TABLE
 
 

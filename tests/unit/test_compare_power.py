@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binom, fisher_exact
 
-from passk_tui.core.stats.compare_power import compare_plan, fisher_power
+from passk_tui.core.stats.plan.compare_power import compare_plan, fisher_power
 
 
 def _brute_power(n: int, rate_a: float, rate_b: float, alpha: float) -> float:

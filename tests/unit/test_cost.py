@@ -9,16 +9,16 @@ from pathlib import Path
 import numpy
 import pytest
 
+from passk_tui.core.attempt import Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.inputs.price import Price, exact_decimal, money_text, parse_money, parse_price
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.cost_text import comparison_cost_lines
 from passk_tui.core.run.budget import BudgetedPolicy
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
-from passk_tui.core.run.price import Price, exact_decimal, money_text, parse_money, parse_price
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.case_costs import case_costs, evaluation_cost
-from passk_tui.core.stats.settling import expected_path, more_to_decide
-from passk_tui.core.stats.stopping import GateRule
-from passk_tui.core.text.cost_text import comparison_cost_lines
+from passk_tui.core.stats.costs.case_costs import case_costs, evaluation_cost
+from passk_tui.core.stats.gating.settling import expected_path, more_to_decide
+from passk_tui.core.stats.gating.stopping import GateRule
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.targets.agents_file import load_agents
 from tests.support.records import record
@@ -48,7 +48,7 @@ def test_a_cost_is_exact_and_unknown_usage_is_none_not_zero() -> None:
 @pytest.mark.parametrize(
     ("value", "shown"),
     [
-        (Fraction("12.345"), "$12.34"),  # half to even, on the exact value
+        (Fraction("12.345"), "$12.35"),  # half up, on the exact value, as every figure
         (Fraction("0.012345"), "$0.0123"),
         (Fraction("0.00000795"), "$0.0000080"),
         (Fraction(0), "$0"),
@@ -197,7 +197,7 @@ def test_compare_shows_cost_per_pass_for_a_and_b_after_the_table() -> None:
     b = case_costs(["x", "y"], [record(0, 1, P, case="x", usage=usage(1000, 0))] * 3, cheaper)
     per_pass, total = comparison_cost_lines(a, b)
     assert per_pass == "cost per passed attempt, A -> B: x $0.00015 -> $0.000075, y - -> -"
-    assert total == "cost in all: A $0.00045, B $0.00022"  # 0.000225: half to even
+    assert total == "cost in all: A $0.00045, B $0.00023"  # 0.000225: half up, as every figure
     assert money_text(Fraction(43, 30000000)) == "$0.0000014"  # a mean need not be a decimal
 
 
@@ -244,7 +244,7 @@ def test_prices_and_budgets_are_stored_and_every_export_shows_the_cost(tmp_path:
     assert b["cost"] is None and b["cost_per_pass"] is None and b["tokens"]["input"] is None
     header, row_a, row_b = render_csv(report).splitlines()
     assert header.endswith(",".join(CSV_HEADER))
-    assert row_a.endswith(",82,3,41.0,41.0,1.5,2.8,1.50,1.50,0.0000141,0.0000141")
+    assert row_a.endswith(",82,3,41.0,41.0,1.5,2.9,1.50,1.50,0.0000141,0.0000141")
     assert row_b.endswith(",-,-,-,-,-,-,1.50,1.50,-,-")
     html = render_report(report)
     assert '<h2 id="cost">What it cost</h2>' in html and "$0.000014" in html

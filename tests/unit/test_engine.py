@@ -11,9 +11,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from passk_tui.core.attempt import AttemptRecord, Outcome, Turn
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import RunError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn
 from passk_tui.core.run.attempt_keys import PlannedAttempt, idempotency_key
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
@@ -24,8 +24,8 @@ from passk_tui.core.run.events import (
     EvaluationFinished,
     Event,
 )
-from passk_tui.core.run.progress import Cell
 from passk_tui.core.run.target import RetryNotice
+from passk_tui.core.stats.progress import Cell
 from tests.support.engine import ListSink, ScriptedTarget, case, settings
 
 

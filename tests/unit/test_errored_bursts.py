@@ -7,7 +7,7 @@ import random
 import pytest
 from scipy.stats import hypergeom
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.core.stats.errored_bursts import (
     burst_in_places,
     find_burst,

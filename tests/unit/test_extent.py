@@ -5,12 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.core.run.attempt import Outcome
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.stats.extent import extent, progress_extent
-from passk_tui.core.stats.sampling import reading
-from passk_tui.core.stats.stopping import StopReason
-from passk_tui.core.text.extent_text import (
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.render.extent_text import (
     adaptive_summary,
     attempts_cell,
     attempts_text,
@@ -18,7 +14,11 @@ from passk_tui.core.text.extent_text import (
     standing_text,
     time_left_text,
 )
-from passk_tui.tui.app_exit import exit_messages
+from passk_tui.core.run.sampling import reading
+from passk_tui.core.stats.extent import extent, progress_extent
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.progress import Progress
+from passk_tui.tui.app.app_exit import exit_messages
 from passk_tui.tui.view import EvaluationView
 from tests.support.records import record, settings_for
 

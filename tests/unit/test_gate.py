@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binomtest
 
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.gate import gate_lines, read
-from passk_tui.core.stats.planning import attempts_to_settle
+from passk_tui.core.stats.gating.gate import gate_lines, read
+from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 def case(name: str, n: int, c: int, k: int = 3) -> CaseFigures:

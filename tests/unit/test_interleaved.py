@@ -10,8 +10,8 @@ import asyncio
 
 import pytest
 
+from passk_tui.core.attempt import Outcome, Turn
 from passk_tui.core.errors import RunError
-from passk_tui.core.run.attempt import Outcome, Turn
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.events import EvaluationFinished, Event

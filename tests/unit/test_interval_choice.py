@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import load_cases
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.interval_choice import (
+from passk_tui.core.run.sampling import reading
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.interval_choice import (
     ADAPTIVE,
     EXTENDED,
     FIXED_AND_REACHED,
@@ -25,9 +26,13 @@ from passk_tui.core.stats.interval_choice import (
     interval_choice,
     n_chosen_by_looking,
 )
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, interval_text, outward_ends
-from passk_tui.core.stats.sampling import reading
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.rates.intervals import (
+    CLOPPER_PEARSON,
+    Interval,
+    interval_text,
+    outward_ends,
+)
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.store import Store
 from tests.support.judging import scipy_running
 from tests.support.old_stores import store_at_schema

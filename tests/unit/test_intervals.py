@@ -10,14 +10,14 @@ from scipy.special import betainc
 from scipy.stats import binomtest
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.stats.intervals import (
+from passk_tui.core.inputs.settings import parse_confidence
+from passk_tui.core.stats.rates.intervals import (
     CLOPPER_PEARSON,
     Interval,
     case_intervals,
     gate_verdict,
     interval_text,
     level_text,
-    parse_confidence,
     regularized_beta,
 )
 

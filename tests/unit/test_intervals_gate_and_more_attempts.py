@@ -8,14 +8,14 @@ from fractions import Fraction
 import pytest
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.interval_choice import interval_choice
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE
-from passk_tui.core.stats.sampling import interval_level
-from passk_tui.core.stats.sampling import reading as settings_reading
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.run.sampling import interval_level
+from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.interval_choice import interval_choice
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, DEFAULT_CONFIDENCE
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 
 SETTINGS = Settings(agent="a", version=1, cases_path="c.toml", attempts=5, k=3)
 

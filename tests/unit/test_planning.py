@@ -10,11 +10,8 @@ import numpy
 import pytest
 from scipy.stats import beta, binom, binomtest
 
-from passk_tui.core.stats.binomial import LowerTail, UpperTail, binomial_pmf
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.gate_thresholds import Thresholds, rate_line
-from passk_tui.core.stats.planning import (
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.plan.gate_chance import (
     all_pass_n,
     default_rates,
     more_attempts,
@@ -22,7 +19,10 @@ from passk_tui.core.stats.planning import (
     right_verdict,
     verdict_chances,
 )
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.stats.plan.gate_thresholds import Thresholds, rate_line
+from passk_tui.core.stats.rates.binomial import LowerTail, UpperTail, binomial_pmf
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 
 
 @pytest.mark.parametrize("p", [0.0, 0.013, 0.3, 0.5, 0.9, 0.999, 1.0])
@@ -213,8 +213,8 @@ class _Replay:
 def test_the_adaptive_simulation_stops_where_the_stop_rule_does() -> None:
     """The simulation's shortcut (decided at the first look whose interval alone decides)
     against the real rule (the running intersection, asked after every attempt)."""
-    from passk_tui.core.stats.adaptive_plan import simulate_case
-    from passk_tui.core.stats.stopping import GateRule
+    from passk_tui.core.stats.gating.stopping import GateRule
+    from passk_tui.core.stats.plan.adaptive_plan import simulate_case
 
     x, k, level, first, cap = Fraction(8, 10), 3, 0.95, 5, 60
     rule = GateRule(x, k, level)

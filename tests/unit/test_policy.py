@@ -5,13 +5,13 @@ from __future__ import annotations
 import tracemalloc
 from pathlib import Path
 
+from passk_tui.core.attempt import Outcome, Turn
 from passk_tui.core.checks.kinds import compile_check
-from passk_tui.core.run.attempt import Outcome, Turn
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.stopping import StopReason
 from tests.support.records import record
 
 P, W = Outcome.PASSED, Outcome.WRONG

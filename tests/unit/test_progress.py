@@ -6,12 +6,12 @@ import asyncio
 import threading
 from pathlib import Path
 
+from passk_tui.core.attempt import Turn, Verdict
 from passk_tui.core.checks.base import Check
-from passk_tui.core.run.attempt import Turn, Verdict
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.run.progress import Cell, Progress
-from passk_tui.core.run.settings import Settings
+from passk_tui.core.stats.progress import Cell, Progress
 from tests.support.records import record, settings_for
 
 

@@ -2,7 +2,7 @@
 
 Rows and cases come in blocks a browser lays out only near the screen, every block with
 the same columns; a case's attempts are a text block per outcome, so the elements do
-not grow with the attempts (docs/benchmarks.md, "HTML report at scale").
+not grow with the attempts (docs/benchmarks/notebook.md, "HTML report at scale").
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.reports.html_page import BLOCK
 from passk_tui.reports.report import build_report
 from passk_tui.reports.report_attempts import ANSWER_CHARS, attempts_list

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.attempt import Turn
 from passk_tui.targets.scrub import MIN_SECRET, Scrubber, key_problem
 
 KEY = "sk-live-9f8e7d6c5b4a"

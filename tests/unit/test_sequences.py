@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy.stats import beta, binom
 
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, Interval, case_intervals
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE, log_mixture_ratio, narrowed
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval, case_intervals
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE, log_mixture_ratio, narrowed
 from tests.support.judging import _scipy_cs, _scipy_log_ratio, scipy_running
 
 

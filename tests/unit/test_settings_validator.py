@@ -14,7 +14,7 @@ from passk_tui.evaluations.settings_text import (
     settings_from_args,
     stack_key,
 )
-from passk_tui.tui.form import blank_form, check_form
+from passk_tui.tui.screens.configure.form import blank_form, check_form
 
 #: A field, a bad text for it, and words its message must hold (the same on both faces).
 BAD = [

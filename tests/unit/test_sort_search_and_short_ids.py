@@ -6,10 +6,10 @@ from fractions import Fraction
 
 from rich.console import Console
 
-from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.tui.check_text import check_as_written, inline_toml
-from passk_tui.tui.results_order import COLUMNS, Order, sort_figures
 from passk_tui.tui.screens.history import short_ids
+from passk_tui.tui.screens.results.results_order import COLUMNS, Order, sort_figures
 from passk_tui.tui.widgets.line_text import parts_line, right_aligned
 from passk_tui.tui.widgets.search_bar import matching
 

@@ -7,14 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.policy import Slot
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.intervals import CLOPPER_PEARSON, case_intervals, gate_verdict
-from passk_tui.core.stats.sampling import reading, sampling_policy
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.stats.stopping import (
+from passk_tui.core.run.sampling import reading, sampling_policy
+from passk_tui.core.stats.gating.stopping import (
     DEFAULT_PRECISION,
     GateRule,
     PrecisionRule,
@@ -22,6 +19,9 @@ from passk_tui.core.stats.stopping import (
     capped_reason,
     stop_rule,
 )
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, case_intervals, gate_verdict
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 from tests.support.judging import scipy_running
 from tests.support.records import record
 

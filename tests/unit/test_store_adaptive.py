@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.core.run.cases import load_cases
-from passk_tui.core.stats.gate import read
-from passk_tui.core.stats.sequences import CONFIDENCE_SEQUENCE
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
 from passk_tui.reports.export import render_csv, render_json, render_md
 from passk_tui.reports.report import build_report
 from passk_tui.reports.report_html import render_report

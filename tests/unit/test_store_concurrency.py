@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import load_cases
-from passk_tui.core.run.settings import Settings
 from passk_tui.store import Store
 from passk_tui.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from tests.support.records import record

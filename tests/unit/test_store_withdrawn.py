@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.run.attempt import Outcome
+from passk_tui.core.attempt import Outcome
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.policy import Slot

@@ -1,4 +1,4 @@
-"""core/stats/suite.py: the stratified suite comparison against statsmodels' StratifiedTable."""
+"""core/stats/comparing/suite.py: the stratified suite comparison against statsmodels' StratifiedTable."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from scipy.stats import nchypergeom_fisher
 from scipy.stats.contingency import odds_ratio
 from statsmodels.stats.contingency_tables import StratifiedTable
 
-from passk_tui.core.stats.compare import ChangeVerdict, Side, compare
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.suite import SuiteComparison, compare_suite
-from passk_tui.core.stats.suite_anytime import (
+from passk_tui.core.render.compare_text import p_text, regression_lines, suite_line
+from passk_tui.core.stats.comparing.compare import ChangeVerdict, Side, compare
+from passk_tui.core.stats.comparing.suite import SuiteComparison, compare_suite
+from passk_tui.core.stats.comparing.suite_anytime import (
     ANYTIME_SUITE_METHOD,
     suite_anytime_p,
     suite_log_e_values,
 )
-from passk_tui.core.text.compare_text import p_text, regression_lines, suite_line
+from passk_tui.core.stats.rates.figures import CaseFigures
 from tests.support.compare import SUITE_LINE, SUITE_PASSES_A, SUITE_PASSES_B
 
 Counts = list[tuple[int, int, int, int]]

@@ -1,4 +1,4 @@
-"""core/stats/suite_anytime.py: the pair factor by hand, its null expectation exactly, its promise."""
+"""core/stats/comparing/suite_anytime.py: the pair factor by hand, its null expectation exactly, its promise."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ import random
 
 import pytest
 
-from passk_tui.core.stats.suite_anytime import log_factor, suite_anytime_p, suite_log_e_values
+from passk_tui.core.stats.comparing.suite_anytime import (
+    log_factor,
+    suite_anytime_p,
+    suite_log_e_values,
+)
 
 
 def chance(q: float, y: int) -> float:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from passk_tui.core.stats.extent import running_seconds
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.summary import evaluation_totals
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.summary import evaluation_totals
 from tests.support.records import record
 
 
@@ -43,7 +43,7 @@ def test_running_time_is_the_union_of_the_attempts_spans_so_idle_gaps_do_not_cou
 
 
 def test_counts_in_words_are_singular_for_one() -> None:
-    from passk_tui.core.text.words import counted, retries_text
+    from passk_tui.core.text.amounts import counted, retries_text
 
     assert [counted(n, "case") for n in (0, 1, 2)] == ["0 cases", "1 case", "2 cases"]
     assert [retries_text(n) for n in (1, 3)] == ["1 retry", "3 retries"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.gate import read
-from passk_tui.core.text.table import below_gate, plain_table
+from passk_tui.core.render.table import plain_table
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.summary import below_gate
 
 SEED = """\
 case        passed  wrong  errored  pass@1  pass@3  all passed

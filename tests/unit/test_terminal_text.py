@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from passk_tui.cli.output import say
-from passk_tui.core.text.table import plain_columns
+from passk_tui.core.render.table import plain_columns
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines, without_unsafe
 
 

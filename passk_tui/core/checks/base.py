@@ -6,9 +6,15 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any
 
+from passk_tui.core.attempt import Verdict
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Verdict
-from passk_tui.core.text.quoting import SHOWN_CHARS, finite_number, shorten, shown_number, type_name
+from passk_tui.core.text.mentions import (
+    SHOWN_CHARS,
+    finite_number,
+    shorten,
+    shown_number,
+    type_name,
+)
 
 PASS = Verdict(True)
 

@@ -6,11 +6,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import PASS, Check, raw_text, tail
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Verdict
-from passk_tui.core.run.outside_values import positive_seconds, strings
-from passk_tui.core.run.program import argv_problem, program_problem, run_program
+from passk_tui.core.inputs.bounds import positive_seconds, strings
+from passk_tui.core.inputs.program import argv_problem, program_problem, run_program
 from passk_tui.core.sandbox.room import Sandbox
 from passk_tui.core.sandbox.settings import parse_sandbox
 

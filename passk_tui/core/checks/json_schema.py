@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.outside_values import strings
-from passk_tui.core.text.quoting import shorten, type_name
+from passk_tui.core.inputs.bounds import strings
+from passk_tui.core.text.mentions import shorten, type_name
 
 JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 SCHEMA_KEYS = ("type", "required", "properties", "items", "enum")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import difflib
 import math
 import threading
 from abc import abstractmethod
@@ -12,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import (
     PASS,
     Check,
@@ -25,9 +25,8 @@ from passk_tui.core.checks.base import (
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import Verdict
-from passk_tui.core.run.outside_values import strings
-from passk_tui.core.text.quoting import shorten, type_name
+from passk_tui.core.inputs.bounds import strings
+from passk_tui.core.text.mentions import near_hint, shorten, type_name
 
 #: Seconds a regex may search on the event loop before the search moves to a thread of its own.
 REGEX_ON_LOOP = 0.02
@@ -246,8 +245,7 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         raise InputError(f"{where}: must be a table with one check kind, got {type_name(spec)}")
     for key in spec:
         if key not in KINDS and key not in MODIFIERS:
-            near = difflib.get_close_matches(str(key), KINDS + MODIFIERS, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            hint = near_hint(str(key), KINDS + MODIFIERS)
             raise InputError(f"{where}: unknown kind {key!r}{hint}")
     kinds = [key for key in spec if key in KINDS]
     if not kinds:

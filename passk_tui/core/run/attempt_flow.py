@@ -16,17 +16,17 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict
 from passk_tui.core.errors import RunError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome, Turn, Verdict
+from passk_tui.core.inputs.bounds import bounded_output, bounded_usage
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import AttemptFinished, AttemptRetrying, AttemptStarted, Event
-from passk_tui.core.run.outside_values import bounded_output
 from passk_tui.core.run.policy import SamplingPolicy, Slot
 from passk_tui.core.run.pool import Pool
-from passk_tui.core.run.progress import Cell, Progress
-from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import RetryNotice, Target
+from passk_tui.core.stats.progress import Cell, Progress
 
 
 class RecordSink(Protocol):
@@ -229,7 +229,7 @@ class AttemptFlow:
             turn_id=turn.turn_id,
             started=started,
             ended=time.time(),
-            usage=turn.usage,
+            usage=bounded_usage(turn.usage),
             output_size=output_size,
             retake=planned.retake,
             retries=retries,

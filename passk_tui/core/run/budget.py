@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.policy import Pause, SamplingPolicy, Slot
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.words import counted
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.text.amounts import counted
 
 #: The ``status_reason`` of an evaluation whose budget stopped it (PRODUCT.md's words).
 BUDGET_SPENT = "budget spent"
@@ -119,6 +119,22 @@ class BudgetedPolicy:
     def stop_reasons(self) -> object:
         """The inner (adaptive) policy's stop reasons; AttributeError for a fixed n's."""
         return self.inner.stop_reasons  # type: ignore[attr-defined]
+
+
+def pair_budget_line(settings: Settings) -> str | None:
+    """How a budget applies to a ``--baseline`` pair, in words: each version is its own
+    evaluation with its own budget (PRODUCT.md: "started by this evaluation"), so the pair
+    may spend twice the figure given; None without a budget."""
+    spends = []
+    if settings.budget_runs is not None:
+        n = settings.budget_runs
+        spends.append(f"--budget-runs {n} lets up to {2 * n} Runs start ({n} per version)")
+    if settings.budget_cost is not None:
+        usd = settings.budget_cost
+        spends.append(f"--budget-cost {float(usd):g} up to {float(2 * usd):g} USD")
+    if not spends:
+        return None
+    return f"the budget holds for each version apart: {' and '.join(spends)}"
 
 
 def budgeted(settings: Settings) -> bool:

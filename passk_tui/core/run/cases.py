@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import stat
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,15 +14,21 @@ from typing import Any
 from passk_tui.core.checks.base import Check, strict_json_loads
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.outside_values import lone_surrogate, positive_seconds
-from passk_tui.core.run.toml_text import parse_toml
-from passk_tui.core.text.quoting import type_name
+from passk_tui.core.inputs.bounds import lone_surrogate, positive_seconds
+from passk_tui.core.inputs.toml_text import parse_toml
+from passk_tui.core.text.mentions import near_hint, type_name
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 
 CASE_KEYS = ("name", "input", "check", "timeout")
 
 # A `[[cases]]` header line; TOML parsers keep no positions, so case lines are found by scanning.
 _CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
+# Where a case's check starts inside its table: `check = {...}`, `check.equals = ...`, or a
+# `[cases.check]` sub-table header.
+_CHECK_LINE = re.compile(
+    r"""\s*(?:(?:check|"check"|'check')\s*[=.]|\[\s*(?:cases|"cases"|'cases')\s*\.\s*"""
+    r"""(?:check|"check"|'check')\s*[\].])"""
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +56,18 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
             f"{label}: a cases file ends in .toml or .jsonl, not {suffix or 'nothing'!r}"
         )
     text = _read(path, label)
-    rows = _toml_rows(text, label) if suffix == ".toml" else _jsonl_rows(text, label)
-    return cases_of_rows(rows, label, path.parent, completion_only)
+    if suffix == ".jsonl":
+        return cases_of_rows(_jsonl_rows(text, label), label, path.parent, completion_only)
+    rows = _toml_rows(text, label)
+    return cases_of_rows(rows, label, path.parent, completion_only, _check_places(text, rows))
 
 
 def cases_of_rows(
-    rows: list[tuple[str, Any]], label: str, base_dir: Path, completion_only: bool = False
+    rows: list[tuple[str, Any]],
+    label: str,
+    base_dir: Path,
+    completion_only: bool = False,
+    check_places: Sequence[str | None] = (),
 ) -> list[Case]:
     """Validate and compile rows (each with its place: 'line 3', 'cases[0]') read from ``label``.
 
@@ -66,8 +78,10 @@ def cases_of_rows(
         raise InputError(f"{label}: no cases")
     cases: list[Case] = []
     first_seen: dict[str, tuple[str, str]] = {}
-    for place, row in rows:
-        case = _case(row, f"{label}: {place}", base_dir, completion_only)
+    for index, (place, row) in enumerate(rows):
+        check_place = check_places[index] if index < len(check_places) else None
+        check_where = f"{label}: {check_place or place}"
+        case = _case(row, f"{label}: {place}", base_dir, completion_only, check_where)
         key = name_key(case.name)
         seen = first_seen.get(key)
         if seen is not None:
@@ -139,6 +153,21 @@ def _toml_rows(text: str, label: str) -> list[tuple[str, Any]]:
     return [(f"line {number}", row) for number, row in zip(lines, rows, strict=True)]
 
 
+def _check_places(text: str, rows: list[tuple[str, Any]]) -> list[str | None]:
+    """For each case at 'line N' (its `[[cases]]` header), 'line M' of its check: the first
+    line of its table that starts one; None where none is found (the case's line is named)."""
+    lines = text.split("\n")
+    starts = [int(place.removeprefix("line ")) for place, _ in rows if place.startswith("line ")]
+    if not rows or len(starts) != len(rows):
+        return []
+    places: list[str | None] = []
+    for start, end in zip(starts, [*starts[1:], len(lines) + 1], strict=True):
+        found = (n for n in range(start + 1, end) if _CHECK_LINE.match(lines[n - 1]))
+        line = next(found, None)
+        places.append(None if line is None else f"line {line}")
+    return places
+
+
 def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
     """The non-blank lines of a JSON Lines file, each parsed, with its place 'line N'."""
     rows: list[tuple[str, Any]] = []
@@ -164,8 +193,11 @@ def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
     return rows
 
 
-def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
-    """One case from its table, validated; ``where`` is 'file: line N' (or 'file: cases[i]')."""
+def _case(
+    row: Any, where: str, base_dir: Path, completion_only: bool, check_where: str | None = None
+) -> Case:
+    """One case from its table, validated; ``where`` is 'file: line N' (or 'file: cases[i]'),
+    ``check_where`` the same for the case's check (its own line, in a TOML file)."""
     if not isinstance(row, dict):
         raise InputError(
             f"{where}: a case must be an object with name, input and check, got {type_name(row)}"
@@ -176,9 +208,7 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
     in_case = f"{where}: case {name!r}" if name is not None else where
     for key in row:
         if key not in CASE_KEYS:
-            near = difflib.get_close_matches(str(key), CASE_KEYS, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise InputError(f"{in_case}: unknown key {key!r}{hint}")
+            raise InputError(f"{in_case}: unknown key {key!r}{near_hint(str(key), CASE_KEYS)}")
     if "name" not in row:
         raise InputError(f"{where}: case has no name")
     if name is None:
@@ -208,5 +238,5 @@ def _case(row: Any, where: str, base_dir: Path, completion_only: bool) -> Case:
         if not completion_only:
             raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
         return Case(name, row["input"], None, None, timeout)
-    check = compile_check(spec, f"{in_case}: check", base_dir)
+    check = compile_check(spec, f"{check_where or where}: case {name!r}: check", base_dir)
     return Case(name, row["input"], check, spec, timeout)

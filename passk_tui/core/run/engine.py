@@ -9,8 +9,9 @@ import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
+from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_flow import AttemptFlow, RecordSink
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.budget import BUDGET_SPENT
@@ -18,9 +19,8 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import EvaluationFinished, Event
 from passk_tui.core.run.policy import FixedPolicy, Pause, SamplingPolicy
 from passk_tui.core.run.pool import Pool
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
 from passk_tui.core.run.target import LEAVE_RUNNING, Target
+from passk_tui.core.stats.progress import Progress
 
 Status = Literal["done", "cancelled", "failed"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from passk_tui.core.run.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 
 

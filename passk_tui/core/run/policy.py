@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.settings import parse_whole_number
-from passk_tui.core.stats.figures import CaseFigures
-from passk_tui.core.stats.gate import Reading
-from passk_tui.core.stats.settling import more_to_decide
-from passk_tui.core.stats.stopping import StopReason
+from passk_tui.core.inputs.settings import parse_whole_number
+from passk_tui.core.stats.gating.gate import Reading
+from passk_tui.core.stats.gating.settling import more_to_decide
+from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 #: A stop rule: from a case's outcomes by attempt number (1 a pass, 0 not), why it may stop
 #: (``core.stopping``), or None.
@@ -139,7 +139,7 @@ class AdaptivePolicy:
     it would have been had the run not stopped.
 
     ``closest_first`` (a budget is set): extra attempts go instead to the undecided
-    case its expected path says is closest to settling (``core.stats.settling``),
+    case its expected path says is closest to settling (``core.stats.gating.settling``),
     counting the attempts it has in flight; a case they are expected to settle gets
     none until they land. Cases that would not settle below the cap come last.
     """

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.figures import CaseFigures
+from passk_tui.core.stats.rates.figures import CaseFigures
 
 
 def failing_cases(cases: Sequence[Case], figures: Sequence[CaseFigures]) -> list[Case]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from passk_tui.core.run.agent_definition import Definition
-from passk_tui.core.run.attempt import Turn
+from passk_tui.core.attempt import Turn
+from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 
 #: Called by a target before it waits to resend: (why, seconds until the resend).

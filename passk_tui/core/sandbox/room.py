@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from passk_tui.core.run.program import run_program
+from passk_tui.core.inputs.program import run_program
 from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
 from passk_tui.core.sandbox.namespace import namespace_gone

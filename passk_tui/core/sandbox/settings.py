@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.text.quoting import type_name
+from passk_tui.core.text.mentions import type_name
 
 #: PRODUCT.md's defaults: 1024 MB of memory, 256 processes; CPU time defaults to the timeout.
 MEMORY_MB = 1024

@@ -6,7 +6,7 @@ round (cases x --attempts), then hands out more, one at a time, up to a cap (cas
 (``core.stopping``). History, the Results header, the progress lines and the headless
 stderr all said this differently ("102/200", "102 of 102", "161/169 ~0:00 left", "under
 gate 1" beside "0 failed, 2 undecided"); they now read one ``Extent`` and the words in
-``core.text.extent_text``.
+``core.render.extent_text``.
 
 A Run budget (``--budget-runs``) bounds how far it can go: an attempt finishes only on a
 Run started, so at most the attempts finished, those still open and the Runs left in the
@@ -25,11 +25,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from passk_tui.core.run.attempt import AttemptRecord
-from passk_tui.core.run.progress import Progress
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.stats.gate import Reading
-from passk_tui.core.stats.stopping import StopKind, StopReason
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.stats.gating.gate import Reading
+from passk_tui.core.stats.gating.stopping import StopKind, StopReason
+from passk_tui.core.stats.progress import Progress
 
 #: The stop reasons in the order they are counted in words.
 STOP_KINDS: tuple[StopKind, ...] = ("decided pass", "decided fail", "precise", "capped")

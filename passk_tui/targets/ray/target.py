@@ -12,8 +12,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import RunError
-from passk_tui.core.run.attempt import Turn
 from passk_tui.targets.command import CommandTarget, attempt_env, stdin_bytes, turn_of
 from passk_tui.targets.ray.task import Finished, run_attempt
 

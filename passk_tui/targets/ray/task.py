@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from passk_tui.core.run.program import run_program
+from passk_tui.core.inputs.program import run_program
 from passk_tui.core.sandbox.room import Sandbox
 from passk_tui.core.sandbox.settings import SandboxSettings
 

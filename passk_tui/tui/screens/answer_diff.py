@@ -13,8 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Select, Static
 
-from passk_tui.core.run.attempt import AttemptRecord
-from passk_tui.core.text.answer_diff import default_pair
+from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.render.answer_diff import default_pair
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView

@@ -18,13 +18,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.progress import CELL_OF_OUTCOME, Cell
-from passk_tui.core.stats.figures import two_decimals
-from passk_tui.core.stats.intervals import interval_text, level_text
-from passk_tui.core.text.cost_text import case_cost_text
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.cost_text import case_cost_text
+from passk_tui.core.stats.progress import CELL_OF_OUTCOME, Cell
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.intervals import interval_text, level_text
+from passk_tui.core.text.amounts import counted
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.core.text.words import counted
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
@@ -209,7 +210,7 @@ class CaseScreen(CaseViews):
             if record is None:
                 row: tuple[Text | str, ...] = (number, outcome, "", "")
             else:
-                duration = f"{record.duration:.2f} s" if self.view.show_timing else "-"
+                duration = f"{fixed(record.duration)} s" if self.view.show_timing else "-"
                 status = left_aligned(terminal_safe(record.status))
                 row = (number, outcome, status, right_aligned(duration, len("duration")))
             if "Turn status" not in columns:

@@ -6,9 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.run.price import money_text
-from passk_tui.core.stats.case_costs import Spread
-from passk_tui.core.text.cost_text import cost_summary
+from passk_tui.core.inputs.price import money_text
+from passk_tui.core.render.cost_text import cost_summary
+from passk_tui.core.stats.costs.case_costs import Spread
+from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -24,7 +25,7 @@ def spread_cells(spread: Spread, digits: int) -> tuple[Text, Text]:
 
 
 def _number(value: float | None, digits: int) -> Text:
-    return Text("-" if value is None else f"{value:.{digits}f}", justify="right")
+    return Text("-" if value is None else fixed(value, digits), justify="right")
 
 
 class CostsScreen(ViewScreen):

@@ -6,9 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.stats.curves import Curve, pass_curve
-from passk_tui.core.stats.intervals import interval_text, level_text
-from passk_tui.core.stats.sampling import interval_level
+from passk_tui.core.run.sampling import interval_level
+from passk_tui.core.stats.rates.curves import Curve, pass_curve
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.intervals import interval_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
@@ -68,8 +69,8 @@ class CurveScreen(ViewScreen):
         for p in curve.points:
             table.add_row(
                 Text(str(p.k), justify="right"),
-                Text(f"{float(p.pass_at_k):.2f}", justify="right"),
+                Text(two_decimals(p.pass_at_k), justify="right"),
                 interval_text(p.pass_at_k_interval),
-                Text(f"{float(p.pass_hat_k):.2f}", justify="right"),
+                Text(two_decimals(p.pass_hat_k), justify="right"),
                 interval_text(p.pass_hat_k_interval),
             )

@@ -11,10 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.text.error_groups import ErrorGroup, error_groups
+from passk_tui.core.render.error_groups import ErrorGroup, error_groups
+from passk_tui.core.text.amounts import counted, retries_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
-from passk_tui.core.text.words import counted, retries_text
-from passk_tui.tui.messages import AttemptsOpened
+from passk_tui.tui.app.messages import AttemptsOpened
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 

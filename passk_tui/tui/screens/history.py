@@ -14,10 +14,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.agent_definition import python_only
+from passk_tui.core.inputs.agent_definition import python_only
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
-from passk_tui.tui.screens.results import RESUMABLE
+from passk_tui.tui.app.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
+from passk_tui.tui.screens.results.screen import RESUMABLE
 from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, right_aligned

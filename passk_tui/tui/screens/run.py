@@ -12,21 +12,21 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from passk_tui.core.run.progress import Cell
-from passk_tui.core.stats.gate import gate_text
-from passk_tui.core.stats.interval_choice import watched_text
-from passk_tui.core.stats.intervals import Interval, level_text
-from passk_tui.core.stats.sampling import interval_level
-from passk_tui.core.text.cost_text import budget_and_price
+from passk_tui.core.render.cost_text import budget_and_price
+from passk_tui.core.run.sampling import interval_level
+from passk_tui.core.stats.gating.gate import gate_text
+from passk_tui.core.stats.progress import Cell
+from passk_tui.core.stats.rates.interval_choice import watched_text
+from passk_tui.core.stats.rates.intervals import Interval, level_text
+from passk_tui.core.text.amounts import clock, counted
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.core.text.words import clock, counted
-from passk_tui.tui.messages import (
+from passk_tui.tui.app.messages import (
     CancelRequested,
     CaseOpened,
     ConfigureRequested,
     ResultsOpened,
 )
-from passk_tui.tui.screens.confirm import ConfirmScreen
+from passk_tui.tui.dialogs.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette

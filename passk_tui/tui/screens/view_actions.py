@@ -16,10 +16,10 @@ from textual.message import Message
 from textual.screen import Screen
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.run.settings import Settings
-from passk_tui.core.text.answers import shown_answer
-from passk_tui.core.text.reproduce import headless_command
-from passk_tui.core.text.words import counted
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.answers import shown_answer
+from passk_tui.core.render.reproduce import headless_command
+from passk_tui.core.text.amounts import counted
 
 if TYPE_CHECKING:
     from passk_tui.core.run.cases import Case
@@ -80,7 +80,7 @@ class CaseViews(Screen[None]):
         self.app.push_screen(CurveScreen(self.view, self.case_index))
 
     def action_copy(self) -> None:
-        from passk_tui.tui.screens.copy import CopyScreen
+        from passk_tui.tui.dialogs.copy import CopyScreen
 
         attempt = self.attempt_under_cursor()
         if attempt is None:
@@ -152,12 +152,12 @@ class ResultsViews(Screen[None]):
         self.app.push_screen(CostsScreen(self.view))
 
     def action_export(self) -> None:
-        from passk_tui.tui.screens.export import ExportScreen
+        from passk_tui.tui.dialogs.export import ExportScreen
 
         self.app.push_screen(ExportScreen(self.view))
 
     def action_copy(self) -> None:
-        from passk_tui.tui.screens.copy import CopyScreen
+        from passk_tui.tui.dialogs.copy import CopyScreen
 
         settings = self.view.settings
         note = "The command never holds the key: it reads PASSK_KEY." if settings.stack else ""
@@ -171,7 +171,7 @@ class ResultsViews(Screen[None]):
     def action_rerun_failing(self) -> None:
         """Ask, then write the failing cases beside the store and have the app run them."""
         from passk_tui.core.run.rerun import failing_cases
-        from passk_tui.tui.screens.confirm import ConfirmScreen
+        from passk_tui.tui.dialogs.confirm import ConfirmScreen
 
         if self.view.running or not self.view.cases:
             self.notify("Rerun once the evaluation has ended.", severity="warning")

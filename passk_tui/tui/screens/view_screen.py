@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
@@ -9,8 +10,11 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.tui.widgets.glyphs import follow_theme
+
+#: The views' stylesheet, for every screen that shows an evaluation and the dialogs over them.
+VIEWS_CSS = str(Path(__file__).with_name("views.tcss"))
 
 if TYPE_CHECKING:
     from passk_tui.tui.view import EvaluationView
@@ -22,7 +26,9 @@ OUTCOME_LABEL = {Outcome.PASSED: "✓ passed", Outcome.WRONG: "✗ wrong", Outco
 class ViewScreen(Screen[None]):
     """A read-only view over an evaluation; ``role(name)`` gives the theme's style for Rich text."""
 
-    CSS_PATH = "views.tcss"
+    # Absolute: Textual reads a relative CSS_PATH beside the subclass, and the Results and
+    # Compare screens live in folders of their own.
+    CSS_PATH = VIEWS_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back", tooltip="The screen before")

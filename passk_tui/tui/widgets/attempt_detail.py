@@ -17,10 +17,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static, TextArea
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.run.progress import CELL_OF_OUTCOME
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.stats.progress import CELL_OF_OUTCOME
+from passk_tui.core.text.amounts import retries_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
-from passk_tui.core.text.words import retries_text
 from passk_tui.tui.widgets.diff_text import diff_text, shown_diff
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 from passk_tui.tui.widgets.line_text import parts_line

@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widget import Widget
 
-from passk_tui.core.stats.curves import Curve, CurvePoint
+from passk_tui.core.stats.rates.curves import Curve, CurvePoint
 
 #: Characters left of the plot: a y label ("1.00") and the axis.
 Y_LABEL = 5

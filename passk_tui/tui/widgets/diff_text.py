@@ -9,9 +9,9 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from passk_tui.core.run.attempt import AttemptRecord, Outcome
-from passk_tui.core.text.answer_diff import DiffLine, answer_diff
-from passk_tui.core.text.answers import shown_answer
+from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.answer_diff import DiffLine, answer_diff
+from passk_tui.core.render.answers import shown_answer
 from passk_tui.core.text.terminal_text import terminal_safe_lines
 
 #: The mark before each line of the diff, by its kind.

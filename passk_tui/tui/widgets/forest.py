@@ -12,8 +12,9 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.stats.forest import ForestRow
-from passk_tui.core.stats.intervals import Interval, interval_text
+from passk_tui.core.stats.rates.figures import two_decimals
+from passk_tui.core.stats.rates.forest import ForestRow
+from passk_tui.core.stats.rates.intervals import Interval, interval_text
 from passk_tui.core.text.terminal_text import terminal_safe
 
 #: The figure and its interval after the bar: "0.90 0.55-1.00".
@@ -68,7 +69,7 @@ def draw_row(row: ForestRow, names: int, bar: int, gate: Fraction | None) -> lis
     if row.interval is None or row.estimate is None:
         figure = f"{'-':>4} (n={row.n})"
     else:
-        figure = f"{float(row.estimate):.2f} {interval_text(row.interval)}"
+        figure = f"{two_decimals(row.estimate)} {interval_text(row.interval)}"
     pieces = [(name.ljust(names) + " ", "name")]
     pieces.extend(interval_bar(row.interval, row.estimate, bar, gate, role))
     pieces.append((" " + figure.ljust(FIGURE_WIDTH - 1), role))

@@ -7,10 +7,11 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
-from passk_tui.core.run.progress import Progress
+from passk_tui.core.render.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.stats.extent import Extent
-from passk_tui.core.text.extent_text import attempts_cell, budget_label, time_left_text
-from passk_tui.core.text.words import clock
+from passk_tui.core.stats.progress import Progress
+from passk_tui.core.text.amounts import clock
+from passk_tui.core.text.decimals import fixed
 from passk_tui.tui.widgets.line_text import parts_line
 
 BAR_WIDTH = 16
@@ -55,8 +56,8 @@ def pace_text(
         return text + "  ·  -/s  ·  - left"
     if status == "running":
         left = time_left_text(extent, rate) or "- left"
-        return text + f"  ·  {rate:.1f}/s  ·  {left}{budget_label(extent)}"
-    return text + f"  ·  {rate:.1f}/s  ·  took {clock(elapsed)}"
+        return text + f"  ·  {fixed(rate, 1)}/s  ·  {left}{budget_label(extent)}"
+    return text + f"  ·  {fixed(rate, 1)}/s  ·  took {clock(elapsed)}"
 
 
 class LiveLine(Widget):

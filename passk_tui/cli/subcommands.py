@@ -1,0 +1,43 @@
+"""The subcommands of ``passk-tui``, in one table: what runs each, and how ``--help`` lists it.
+
+Each one's module is imported only when it is asked for, so ``--help`` and a plain headless
+run load no comparison, web server or Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import NamedTuple
+
+
+class Subcommand(NamedTuple):
+    """``passk-tui NAME ARGUMENTS``: the module and function that run NAME with the rest of
+    argv, and how ``--help`` lists it."""
+
+    module: str
+    function: str
+    arguments: str
+    summary: str
+
+
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "init": Subcommand(
+        "passk_tui.cli.init", "run_init", "", "write a starter cases.toml and agents.toml here"
+    ),
+    "history": Subcommand("passk_tui.cli.history", "run_history", "", "list stored evaluations"),
+    "compare": Subcommand(
+        "passk_tui.cli.compare", "run_compare", "A B", "compare two stored evaluations per case"
+    ),
+    "plan": Subcommand(
+        "passk_tui.cli.plan", "run_plan", "", "how many attempts a gate needs, and their cost"
+    ),
+    "serve": Subcommand("passk_tui.cli.serve", "run_serve", "", "serve the app in a browser"),
+}
+
+
+def subcommand(name: str) -> Callable[[list[str]], int]:
+    """The function that runs subcommand ``name`` with the rest of argv (its module imported now)."""
+    found = SUBCOMMANDS[name]
+    run: Callable[[list[str]], int] = getattr(import_module(found.module), found.function)
+    return run

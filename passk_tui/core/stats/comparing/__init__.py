@@ -1,0 +1,1 @@
+"""Did a change help: per-case tests, Holm, the suite's stratified test, their verdicts."""

@@ -1,0 +1,1 @@
+"""A case's pass rate: exact figures, intervals, confidence sequences, which interval is read, curves."""

@@ -1,0 +1,1 @@
+"""Modal dialogs: confirm, copy, export, more attempts, help."""

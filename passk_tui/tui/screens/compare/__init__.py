@@ -1,0 +1,1 @@
+"""The Compare screen and one case compared."""

@@ -1,0 +1,1 @@
+"""The Configure screen and its form: fields, cost fields, last-used settings."""

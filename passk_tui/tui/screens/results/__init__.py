@@ -1,0 +1,1 @@
+"""The Results screen: its table's columns and cells, and their orders."""
