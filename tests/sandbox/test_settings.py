@@ -121,7 +121,7 @@ def test_a_sandbox_without_bubblewrap_is_exit_2_naming_the_package(tmp_path: Pat
     )  # fmt: skip
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "passk-tui: cases.toml: line 1: case 'greedy': check: sandbox: bubblewrap (bwrap) is "
+        "passk-tui: cases.toml: line 4: case 'greedy': check: sandbox: bubblewrap (bwrap) is "
         "not installed: install the package 'bubblewrap'"
     ]
 
