@@ -28,7 +28,12 @@ def case(task: dict, checker: str) -> dict:
     return {
         "name": task["task_id"],
         "input": task["prompt"],
-        "check": {"command": ["python3", checker, task["task_id"]], "timeout": CHECK_TIMEOUT},
+        # Sandboxed: the tests run code a model wrote, which must not run on the host.
+        "check": {
+            "command": ["python3", checker, task["task_id"]],
+            "timeout": CHECK_TIMEOUT,
+            "sandbox": True,
+        },
     }
 
 

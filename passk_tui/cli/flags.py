@@ -150,6 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--key", metavar="KEY", help="the stack key (env PASSK_KEY is preferred)")
     how.add_argument("--agents", metavar="PATH", help="local agents file (default ./agents.toml)")
     how.add_argument(
+        "--executor",
+        metavar="WHERE",
+        help="where local command agents run: local (default) or ray (a Ray cluster)",
+    )
+    how.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="with --executor ray: the cluster (env RAY_ADDRESS; none: a Ray started here)",
+    )
+    how.add_argument(
         "--headless", action="store_true", help="no UI: progress on stderr, table on stdout"
     )
     how.add_argument(

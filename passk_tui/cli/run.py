@@ -94,6 +94,8 @@ def report_end(
             say(line)
         if reading.refused_line is not None:
             say(f"warning: {reading.refused_line}")
+        if reading.reruns_line is not None:
+            say(reading.reruns_line)
         for line in reading.interval_lines():
             say(line)
         if status == "cancelled":

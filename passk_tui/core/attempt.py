@@ -38,6 +38,8 @@ class Turn:
     finish_reason: str | None = None
     """Why the model stopped, as an `openai` endpoint said ('stop', 'length': cut off by
     its token limit); None when the target has no such thing to say."""
+    node: str | None = None
+    """The Ray node the attempt ran on (``--executor ray``); None: here, or on the stack."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,9 @@ class Verdict:
 
     passed: bool
     reason: str | None = None
+    errored: bool = False
+    """True when the check could not judge (its sandbox's limit hit): the attempt is errored,
+    with ``reason`` as its error, and counts as neither passed nor wrong."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,9 @@ class AttemptRecord:
     the attempt ended: what a flaky stack cost it, beside whatever it measured."""
     finish_reason: str | None = None
     """The Turn's ``finish_reason`` (an `openai` answer's); None when it had none."""
+    node: str | None = None
+    """The Ray node it ran on (``--executor ray``); None: here, or on the stack. Its
+    ``retries`` then count the times it was run again because its node died."""
 
     @property
     def duration(self) -> float:

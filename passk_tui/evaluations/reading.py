@@ -22,6 +22,7 @@ from passk_tui.core.render.adaptive_text import adaptive_lines
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.error_groups import ErrorGroup, error_groups, errors_said
 from passk_tui.core.render.extent_text import not_run_text
+from passk_tui.core.render.reruns_text import reruns_said
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.sampling import reading as settings_reading
@@ -163,6 +164,11 @@ class EvaluationReading:
     def refused_line(self) -> str | None:
         """The usage numbers refused, by key; None when there were none."""
         return refused_usage_line(self.records)
+
+    @cached_property
+    def reruns_line(self) -> str | None:
+        """How many attempts ran again because their Ray node died (None: none did)."""
+        return reruns_said(self.records)
 
     def interval_lines(self) -> list[str]:
         """Which intervals were made and why: adaptive, every case's stop; else a method chosen by looking."""

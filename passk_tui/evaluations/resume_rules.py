@@ -50,6 +50,8 @@ RUNNING = frozenset(
         "budget_runs",
         "budget_cost",
         "family_wise",
+        "executor",
+        "ray_address",
     }
 )
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
@@ -265,7 +267,29 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
     if line is not None:
         raise InputError(line)
     assert check.settings is not None
-    return check.settings
+    return replace(check.settings, **executor_settings(args, env))
+
+
+#: Where local `command` agents may run (``--executor``).
+EXECUTORS = ("local", "ray")
+
+
+def executor_settings(args: argparse.Namespace, env: Mapping[str, str]) -> dict[str, Any]:
+    """``--executor`` and ``--ray-address`` (or RAY_ADDRESS) read; {} when neither is given.
+
+    Ray asked for where it is not installed is bad input naming what to install."""
+    found: dict[str, Any] = {}
+    if args.executor is not None:
+        if args.executor not in EXECUTORS:
+            raise InputError(f"--executor: must be local or ray, got {args.executor!r}")
+        found["executor"] = args.executor
+    if found.get("executor") == "ray":
+        if importlib.util.find_spec("ray") is None:
+            raise InputError("--executor ray: Ray is not installed: pip install 'passk-tui[ray]'")
+        found["ray_address"] = args.ray_address or env.get("RAY_ADDRESS") or None
+    elif args.ray_address is not None:
+        raise InputError("--ray-address: goes only with --executor ray")
+    return found
 
 
 #: Why --family-wise alone is refused: it sets the confident gate's promise.
@@ -384,6 +408,8 @@ def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Targ
         settings.version,
         concurrency=settings.concurrency,
         evaluation_id=evaluation_id,
+        executor=settings.executor,
+        ray_address=settings.ray_address,
     )
 
 
@@ -430,6 +456,7 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
         changes["stack"] = parse_stack_url(args.stack)
     if args.agents is not None:
         changes["agents_path"] = args.agents
+    changes.update(executor_settings(args, os.environ))
     if args.budget_runs is not None:
         changes["budget_runs"] = flag("budget-runs", args.budget_runs, parse_attempts, 0)
     if args.budget_cost is not None:

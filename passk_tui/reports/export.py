@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import ExitCode, InputError
+from passk_tui.core.render.reruns_text import reruns
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.gating.family_wise import promise_words
@@ -260,6 +261,8 @@ def render_json(report: Report) -> str:
             "timeout": s.timeout,
             "cases_path": s.cases_path,
             "cases_sha256": stored.cases_sha256,
+            # Attempts run again elsewhere because their Ray node died (each counted once).
+            "reruns": reruns(stored.records),
             **costs.evaluation_json(stored, report.costs, raw),
         },
         "intervals": {

@@ -149,6 +149,7 @@ def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:
         None if r.usage is None else to_json(r.usage),
         r.retries,
         text(r.finish_reason),
+        text(r.node),
     )
 
 
@@ -173,6 +174,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         retake=row["retake"],
         retries=row["retries"],
         finish_reason=row["finish_reason"],
+        node=row["node"],
     )
 
 

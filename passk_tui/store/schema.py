@@ -165,6 +165,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE evaluations ADD COLUMN extended INTEGER NOT NULL DEFAULT 0;
     """,
+    # The Ray node an attempt ran on (--executor ray); NULL: here or on the stack, as for
+    # every attempt stored before it.
+    """
+    ALTER TABLE attempts ADD COLUMN node TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

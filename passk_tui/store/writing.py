@@ -196,8 +196,8 @@ def insert_records(
     db.executemany(
         "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
         " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
-        " duration, usage, retries, finish_reason)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " duration, usage, retries, finish_reason, node)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
     if not in_flight:

@@ -28,6 +28,7 @@ from passk_tui.core.inputs.price import Price, parse_price
 from passk_tui.core.inputs.program import argv_problem
 from passk_tui.core.inputs.settings import parse_whole_number
 from passk_tui.core.inputs.toml_text import parse_toml
+from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
 from passk_tui.core.text.mentions import shorten
 from passk_tui.targets.addresses import address_problem
 
@@ -78,6 +79,10 @@ class AgentVersion:
     openai: OpenAISpec | None = None
     price: Price | None = None
     """``price = { input_per_mtok, output_per_mtok }``: what its tokens cost; None: not given."""
+    sandbox: SandboxSettings | None = None
+    """A `command` version's ``sandbox``: where it runs; None: on the host."""
+    cpus: float = 1
+    """CPUs each attempt asks a Ray cluster for (``--executor ray``)."""
 
     def label(self, source: Path | str) -> str:
         """How messages name this version: ``agents.toml: agent 'calc' version 2``."""
@@ -153,17 +158,36 @@ def load_agents(path: Path) -> dict[str, dict[int, AgentVersion]]:
 
 
 def local_target(
-    path: Path, agent: str, version: int, *, concurrency: int, evaluation_id: str = ""
+    path: Path,
+    agent: str,
+    version: int,
+    *,
+    concurrency: int,
+    evaluation_id: str = "",
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> Target:
     """The target for one exact local agent version; a missing agent or version is bad input.
 
-    ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION."""
+    ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION; with ``executor``
+    'ray' a `command` agent runs on the Ray cluster at ``ray_address`` (None: one started here)."""
     spec = find_version(path, agent, version)
     label = spec.label(path)
     if spec.command is not None:
         from passk_tui.targets.command import CommandTarget
 
-        return CommandTarget(spec.command, spec.folder, label=label, evaluation_id=evaluation_id)
+        target = CommandTarget(
+            spec.command,
+            spec.folder,
+            label=label,
+            evaluation_id=evaluation_id,
+            sandbox=spec.sandbox,
+        )
+        if executor != "ray":
+            return target
+        from passk_tui.targets.ray.target import RayCommandTarget
+
+        return RayCommandTarget(target, address=ray_address, cpus=spec.cpus)
     assert spec.openai is not None
     from passk_tui.targets.openai import OpenAITarget
 
@@ -197,7 +221,7 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
     """One ``[agents.NAME.versions.N]`` table, validated."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with 'command' or 'openai'")
-    _no_unknown_keys(spec, ("command", "openai", "price"), where)
+    _no_unknown_keys(spec, ("command", "openai", "price", "sandbox", "cpus"), where)
     price = _price(spec["price"], where) if "price" in spec else None
     has_command, has_openai = "command" in spec, "openai" in spec
     if has_command == has_openai:
@@ -215,7 +239,16 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
         problem = argv_problem(argv)
         if problem:
             raise InputError(f"{where}: 'command' {problem}")
-        return AgentVersion(agent, number, folder, command=tuple(argv), price=price)
+        sandbox = parse_sandbox(spec.get("sandbox", False), where, folder)
+        cpus = spec.get("cpus", 1)
+        if isinstance(cpus, bool) or not isinstance(cpus, int | float) or not 0 < cpus < 1e6:
+            raise InputError(f"{where}: cpus must be a number above 0 (CPUs per attempt on Ray)")
+        return AgentVersion(
+            agent, number, folder, command=tuple(argv), price=price, sandbox=sandbox, cpus=cpus
+        )
+    for key in ("sandbox", "cpus"):
+        if key in spec:
+            raise InputError(f"{where}: {key} goes only with command")
     openai = _parse_openai(spec["openai"], where)
     return AgentVersion(agent, number, folder, openai=openai, price=price)
 

@@ -13,6 +13,8 @@ from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import RunError
 from passk_tui.core.inputs.agent_definition import command_definition
 from passk_tui.core.inputs.program import kill_and_reap, program_problem, run_program
+from passk_tui.core.sandbox.room import Sandbox
+from passk_tui.core.sandbox.settings import SandboxSettings
 
 if TYPE_CHECKING:
     from passk_tui.core.run.attempt_keys import PlannedAttempt
@@ -37,11 +39,18 @@ class CommandTarget:
     When the engine cancels an attempt (deadline or user), the whole process
     group is killed and the child reaped before ``CancelledError`` goes on. The program
     finds which attempt it makes in PASSK_CASE, PASSK_ATTEMPT and PASSK_EVALUATION, so it
-    can log or seed per attempt.
+    can log or seed per attempt. With ``sandbox`` settings it runs in a sandbox of its
+    own per attempt, and a limit it hits fails the Turn with the sandbox's reason.
     """
 
     def __init__(
-        self, argv: Sequence[str], cwd: Path, *, label: str = "", evaluation_id: str = ""
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        *,
+        label: str = "",
+        evaluation_id: str = "",
+        sandbox: SandboxSettings | None = None,
     ) -> None:
         if not argv:
             raise ValueError("CommandTarget needs a non-empty argv")
@@ -50,6 +59,9 @@ class CommandTarget:
         self.label = label
         self.evaluation_id = evaluation_id
         self.definition = command_definition(self.argv, cwd)
+        self.sandbox = None if sandbox is None else Sandbox(sandbox, cwd, self.argv[0])
+        if sandbox is not None:
+            self.definition["sandbox"] = sandbox.described()
         self._running: set[asyncio.subprocess.Process] = set()
 
     def __repr__(self) -> str:
@@ -63,19 +75,20 @@ class CommandTarget:
 
     async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
         """Run the program once on this attempt's input and map its exit to a Turn."""
+        data, env = stdin_bytes(attempt.case.input), attempt_env(attempt, self.evaluation_id)
+        limit: str | None = None
         try:
-            code, stdout, stderr = await run_program(
-                self.argv,
-                self.cwd,
-                stdin_bytes(attempt.case.input),
-                self._running,
-                attempt_env(attempt, self.evaluation_id),
-            )
+            if self.sandbox is None:
+                code, stdout, stderr = await run_program(
+                    self.argv, self.cwd, data, self._running, env
+                )
+            else:
+                left = deadline - asyncio.get_running_loop().time()
+                ended = await self.sandbox.run(self.argv, data, left, self._running, env)
+                code, stdout, stderr, limit = ended.code, ended.stdout, ended.stderr, ended.limit
         except OSError as exc:
             return Turn("failed", error=f"cannot start {self.argv[0]!r}: {exc.strerror or exc}")
-        if code == 0:
-            return Turn("completed", output=_answer(stdout))
-        return Turn("failed", error=_exit_error(code, stderr))
+        return turn_of(code, stdout, stderr, limit)
 
     async def aclose(self) -> None:
         """Kill and reap any program still running (normally none: the engine cancels first)."""
@@ -91,6 +104,14 @@ def attempt_env(attempt: PlannedAttempt, evaluation_id: str) -> dict[str, str]:
         "PASSK_ATTEMPT": str(attempt.attempt),
         "PASSK_EVALUATION": evaluation_id,
     }
+
+
+def turn_of(code: int | None, stdout: bytes, stderr: bytes, limit: str | None = None) -> Turn:
+    """A program's exit as a Turn: exit 0 completed with stdout, anything else failed."""
+    if code == 0:
+        return Turn("completed", output=_answer(stdout))
+    error = _exit_error(code, stderr)
+    return Turn("failed", error=f"{limit}: {error}" if limit else error)
 
 
 def _answer(stdout: bytes) -> str:

@@ -102,5 +102,5 @@ def test_a_schema_5_store_reads_no_finish_reason_and_takes_new_ones(tmp_path: Pa
     assert [(r.attempt, r.finish_reason) for r in stored.records] == [(1, None), (2, "length")]
     with sqlite3.connect(path) as db:
         columns = [row[1] for row in db.execute("PRAGMA table_info(attempts)")]
-    assert columns[-1] == "finish_reason"
+    assert "finish_reason" in columns  # later migrations add columns after it
     assert json.loads(json.dumps(columns))  # the table is readable as it was migrated

@@ -123,13 +123,14 @@ def test_no_circle_anywhere() -> None:
 
 #: Core's own rooms, bottom first: a module imports only from its room and those before it.
 #: String helpers at the bottom, then one attempt's domain, what an evaluation is given, the
-#: check kinds, the statistics by question, the run machinery, and the renderers on top.
+#: sandbox (which runs programs), the check kinds, the statistics by question, the run machinery, and the renderers on top.
 CORE_ROOMS = [
     "core.errors",
     "core.version",
     "core.text",
     "core.attempt",
     "core.inputs",
+    "core.sandbox",
     "core.checks",
     "core.stats.rates",
     "core.stats.plan",

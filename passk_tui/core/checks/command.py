@@ -11,6 +11,8 @@ from passk_tui.core.checks.base import PASS, Check, raw_text, tail
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import positive_seconds, strings
 from passk_tui.core.inputs.program import argv_problem, program_problem, run_program
+from passk_tui.core.sandbox.room import Sandbox
+from passk_tui.core.sandbox.settings import parse_sandbox
 
 #: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
 COMMAND_TIMEOUT = 60.0
@@ -20,7 +22,8 @@ class CommandCheck(Check):
     """A program judges the untrimmed answer on its stdin: exit 0 passes.
 
     Bounded by its own ``timeout`` and the attempt's deadline; past either, or when
-    the attempt is cancelled, its whole process group is killed and reaped.
+    the attempt is cancelled, its whole process group is killed and reaped. With
+    ``sandbox`` it runs sandboxed, and a limit it hits errors the attempt.
     """
 
     def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
@@ -36,6 +39,8 @@ class CommandCheck(Check):
         # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.
         if "/" in self.argv[0]:
             self.argv[0] = str(self.cwd / self.argv[0])
+        settings = parse_sandbox(spec.get("sandbox", False), where, self.cwd)
+        self.sandbox = None if settings is None else Sandbox(settings, self.cwd, self.argv[0])
 
     async def verdict(self, output: Any, deadline: float) -> Verdict:
         remaining = deadline - asyncio.get_running_loop().time()
@@ -43,7 +48,14 @@ class CommandCheck(Check):
         data = raw_text(output).encode("utf-8", "replace")
         try:
             async with asyncio.timeout(limit):
-                code, stdout, stderr = await run_program(self.argv, self.cwd, data)
+                if self.sandbox is None:
+                    code, stdout, stderr = await run_program(self.argv, self.cwd, data)
+                else:
+                    ended = await self.sandbox.run(self.argv, data, self.timeout)
+                    if ended.limit:
+                        said = tail(ended.stderr.decode("utf-8", "replace"))
+                        return Verdict(False, f"{ended.limit}: {said}", errored=True)
+                    code, stdout, stderr = ended.code, ended.stdout, ended.stderr
         except TimeoutError:
             if limit < self.timeout:
                 return Verdict(False, "command still running at the attempt's deadline")

@@ -35,7 +35,7 @@ MAX_CHECK_DEPTH = 64
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
 KINDS = (*TEXT_KINDS, "number", "json", "command", "all", "any")
-MODIFIERS = ("ignore_case", "tolerance", "timeout")
+MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox")
 
 
 class _TextCheck(PureCheck):
@@ -260,8 +260,9 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         raise InputError(f"{where}: ignore_case means nothing with {kind}")
     if "tolerance" in spec and kind != "number":
         raise InputError(f"{where}: tolerance goes only with number")
-    if "timeout" in spec and kind != "command":
-        raise InputError(f"{where}: timeout goes only with command")
+    for modifier in ("timeout", "sandbox"):
+        if modifier in spec and kind != "command":
+            raise InputError(f"{where}: {modifier} goes only with command")
     if kind in _TEXT_CLASSES:
         return _TEXT_CLASSES[kind](spec, where)
     if kind == "number":

@@ -61,6 +61,7 @@ async def run_program(
     stdin: bytes,
     running: set[asyncio.subprocess.Process] | None = None,
     extra_env: Mapping[str, str] | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> tuple[int | None, bytes, bytes]:
     """Run ``argv`` in its own process group with ``stdin``: (exit code, stdout, stderr).
 
@@ -69,7 +70,8 @@ async def run_program(
     group is killed too, so a backgrounded grandchild does not outlive it.
     OSError (the program cannot start) propagates. ``running`` holds the
     process while it runs, for a caller that must kill it on close. Its
-    environment is ``child_env(extra_env)``: never the stack key.
+    environment is ``child_env(extra_env)``: never the stack key. ``pass_fds`` are
+    inherited by the program (a sandbox's status pipe).
     """
     proc = await asyncio.create_subprocess_exec(
         *argv,
@@ -79,6 +81,7 @@ async def run_program(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
+        pass_fds=pass_fds,
     )
     if running is not None:
         running.add(proc)

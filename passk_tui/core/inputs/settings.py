@@ -50,6 +50,11 @@ class Settings:
     """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
     family_wise: bool = False
     """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
+    executor: str = "local"
+    """``--executor``: where local `command` agents run, ``local`` (here) or ``ray`` (a Ray
+    cluster). How, not what, is measured: not stored, given again to a resume."""
+    ray_address: str | None = None
+    """``--ray-address`` (or RAY_ADDRESS) with ``--executor ray``; None: a Ray started here."""
     extended: bool = False
     """Attempts were added after some were recorded (``--resume ID --attempts N`` or
     ``--max-attempts N``, the app's More attempts): n was chosen by looking, so every interval

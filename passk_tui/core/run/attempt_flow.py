@@ -206,8 +206,11 @@ class AttemptFlow:
         started: float,
         retries: int,
     ) -> AttemptRecord:
+        error = turn.error
         if verdict is None:
             outcome = Outcome.ERRORED
+        elif verdict.errored:
+            outcome, error, verdict = Outcome.ERRORED, verdict.reason, None
         else:
             outcome = Outcome.PASSED if verdict.passed else Outcome.WRONG
         # The check judged the whole answer; what is kept (and shown) is bounded.
@@ -221,7 +224,7 @@ class AttemptFlow:
             status=turn.status,
             output=output,
             reason=verdict.reason if verdict else None,
-            error=turn.error,
+            error=error,
             run_id=turn.run_id,
             turn_id=turn.turn_id,
             started=started,
@@ -231,6 +234,7 @@ class AttemptFlow:
             retake=planned.retake,
             retries=retries,
             finish_reason=turn.finish_reason,
+            node=turn.node,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

@@ -96,6 +96,10 @@ class AttemptDetail(Vertical):
         self.query_one("#attempt-diff-lines", Static).update(body)
 
 
+#: How much of a Ray node id the Case screen shows (ids are 56 hex digits; 12 tell them apart).
+NODE_CHARS = 12
+
+
 def verdict_text(record: AttemptRecord, colours: dict[str, str], has_check: bool) -> Text:
     """``✗ wrong · Turn completed`` and why: the check's reason, or the error."""
     cell = CELL_OF_OUTCOME[record.outcome]
@@ -104,6 +108,7 @@ def verdict_text(record: AttemptRecord, colours: dict[str, str], has_check: bool
         (f" · Turn {terminal_safe(record.status)}", ""),
         (f" · {retries_text(record.retries)}" if record.retries else "", ""),
         (finish_text(record.finish_reason), ""),
+        (f" · node {terminal_safe(record.node[:NODE_CHARS])}" if record.node else "", ""),
     )
     if record.outcome is Outcome.PASSED and not has_check:
         text.append(" · completion only: no check, a completed Turn passes")

@@ -1,0 +1,122 @@
+"""One sandboxed run: the attempt's own copy of the working folder, bwrap, then cleaning up."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from passk_tui.core.inputs.program import run_program
+from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
+from passk_tui.core.sandbox.limits import START, limit_hit
+from passk_tui.core.sandbox.namespace import namespace_gone
+from passk_tui.core.sandbox.settings import SandboxSettings
+from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """How a sandboxed program ended: its exit, its streams, and the limit it hit (if any)."""
+
+    code: int | None
+    stdout: bytes
+    stderr: bytes
+    limit: str | None = None
+
+
+class Sandbox:
+    """Runs one program of a working folder in a sandbox with the given settings, per attempt."""
+
+    def __init__(self, settings: SandboxSettings, folder: Path, program: str) -> None:
+        self.settings = settings
+        self.folder = folder.absolute()
+        self.bwrap = shutil.which("bwrap") or "bwrap"
+        home = Path(os.path.expanduser("~")).absolute()
+        # A $HOME that is '/' or not there (nobody's /nonexistent) has nothing to hide.
+        self.home = home if home != Path("/") and home.is_dir() else None
+        self.toolchains = _toolchains(program, self.folder, self.home)
+        self.as_root = os.geteuid() == 0
+
+    def __repr__(self) -> str:
+        return f"Sandbox({self.settings!r}, folder={str(self.folder)!r})"
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        stdin: bytes,
+        cpu_seconds: float,
+        running: set[asyncio.subprocess.Process] | None = None,
+        extra_env: Mapping[str, str] | None = None,
+    ) -> Ended:
+        """Run ``argv`` sandboxed; ``cpu_seconds`` when the settings give none (the timeout)."""
+        scratch = Path(tempfile.mkdtemp(prefix="passk-sandbox-"))
+        try:
+            copy, writable = scratch / "folder", self.settings.writable
+            try:
+                await asyncio.to_thread(copy_folder, self.folder, copy, writable, self.as_root)
+            except WritableOutside as exc:
+                return Ended(1, b"", b"", f"{START}: {exc}")
+            layout = Layout(
+                folder=self.folder,
+                copy=copy,
+                writable=writable,
+                home=self.home,
+                toolchains=self.toolchains,
+                network=self.settings.network,
+                memory_mb=self.settings.memory_mb,
+                cpu_seconds=self.settings.cpu_seconds or max(1, round(cpu_seconds)),
+                processes=self.settings.processes,
+                as_root=self.as_root,
+            )
+            home = "/tmp" if self.home is None else str(self.home)
+            env = {**(extra_env or {}), "TMPDIR": "/tmp", "HOME": home}
+            code, stdout, stderr = await self._bwrap(layout, argv, stdin, running, env)
+        finally:
+            await asyncio.shield(asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True))
+        return Ended(code, stdout, stderr, limit_hit(code, stderr))
+
+    async def _bwrap(
+        self,
+        layout: Layout,
+        argv: Sequence[str],
+        stdin: bytes,
+        running: set[asyncio.subprocess.Process] | None,
+        env: dict[str, str],
+    ) -> tuple[int | None, bytes, bytes]:
+        """bwrap run to its end, and then to the end of its PID namespace."""
+        status_read, status_write = os.pipe()
+        try:
+            sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
+            ended = await run_program(
+                sandboxed, self.folder, stdin, running, env, pass_fds=(status_write,)
+            )
+            os.close(status_write)
+            status_write = -1
+            await namespace_gone(status_read)
+            return ended
+        finally:
+            for fd in (status_read, status_write):
+                if fd >= 0:
+                    os.close(fd)
+
+
+def _toolchains(program: str, folder: Path, home: Path | None) -> tuple[Path, ...]:
+    """The install folders of ``program`` that lie under $HOME, the only parts of $HOME a
+    sandbox sees: a venv's (``~/.venvs/x/bin/python3`` gives ``~/.venvs/x``) and the
+    interpreter's it links to (a pyenv's ``~/.pyenv/versions/3.11.7``)."""
+    if home is None:
+        return ()
+    found = str(folder / program) if os.sep in program else shutil.which(program)
+    if found is None:
+        return ()
+    installs = []
+    for path in (Path(os.path.abspath(found)), Path(os.path.realpath(found))):
+        install = path.parent.parent if path.parent.name == "bin" else path.parent
+        inside = install.is_relative_to(home) and not install.is_relative_to(folder)
+        if inside and install != home and install not in installs:
+            installs.append(install)
+    return tuple(installs)

@@ -1,0 +1,1 @@
+"""Local `command` agents run as Ray tasks on a cluster (``--executor ray``)."""

@@ -1,0 +1,135 @@
+"""A real Ray cluster on this machine for the tests: a head and worker nodes started with
+`ray start`, each in its own process group, stopped by its id."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.support import ROOT
+from tests.support.cli import command
+
+RAY = str(Path(sys.executable).with_name("ray"))
+#: Seconds a node may take to join on a loaded machine (tens, at a load of 20 on 2 cores).
+JOIN_LIMIT = 240.0
+
+
+@dataclass
+class Cluster:
+    """The head's address, the environment every process of the test shares, the nodes."""
+
+    address: str
+    env: dict[str, str]
+    temp: Path
+    """Ray's own files (sessions, logs, sockets), removed with the cluster."""
+    nodes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    """Node id -> its `ray start --block` process (the leader of its process group)."""
+
+    def add_worker(self) -> str:
+        """Start a worker node (1 CPU) and return its node id once the cluster lists it."""
+        before = set(alive_nodes(self))
+        process = _start([RAY, "start", f"--address={self.address}", *_NODE_FLAGS], self.env)
+        node = _wait_for_new_node(self, before, process)
+        self.nodes[node] = process
+        return node
+
+    def kill(self, node: str) -> None:
+        """kill -9 a node's whole process group: the node dies as a machine would."""
+        process = self.nodes.pop(node)
+        _stop_group(process, signal.SIGKILL)
+
+    def stop(self) -> None:
+        for process in self.nodes.values():
+            _stop_group(process, signal.SIGTERM)
+        self.nodes.clear()
+        shutil.rmtree(self.temp, ignore_errors=True)
+
+
+_NODE_FLAGS = ["--num-cpus=1", "--disable-usage-stats", "--block"]
+
+
+def project_run(folder: Path, *args: str) -> list[str]:
+    """passk-tui on agent 'a' version 1 of ``folder``'s agents.toml and cases.toml, headless."""
+    agents, cases = str(folder / "agents.toml"), str(folder / "cases.toml")
+    return command("--agents", agents, "--agent", "a", "--version", "1", "--cases", cases, *args)
+
+
+def start_cluster(home: Path) -> Cluster:
+    """A head node of 1 CPU on a free port, its state in a private temp dir and $HOME."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit
+    env = {
+        **os.environ,
+        "HOME": str(home),  # Ray writes ~/.ray: never the user's
+        "RAY_AUTH_MODE": "disabled",  # a test cluster on loopback, no token to hand round
+        "PYTHONPATH": str(ROOT),  # the workers import passk_tui from this tree
+        "RAY_ADDRESS": "",
+    }
+    cluster = Cluster(f"127.0.0.1:{port}", env, Path(temp))
+    head = [RAY, "start", "--head", f"--port={port}", f"--temp-dir={temp}"]
+    head += ["--include-dashboard=false", *_NODE_FLAGS]
+    process = _start(head, env)
+    cluster.nodes[_wait_for_new_node(cluster, set(), process)] = process
+    return cluster
+
+
+def alive_nodes(cluster: Cluster) -> list[str]:
+    """The ids of the nodes the cluster says are alive (`ray list nodes` would need the
+    dashboard; `ray status` prints them as node_<id>)."""
+    status = subprocess.run(
+        [RAY, "status", f"--address={cluster.address}"],
+        capture_output=True,
+        text=True,
+        env=cluster.env,
+        timeout=120,
+    )
+    active = status.stdout.split("Active:", 1)[-1].split("Pending:", 1)[0]
+    return [word.removeprefix("node_") for word in active.split() if word.startswith("node_")]
+
+
+def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        argv,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: stopped by its id, with its children
+    )
+
+
+def _wait_for_new_node(cluster: Cluster, before: set[str], process: subprocess.Popen[bytes]) -> str:
+    give_up = time.monotonic() + JOIN_LIMIT
+    while time.monotonic() < give_up:
+        assert process.poll() is None, f"ray start ended with {process.returncode}"
+        new = set(alive_nodes(cluster)) - before
+        if new:
+            return new.pop()
+        time.sleep(2)
+    _stop_group(process, signal.SIGKILL)
+    raise AssertionError(f"no new node joined within {JOIN_LIMIT:g} s")
+
+
+def _stop_group(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
+    try:
+        os.killpg(process.pid, how)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    # What it started (raylet, workers, the GCS) shares its group: none may linger.
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)

@@ -1,0 +1,180 @@
+"""Attempts over a real two-node Ray cluster: spread over both nodes, each node recorded,
+figures exact; a worker killed mid-run loses nothing and counts each attempt once; a killed
+passk-tui resumes; a sandboxed attempt runs on a node."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from scipy.special import comb
+
+from tests.ray.cluster import Cluster, project_run
+
+pytestmark = pytest.mark.ray
+
+CASES = ["alpha", "beta", "gamma", "delta"]
+ATTEMPTS = 6
+#: The agent is wrong on every third attempt: 4 of 6 pass in every case.
+AGENT = """\
+import os, pathlib, sys, time
+sys.stdin.read()
+mark = f"{os.environ['PASSK_NODE']} {os.environ['PASSK_CASE']} {os.environ['PASSK_ATTEMPT']}"
+(pathlib.Path(MARKS) / mark).touch()  # where each attempt is, as it starts
+time.sleep(float(os.environ.get("AGENT_SECONDS", "0.5")))
+print("no" if int(os.environ["PASSK_ATTEMPT"]) % 3 == 0 else "ok")
+"""
+
+
+def write_project(folder: Path, seconds: float, sandbox: bool = False) -> Path:
+    """The agents file, cases and agent; the folder where the agent marks its attempts."""
+    marks = folder.parent / "marks"
+    marks.mkdir()
+    if sandbox:
+        (folder / "agent.sh").write_text("cat >/dev/null; sleep 0.2; echo ok\n")
+        argv, extra = '["sh", "agent.sh"]', "sandbox = true\n"
+    else:
+        agent = AGENT.replace('"0.5"', f'"{seconds}"').replace("MARKS", repr(str(marks)))
+        (folder / "agent.py").write_text(agent)
+        argv, extra = f'[{json.dumps(sys.executable)}, "agent.py"]', ""
+    (folder / "agents.toml").write_text(f"[agents.a.versions.1]\ncommand = {argv}\n{extra}")
+    cases = "".join(
+        f'[[cases]]\nname = "{name}"\ninput = "{name}"\ncheck = {{ equals = "ok" }}\n'
+        for name in CASES
+    )
+    (folder / "cases.toml").write_text(cases)
+    return marks
+
+
+def passk(cluster: Cluster, folder: Path, data: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        project_run(
+            folder,
+            "--concurrency",
+            "2",
+            "--executor",
+            "ray",
+            "--ray-address",
+            cluster.address,
+            *args,
+        ),
+        env={**cluster.env, "PASSK_DATA_DIR": str(data)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=900)
+    return process.returncode, out, err
+
+
+def test_attempts_spread_over_both_nodes_with_exact_figures(
+    cluster: Cluster, project: Path, tmp_path: Path
+) -> None:
+    write_project(project, 0.5)
+    export = tmp_path / "out.json"
+    code, out, err = finished(
+        passk(cluster, project, tmp_path / "data", "--attempts", str(ATTEMPTS), "--k", "2",
+              "--export", str(export))
+    )  # fmt: skip
+    assert code == 0, err
+    document = json.loads(export.read_text())
+    attempts = document["attempts"]
+    assert len(attempts) == len(CASES) * ATTEMPTS
+    assert set(Counter(a["node"] for a in attempts)) == set(cluster.nodes)  # both were used
+    assert document["evaluation"]["reruns"] == 0
+    expected = 1 - Fraction(int(comb(2, 2, exact=True)), int(comb(6, 2, exact=True)))
+    for case in document["cases"]:
+        assert (case["figures"]["passed"], case["figures"]["wrong"]) == (4, 2)
+        assert Fraction(case["figures"]["exact"]["pass_at_k"]) == expected  # 14/15
+    assert "alpha  4/6     2      0        0.67    0.93    no" in out
+
+
+def test_a_killed_worker_loses_nothing_and_counts_each_attempt_once(
+    cluster: Cluster, project: Path, tmp_path: Path
+) -> None:
+    doomed = cluster.add_worker()
+    marks = write_project(project, 3.0)
+    data, export = tmp_path / "data", tmp_path / "out.json"
+    run = passk(cluster, project, data, "--attempts", "2", "--k", "1", "--export", str(export))
+    # As soon as an attempt starts on the doomed node (it takes 3 s), the node dies under it.
+    _wait_until(lambda: any(mark.name.startswith(doomed) for mark in marks.iterdir()), run)
+    cluster.kill(doomed)
+    code, _, err = finished(run)
+    assert code == 0, err
+    document = json.loads(export.read_text())
+    attempts = document["attempts"]
+    said = f"passk-tui: reruns: {document['evaluation']['reruns']} attempt"
+    assert said in err
+    assert sorted((a["case"], a["attempt"]) for a in attempts) == sorted(
+        (case, n) for case in CASES for n in (1, 2)
+    )
+    assert all(a["outcome"] in ("passed", "wrong") for a in attempts), attempts
+    reruns = document["evaluation"]["reruns"]
+    assert reruns >= 1
+    assert reruns == sum(a["retries"] for a in attempts)
+    assert all(a["node"] != doomed for a in attempts if a["retries"])
+
+
+def test_kill_9_of_passk_tui_then_resume_runs_only_what_is_missing(
+    cluster: Cluster, project: Path, tmp_path: Path
+) -> None:
+    write_project(project, 1.0)
+    data = tmp_path / "data"
+    run = passk(cluster, project, data, "--attempts", "3", "--k", "1")
+    _wait_until(lambda: sum(_nodes_stored(data).values()) >= 3, run)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    kept = sum(_nodes_stored(data).values())
+    export = tmp_path / "out.json"
+    code, _, err = finished(
+        passk(cluster, project, data, "--resume", "last", "--export", str(export))
+    )
+    assert code == 0, err
+    attempts = json.loads(export.read_text())["attempts"]
+    assert len(attempts) == len(CASES) * 3  # each once: the kept ones were not run again
+    assert kept >= 3
+
+
+def test_a_sandboxed_attempt_runs_on_a_node(
+    cluster: Cluster, project: Path, tmp_path: Path
+) -> None:
+    write_project(project, 0.2, sandbox=True)
+    export = tmp_path / "out.json"
+    code, _, err = finished(
+        passk(cluster, project, tmp_path / "data", "--attempts", "2", "--k", "1",
+              "--export", str(export))
+    )  # fmt: skip
+    assert code == 0, err
+    attempts = json.loads(export.read_text())["attempts"]
+    assert {a["outcome"] for a in attempts} == {"passed"}
+    assert {a["node"] for a in attempts} <= set(cluster.nodes)
+
+
+def _nodes_stored(data: Path) -> dict[str, int]:
+    """Finished attempts per node, read from the store as another process writes it."""
+    try:
+        with sqlite3.connect(f"file:{data / 'passk.db'}?mode=ro", uri=True, timeout=10) as db:
+            rows = db.execute("SELECT node, count(*) FROM attempts GROUP BY node").fetchall()
+    except sqlite3.OperationalError:
+        return {}  # not made yet
+    return {node: count for node, count in rows if node is not None}
+
+
+def _wait_until(condition, run: subprocess.Popen[str], limit: float = 600) -> None:
+    give_up = time.monotonic() + limit
+    while not condition():
+        assert run.poll() is None, run.communicate()
+        assert time.monotonic() < give_up, "the run made no progress"
+        time.sleep(0.2)
