@@ -10,21 +10,37 @@ parsers only (no argparse, no Textual), so every face may import it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
+from importlib import import_module
+from typing import NamedTuple
 
-from passk_tui.core.inputs.price import parse_money, parse_price
-from passk_tui.core.inputs.settings import (
-    parse_attempts,
-    parse_concurrency,
-    parse_confidence,
-    parse_precision,
-    parse_require,
-    parse_timeout,
-    parse_version,
-    parse_whole_number,
-)
 from passk_tui.core.render.gate_meaning import CONFIDENT_GATE_MEANING
+
+
+def _parser(module: str, name: str) -> Callable[[str], object]:
+    """``core.inputs.<module>.<name>``, imported when first called: --help reads this table,
+    and loading the parsers (fractions, decimal, dataclasses) cost it a third of its time."""
+
+    def parse(text: str) -> object:
+        found: Callable[[str], object] = getattr(
+            import_module(f"passk_tui.core.inputs.{module}"), name
+        )
+        return found(text)
+
+    parse.__qualname__ = parse.__name__ = name
+    return parse
+
+
+parse_attempts = _parser("settings", "parse_attempts")
+parse_concurrency = _parser("settings", "parse_concurrency")
+parse_confidence = _parser("settings", "parse_confidence")
+parse_precision = _parser("settings", "parse_precision")
+parse_require = _parser("settings", "parse_require")
+parse_timeout = _parser("settings", "parse_timeout")
+parse_version = _parser("settings", "parse_version")
+parse_whole_number = _parser("settings", "parse_whole_number")
+parse_price = _parser("price", "parse_price")
+parse_money = _parser("price", "parse_money")
 
 
 class Group(Enum):
@@ -54,8 +70,7 @@ class Resume(Enum):
     NOT_STORED = "not stored"
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(NamedTuple):
     """One setting, as each face calls it and as it is parsed, resumed and stored."""
 
     #: The validator's and the form's name for it (``check_settings``' texts).
