@@ -188,7 +188,7 @@ def _row(label: str, tally: Tally, group: str | None, runs: str) -> str:
 
 
 def report(fixed: Tally, adaptive: Tally, fixed_label: str, adaptive_label: str) -> str:
-    """The markdown tables docs/benchmarks.md shows: all cases, then the flaky ones alone."""
+    """The markdown tables docs/benchmarks/notebook.md shows: all cases, then the flaky ones alone."""
     share = sum(adaptive.runs) / sum(fixed.runs)
     lines = []
     for title, group, runs_title in (

@@ -27,7 +27,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 def machine() -> str:
-    """One line naming the machine: CPUs, CPU model, Python, load (for docs/benchmarks.md)."""
+    """One line naming the machine: CPUs, CPU model, Python, load (for docs/benchmarks/notebook.md)."""
     model = "unknown CPU"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():

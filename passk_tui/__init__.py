@@ -1,6 +1,6 @@
 """passk-tui: how reliably does an agent do each job? Exact pass@k per case, live.
 
-The names below are the Python API (README, "Use from Python"); everything else is internal.
+The names below are the Python API (docs/python.md); everything else is internal.
 Each is imported on first use, so ``passk-tui --help`` and the pytest plugin of a session that
 marks no test pay nothing for them.
 """

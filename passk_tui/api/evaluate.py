@@ -100,7 +100,7 @@ async def evaluate_async(
     store: bool = True,
     progress: ProgressCallback | None = None,
 ) -> Result:
-    """Evaluate ``agent`` on ``cases``; the keywords are the CLI's flags (README, "Use from Python").
+    """Evaluate ``agent`` on ``cases``; the keywords are the CLI's flags (docs/python.md).
 
     ``agent`` is a callable (sync or async) called with each case's input, whose return is the
     answer and whose exception makes the attempt errored; it may take ``case``, ``attempt`` and

@@ -1,7 +1,7 @@
 """One case's attempts as the HTML reports show them: a text block per outcome, a line per attempt.
 
 A browser parses a report of 100,000 attempts whole even while every case is closed,
-and each element costs it far more than the same bytes of text (docs/benchmarks.md,
+and each element costs it far more than the same bytes of text (docs/benchmarks/notebook.md,
 "HTML report at scale"): so a case's attempts are at most one heading and one ``<pre>``
 per outcome, wrong first, then errored, then passed, each attempt a numbered line in its
 block with its seconds, its answer, and why the check failed or the error.

@@ -1,4 +1,5 @@
-"""The public API is the names the README documents, typed, each loaded on first use."""
+"""The public API is the names the README and the Python page document, typed, each loaded on
+first use."""
 
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ PUBLIC = {
 
 def test_the_package_exports_only_the_documented_names() -> None:
     assert set(passk_tui.__all__) == PUBLIC == set(dir(passk_tui))
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in PUBLIC - {"__version__"}:
-        assert f"`{name}`" in readme, name
+    for page in ("README.md", "docs/python.md"):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for name in PUBLIC - {"__version__"}:
+            assert f"`{name}`" in text, (page, name)
     with pytest.raises(AttributeError, match="has no attribute 'session'"):
         passk_tui.session  # noqa: B018
 

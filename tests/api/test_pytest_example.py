@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.support import ROOT
-from tests.support.readme import as_a_users_pytest, normalized, private_env
+from tests.support.doc_examples import as_a_users_pytest, normalized, private_env
 
 EXAMPLE = ROOT / "examples" / "pytest"
 

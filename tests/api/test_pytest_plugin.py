@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from tests.support.cli import run
-from tests.support.readme import private_env
+from tests.support.doc_examples import private_env
 
 #: Each test's body passes, is wrong or errors by a counter of its own (attempts run one at a
 #: time by default, so the n-th call is attempt n).

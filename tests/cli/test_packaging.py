@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import ROOT
-from tests.support.readme import normalized, run_shown
+from tests.support.doc_examples import normalized, run_shown
 
 #: Run by the installed package's Python, outside the repository: prints each stylesheet
 #: a Textual class of the package loads, as Textual resolves it (CSS_PATH relative to the
@@ -159,10 +159,10 @@ def test_the_installed_command_runs_the_demo(installed: Path, tmp_path: Path) ->
     assert "pass@" in ran.stdout and "10/10 attempts" in ran.stderr
 
 
-def test_the_installed_package_runs_the_readmes_python_and_pytest_examples(
+def test_the_installed_package_runs_the_python_pages_examples(
     installed: Path, tmp_path: Path
 ) -> None:
-    """The issue's "done when": a fresh venv with the wheel runs "Use from Python" as written,
+    """The issue's "done when": a fresh venv with the wheel runs docs/python.md's examples as written,
     the pytest plugin found through the wheel's own ``pytest11`` entry point."""
     folder = tmp_path / "my-project"
     folder.mkdir()

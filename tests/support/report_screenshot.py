@@ -1,8 +1,8 @@
-"""Make the README's screenshot of the HTML report: the demo's report in Debian's headless chromium.
+"""Make the docs' screenshot of the HTML report (docs/sharing.md): the demo's report in Debian's headless chromium.
 
     python -m tests.support.report_screenshot [PNG]      (default: screenshots/report.png)
 
-Runs the bundled demo headless as the README says (``--attempts 10 --require 0.9``) in a
+Runs the bundled demo headless as docs/sharing.md says (``--attempts 10 --require 0.9``) in a
 store of its own, from the repository root, until a run's gate fails (the demo is random;
 a failing gate shows a named case in the verdict) with some attempt errored, exports ``report.html``, opens it from
 disk and saves the top of the page. Run it after changing the report's look, then look at
@@ -21,7 +21,7 @@ from tests.support import ROOT
 from tests.support.chromium import start_chromium
 
 DEFAULT = ROOT / "screenshots" / "report.png"
-#: The README's picture: the whole table wide, from the title to the table's note (the
+#: The sharing page's picture: the whole table wide, from the title to the table's note (the
 #: settings below it would show this machine's folders).
 WINDOW = "1200,860"
 #: Demo runs tried for one whose gate fails (exit 1).

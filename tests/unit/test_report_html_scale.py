@@ -2,7 +2,7 @@
 
 Rows and cases come in blocks a browser lays out only near the screen, every block with
 the same columns; a case's attempts are a text block per outcome, so the elements do
-not grow with the attempts (docs/benchmarks.md, "HTML report at scale").
+not grow with the attempts (docs/benchmarks/notebook.md, "HTML report at scale").
 """
 
 from __future__ import annotations

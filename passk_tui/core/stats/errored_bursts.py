@@ -23,7 +23,7 @@ ceil(N/W) blocks of 2W that start at a multiple of W, so the chance that some
 stretch holds K is at most the sum of those blocks' hypergeometric tails. The
 false-alarm rate is therefore at most 0.1% for every N and E, by construction;
 ``bench/errored_bursts.py`` measures it (lower still) and how often a real
-outage is found (``docs/benchmarks.md``). A suite whose errored attempts all sit
+outage is found (``docs/benchmarks/notebook.md``). A suite whose errored attempts all sit
 in one slow case that finishes last would also be called a burst: that too is
 a pattern the independence assumption does not cover.
 """

@@ -1,5 +1,6 @@
-"""The README's "Use from Python" examples: its files, the commands shown running them and
-the output shown, so that the doc test and the packaging test run them exactly as written."""
+"""The examples of the docs' Python and pytest page: its files, the commands shown running
+them and the output shown, so that the doc test and the packaging test run them exactly as
+written."""
 
 from __future__ import annotations
 
@@ -11,24 +12,23 @@ from pathlib import Path
 
 from tests.support import ROOT
 
-#: Where the section starts and where the next one does.
-SECTION = ("## Use from Python\n", "## More attempts where they matter\n")
+#: The page that holds the examples (the README points at it).
+PAGE = ROOT / "docs" / "python.md"
 #: What differs between runs and is not the example's: evaluation ids and durations.
 _VARIES = ((re.compile(r"ev_[0-9a-f]+"), "ev_…"), (re.compile(r" in \d+\.\d+s"), " in …s"))
 
 
 @dataclass(frozen=True)
 class Shown:
-    """One ``$ command`` of a text block and the output the README shows after it."""
+    """One ``$ command`` of a text block and the output the page shows after it."""
 
     command: str
     output: str
 
 
 def section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start, end = SECTION
-    return text[text.index(start) : text.index(end)]
+    """The page's text, every example in it."""
+    return PAGE.read_text(encoding="utf-8")
 
 
 def files() -> dict[str, str]:
