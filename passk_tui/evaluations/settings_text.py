@@ -22,6 +22,7 @@ from passk_tui.core.inputs.settings import (
     parse_concurrency,
     parse_confidence,
     parse_k,
+    parse_label,
     parse_max_attempts,
     parse_precision,
     parse_require,
@@ -182,6 +183,7 @@ def check_settings(
             check.fail(exc.field, exc.message, str(exc))
     budget_runs = parsed("budget_runs", parse_attempts, None)
     budget_cost = parsed("budget_cost", parse_money, None)
+    label = parsed("label", parse_label, None)
     # Not when a price is at fault (said at its field); whatever else is, the form shows it.
     unpriced = budget_cost is not None and price is None and stack is not None
     if unpriced and not check.errors.keys() & prices.keys():
@@ -214,6 +216,7 @@ def check_settings(
         budget_runs=budget_runs,
         budget_cost=budget_cost,
         family_wise=family_wise,
+        label=label,
     )
     return check
 

@@ -165,6 +165,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE evaluations ADD COLUMN extended INTEGER NOT NULL DEFAULT 0;
     """,
+    # --label: a few words to tell the evaluation apart in History; NULL: none (as every
+    # evaluation stored before it reads).
+    """
+    ALTER TABLE evaluations ADD COLUMN label TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -328,6 +328,17 @@ FIELDS: tuple[Field, ...] = (
         column="agents_path",
     ),
     Field(
+        "label",
+        "--label",
+        Group.HOW,
+        "a few words to tell this evaluation apart, stored with it and shown in history",
+        "TEXT",
+        parse=_parser("settings", "parse_label"),
+        setting="label",
+        keyword=None,
+        column="label",
+    ),
+    Field(
         "price_in",
         "--price-in",
         Group.MONEY,

@@ -13,6 +13,7 @@ from fractions import Fraction
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.price import Price
 from passk_tui.core.text.mentions import shorten
+from passk_tui.core.text.terminal_text import escape, first_unsafe
 
 DEFAULT_ATTEMPTS = 5
 DEFAULT_K = 3
@@ -50,6 +51,8 @@ class Settings:
     """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
     family_wise: bool = False
     """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
+    label: str | None = None
+    """``--label``: a few words to tell the evaluation apart in History (None: none)."""
     extended: bool = False
     """Attempts were added after some were recorded (``--resume ID --attempts N`` or
     ``--max-attempts N``, the app's More attempts): n was chosen by looking, so every interval
@@ -159,6 +162,23 @@ def parse_require(text: str) -> Fraction:
     if not 0 <= value <= 1:
         raise InputError(f"must be between 0 and 1, got {shorten(text)}")
     return value
+
+
+#: Longest --label: a few words, one line of History.
+MAX_LABEL_CHARS = 60
+
+
+def parse_label(text: str) -> str:
+    """A label: one line of printable text, at most MAX_LABEL_CHARS (InputError names no flag)."""
+    label = text.strip()
+    if not label:
+        raise InputError("must not be empty")
+    if len(label) > MAX_LABEL_CHARS:
+        raise InputError(f"at most {MAX_LABEL_CHARS} characters, got {len(label):,}")
+    unsafe = first_unsafe(label)
+    if unsafe is not None:
+        raise InputError(f"holds a control character ({escape(unsafe)})")
+    return label
 
 
 #: The largest whole number a flag takes: what the store's 64-bit integers hold.
