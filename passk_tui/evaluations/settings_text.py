@@ -18,6 +18,7 @@ from passk_tui.core.inputs.settings import (
     DEFAULT_TIMEOUT,
     Settings,
     default_k,
+    parse_agent_name,
     parse_attempts,
     parse_concurrency,
     parse_confidence,
@@ -31,7 +32,6 @@ from passk_tui.core.inputs.settings import (
 )
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.target import Target
-from passk_tui.core.text.terminal_text import escape, first_unsafe
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
 from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
@@ -257,22 +257,6 @@ def check_precision(precision: float | None, require: object, adaptive: bool) ->
         )
 
 
-#: Longest agent id or name taken from --agent.
-MAX_AGENT_CHARS = 200
-
-
-def parse_agent_name(text: str) -> str:
-    """An agent id or name: one line of text, not absurdly long (InputError names no flag)."""
-    if not text.strip():
-        raise InputError("must not be empty")
-    if len(text) > MAX_AGENT_CHARS:
-        raise InputError(f"at most {MAX_AGENT_CHARS} characters, got {len(text):,}")
-    unsafe = first_unsafe(text)
-    if unsafe is not None:
-        raise InputError(f"holds a control character ({escape(unsafe)})")
-    return text
-
-
 #: What an address with a user or password in it is told (``targets.addresses``).
 STACK_CREDENTIALS = (
     "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
@@ -299,7 +283,8 @@ def parse_key(key: str) -> str:
     return key
 
 
-#: The parsers the pure schema cannot hold: they read the terminal's and the network's rules.
+#: The parsers the schema leaves to the validator: the agent's is checked by this name, and the
+#: stack address by the network's rules (``targets.addresses``).
 OUTSIDE_CORE_PARSERS: dict[str, Callable[[str], object]] = {
     "agent": parse_agent_name,
     "stack": parse_stack_address,

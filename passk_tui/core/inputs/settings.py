@@ -166,19 +166,31 @@ def parse_require(text: str) -> Fraction:
 
 #: Longest --label: a few words, one line of History.
 MAX_LABEL_CHARS = 60
+#: Longest agent id or name taken from --agent.
+MAX_AGENT_CHARS = 200
 
 
 def parse_label(text: str) -> str:
-    """A label: one line of printable text, at most MAX_LABEL_CHARS (InputError names no flag)."""
-    label = text.strip()
-    if not label:
+    """A label: one line of printable text, trimmed, at most MAX_LABEL_CHARS."""
+    return _one_line(text.strip(), MAX_LABEL_CHARS)
+
+
+def parse_agent_name(text: str) -> str:
+    """An agent id or name: one line of text, not absurdly long (InputError names no flag)."""
+    return _one_line(text, MAX_AGENT_CHARS)
+
+
+def _one_line(text: str, most: int) -> str:
+    """``text`` if it is not blank, at most ``most`` characters and holds no control character:
+    it is shown on the terminal and in one row of History."""
+    if not text.strip():
         raise InputError("must not be empty")
-    if len(label) > MAX_LABEL_CHARS:
-        raise InputError(f"at most {MAX_LABEL_CHARS} characters, got {len(label):,}")
-    unsafe = first_unsafe(label)
+    if len(text) > most:
+        raise InputError(f"at most {most} characters, got {len(text):,}")
+    unsafe = first_unsafe(text)
     if unsafe is not None:
         raise InputError(f"holds a control character ({escape(unsafe)})")
-    return label
+    return text
 
 
 #: The largest whole number a flag takes: what the store's 64-bit integers hold.
