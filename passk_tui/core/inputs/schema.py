@@ -26,7 +26,16 @@ from passk_tui.core.inputs.field import (
     parse_version,
     parse_whole_number,
 )
-from passk_tui.core.render.gate_meaning import CONFIDENT_GATE_MEANING
+
+#: What the confident gate means, in one line, for --confidence's help. Here, beside the
+#: setting it explains, and not with the gate (``core.stats.gating``): --help prints it
+#: without loading the statistics.
+CONFIDENT_GATE_MEANING = (
+    "with --require X the gate reads the pass@k interval: pass when it lies wholly at or above X, "
+    "fail when wholly below, else undecided (exit 4: more attempts would settle it)"
+)
+#: The same in a few words, for the Configure form's hint beside the confidence.
+CONFIDENT_GATE_SHORT = "the gate reads intervals: pass, fail, undecided"
 
 FIELDS: tuple[Field, ...] = (
     Field(

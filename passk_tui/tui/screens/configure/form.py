@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.schema import form_fields
+from passk_tui.core.inputs.schema import CONFIDENT_GATE_SHORT, form_fields
 from passk_tui.core.inputs.settings import Settings, default_k
-from passk_tui.core.render.gate_meaning import CONFIDENT_GATE_SHORT
 from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.lookups import count_cases, local_agents
 from passk_tui.evaluations.settings_text import check_settings
