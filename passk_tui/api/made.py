@@ -18,6 +18,7 @@ from passk_tui.core.run.events import Event
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
+from passk_tui.evaluations.reading import EvaluationReading
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
@@ -65,13 +66,7 @@ class Made:
 
 def _result(evaluation: RecordedEvaluation, status: Status, stored: bool) -> Result:
     assert status != "failed"
-    return Result.of(
-        evaluation.evaluation_id,
-        evaluation.settings,
-        evaluation.progress.all_figures(),
-        status,
-        stored=stored,
-    )
+    return Result.of(EvaluationReading.of(evaluation), status, stored=stored)
 
 
 def made(

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from passk_tui.core.stats.gating.gate import Reading
-from passk_tui.reports.report import Report, build_report
+from passk_tui.core.errors import ExitCode
+from passk_tui.core.stats.gating.gate import Reading, gate_text
+from passk_tui.reports.report import Report, SessionGate, build_report
 from passk_tui.store.models import StoredEvaluation
 
 
@@ -36,4 +37,19 @@ def session_report(stored: StoredEvaluation, own: Mapping[str, Reading]) -> Repo
         require=requires.pop() if len(requires) == 1 else None,
         confident=any(terms.confident for terms in gated),
     )
-    return replace(base, reading=reading, cases=tuple(cases))
+    return replace(base, reading=reading, cases=tuple(cases), session=_session_gate(gated))
+
+
+def _session_gate(gated: list[Reading]) -> SessionGate | None:
+    """The suite's gate as pytest read it: each test's own, one word where they agree; the
+    exit status pytest gives (1 for a failed or undecided test, not the CLI's 4)."""
+    if not gated:
+        return None
+    requires = {gate_text(terms.require) for terms in gated if terms.require is not None}
+    kinds = {terms.gate_kind for terms in gated}
+    red = any(terms.exit_code != ExitCode.OK for terms in gated)
+    return SessionGate(
+        requires.pop() if len(requires) == 1 else "per test",
+        kinds.pop() if len(kinds) == 1 else "per test",
+        int(ExitCode.GATE_FAILED if red else ExitCode.OK),
+    )

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
 from passk_tui.core.errors import ExitCode, InputError
-from passk_tui.core.inputs.settings import Settings
-from passk_tui.core.render.table import plain_table
-from passk_tui.core.run.sampling import reading as settings_reading
-from passk_tui.core.stats.gating.gate import CaseReading, Reading
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
-from passk_tui.core.stats.rates.intervals import GateVerdict
+from passk_tui.evaluations.reading import (
+    CaseFigures,
+    CaseReading,
+    EvaluationReading,
+    FigureIntervals,
+    GateVerdict,
+)
 
 #: The figures ``CaseResult.interval`` knows.
 Figure = Literal["pass_at_1", "pass_at_k", "pass_hat_k"]
@@ -103,35 +103,21 @@ class Result:
 
     @classmethod
     def of(
-        cls,
-        evaluation_id: str,
-        settings: Settings,
-        figures: Sequence[CaseFigures],
-        status: Literal["done", "cancelled"],
-        stored: bool,
+        cls, reading: EvaluationReading, status: Literal["done", "cancelled"], stored: bool
     ) -> Result:
-        """Read ``figures`` as the headless face does (``cli/run.py``): same reading, same table."""
-        reading = settings_reading(figures, settings)
-        shown = reading if settings.confidence is not None else None
+        """Render the evaluation's reading as the headless face does (``cli/run.py``): same table."""
+        settings = reading.settings
         return cls(
-            evaluation_id,
+            reading.evaluation_id,
             settings.agent,
             settings.version,
             settings.k,
             status,
-            tuple(CaseResult.of(case) for case in reading.cases),
-            _gate(reading),
-            int(reading.exit_code if status == "done" else ExitCode.CANCELLED),
-            reading.level,
-            reading.method.name,
+            tuple(CaseResult.of(case) for case in reading.reading.cases),
+            reading.gate,
+            reading.exit_code if status == "done" else int(ExitCode.CANCELLED),
+            reading.reading.level,
+            reading.reading.method.name,
             stored,
-            plain_table(figures, settings.k, shown).removesuffix("\n"),
+            reading.table().removesuffix("\n"),
         )
-
-
-def _gate(reading: Reading) -> GateVerdict | None:
-    if reading.require is None:
-        return None
-    if reading.failing:
-        return "fail"
-    return "undecided" if reading.undecided else "pass"

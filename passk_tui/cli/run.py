@@ -11,22 +11,10 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.inputs.bounds import refused_usage_line
-from passk_tui.core.render.adaptive_text import adaptive_lines
-from passk_tui.core.render.cost_text import cost_summary
-from passk_tui.core.render.error_groups import error_groups, errors_said
-from passk_tui.core.render.extent_text import not_run_text
-from passk_tui.core.render.table import plain_table
-from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.gc_thresholds import relaxed_gc
-from passk_tui.core.run.sampling import reading as settings_reading
-from passk_tui.core.stats.costs.case_costs import progress_costs
-from passk_tui.core.stats.errored_bursts import MIN_ERRORED, find_burst
-from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.gating.gate import gate_lines
-from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.evaluations.new import new_evaluation
+from passk_tui.evaluations.reading import EvaluationReading
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -72,7 +60,7 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         return fail(exc)
     except KeyboardInterrupt:
         return interrupted(evaluation.evaluation_id if evaluation is not None else None)
-    return _report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
+    return report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
 
 
 def _may_be_paired(args: argparse.Namespace) -> bool:
@@ -80,7 +68,7 @@ def _may_be_paired(args: argparse.Namespace) -> bool:
     return args.baseline is not None or bool(args.resume) or bool(args.fail_on_regression)
 
 
-def _report_end(
+def report_end(
     evaluation: RecordedEvaluation,
     status: str,
     args: argparse.Namespace,
@@ -93,55 +81,39 @@ def _report_end(
     the results are on the screen, the failure is one line (the other exports are
     still written), and the exit status is the gate's, or 5 when only an export failed.
     """
-    settings = evaluation.settings
-    figures = evaluation.progress.all_figures()
     if evaluation.store_error:
         say(f"warning: {evaluation.store_error}")
     if status == "failed":
         code = fail(RunError(evaluation.error or "the evaluation failed"))
         resume_hint(evaluation.evaluation_id)
     else:
-        choice = evaluation_choice(settings, figures)
-        reading = settings_reading(figures, settings, choice=choice)
-        shown = reading if settings.confidence is not None else None
-        if not print_out(plain_table(figures, settings.k, shown), evaluation.evaluation_id):
+        reading = EvaluationReading.of(evaluation)
+        if not print_out(reading.table(), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
-        records = [r for rows in evaluation.progress.records for r in rows]
-        for line in errors_said(error_groups(records)):
+        for line in reading.error_lines():
             say(line)
-        refused = refused_usage_line(records)
-        if refused is not None:
-            say(f"warning: {refused}")
-        if settings.adaptive:
-            for line in adaptive_lines(evaluation.progress, settings, reading):
-                say(line)
-        elif reading.confident and choice.by_looking:
-            say(choice.line(reading.level))
+        if reading.refused_line is not None:
+            say(f"warning: {reading.refused_line}")
+        for line in reading.interval_lines():
+            say(line)
         if status == "cancelled":
-            say(not_run_text(progress_extent(evaluation.progress, settings)))
+            say(reading.not_run_line())
             resume_hint(evaluation.evaluation_id)
             code = cancelled
         else:
-            for line in gate_lines(reading, args.require):
+            for line in reading.gate_lines(args.require):
                 say(line)
-            if settings.price is not None:
-                say(f"{cost_summary(progress_costs(evaluation.progress, settings), settings)}")
-            if evaluation.status_reason == BUDGET_SPENT:
-                say(budget_line(evaluation.progress, settings))
-            _warn_of_burst(evaluation)
+            if evaluation.settings.price is not None:
+                say(f"{reading.cost_line()}")
+            budget = reading.budget_line()
+            if budget is not None:
+                say(budget)
+            if reading.burst is not None:
+                say(f"warning: {reading.burst.warning()}")
             code = reading.exit_code
     for path in export_paths:
-        code = _export(evaluation, path, settings.confidence, code)
+        code = _export(evaluation, path, evaluation.settings.confidence, code)
     return code
-
-
-def _warn_of_burst(evaluation: RecordedEvaluation) -> None:
-    """Errored attempts in a burst (``core.stats.errored_bursts``): one warning line."""
-    if sum(evaluation.progress.errored) < MIN_ERRORED:
-        return
-    burst = find_burst(evaluation.store.load(evaluation.evaluation_id).records)
-    if burst is not None:
-        say(f"warning: {burst.warning()}")
 
 
 def _export(evaluation: RecordedEvaluation, path: Path, confidence: float | None, code: int) -> int:

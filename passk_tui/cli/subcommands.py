@@ -33,6 +33,12 @@ SUBCOMMANDS: dict[str, Subcommand] = {
         "passk_tui.cli.plan", "run_plan", "", "how many attempts a gate needs, and their cost"
     ),
     "serve": Subcommand("passk_tui.cli.serve", "run_serve", "", "serve the app in a browser"),
+    "import": Subcommand(
+        "passk_tui.cli.import_logs",
+        "run_import",
+        "",
+        "store another tool's run: inspect, promptfoo, tau-bench, lm-eval, jsonl",
+    ),
 }
 
 

@@ -28,6 +28,7 @@ from passk_tui.evaluations.resume_rules import (
     check_same_definition,
     ran_nothing,
     refuse_callable,
+    refuse_imported,
     resumed_settings,
 )
 from passk_tui.evaluations.settings_text import load_suite, make_target
@@ -75,6 +76,7 @@ def resume_evaluation(
     """
     store = store if store is not None else Store.open()
     stored = store.load(store.resolve(ref))
+    refuse_imported(stored)
     forgotten = not stored.cases
     if forgotten:
         stored = replace(stored, cases=_cases_again(stored))
@@ -96,7 +98,7 @@ def resume_evaluation(
     claim = store.claim(stored.id)
     try:
         if finished:
-            target: Target = _NothingToRun(stored.definition or {})
+            target: Target = NothingToRun(stored.definition or {})
         else:
             if target_for is not None:
                 target = target_for(stored.id, settings)
@@ -194,7 +196,7 @@ def _warnings(stored: StoredEvaluation) -> list[str]:
     return warnings
 
 
-class _NothingToRun:
+class NothingToRun:
     """The target of an evaluation with every attempt recorded: asks for no key, runs nothing;
     its definition is the stored one (empty when stored before definitions were), never read."""
 

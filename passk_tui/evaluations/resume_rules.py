@@ -9,7 +9,13 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.agent_definition import Definition, python_only, same_measure
+from passk_tui.core.inputs.agent_definition import (
+    IMPORT,
+    Definition,
+    not_runnable,
+    python_only,
+    same_measure,
+)
 from passk_tui.core.inputs.agent_definition import changes as definition_changes
 from passk_tui.core.inputs.schema import Resume, resumed
 from passk_tui.core.inputs.settings import Settings
@@ -57,6 +63,13 @@ def refuse_callable(stored: StoredEvaluation) -> None:
     why = python_only(stored.id, stored.definition)
     if why is not None:
         raise InputError(f"--resume {stored.id}: {why}")
+
+
+def refuse_imported(stored: StoredEvaluation) -> None:
+    """An imported evaluation has nothing to run: ``--resume`` of it is bad input (exit 2);
+    ``passk-tui import`` of its files shows it again with the settings given then."""
+    if (stored.definition or {}).get("kind") == IMPORT:
+        raise InputError(f"--resume {stored.id}: {not_runnable(stored.id, stored.definition)}")
 
 
 def ran_nothing(stored: StoredEvaluation) -> bool:

@@ -31,6 +31,7 @@ from passk_tui.core.stats.gating.gate import gate_text
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
 from passk_tui.reports import costs
+from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time, read_as
 from passk_tui.store.models import StoredEvaluation
@@ -172,6 +173,7 @@ def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
         "input": verbatim(c.case.input),
         "check": verbatim(c.case.spec),
         "figures": figures_json(c.figures),
+        "curve": curve_json(c.figures),
         "intervals": _intervals_json(c.reading.intervals),
         "gate": c.reading.verdict,
         "stop_reason": _reason(c),
@@ -195,20 +197,24 @@ def _reason(c: CaseReport) -> str | None:
 
 
 def _gate_json(report: Report) -> dict[str, Any] | None:
-    reading = report.reading
-    if reading.require is None:
+    reading, session = report.reading, report.session
+    if session is not None:
+        require = session.require
+    elif reading.require is not None:
+        require = gate_text(reading.require)
+    else:
         return None
     return {
-        "require": gate_text(reading.require),
-        "kind": reading.gate_kind,
+        "require": require,
+        "kind": report.gate_kind,
         "confidence": reading.promise if reading.confident else None,
         # Which promise the verdicts keep; family-wise, each case was read at case_level.
         "promise": promise_words(reading.family_wise) if reading.confident else None,
         "case_level": reading.level if reading.confident else None,
-        "held": reading.exit_code == 0,
+        "held": report.exit_status == 0,
         "under": [c.figures.name for c in reading.failing],
         "undecided": [c.figures.name for c in reading.undecided] if reading.confident else [],
-        "exit_status": reading.exit_code,
+        "exit_status": report.exit_status,
     }
 
 
@@ -444,9 +450,17 @@ def render_md(report: Report) -> str:
         f"rate, mapped through pass@{s.k}; {report.intervals.why}. `-` is a figure fewer than "
         "k attempts cannot define.",
         "",
-        f"Evaluation `{stored.id}`, {stored.status}: {attempts_text(stored)}, k = {s.k}.",
+        f"Evaluation `{stored.id}`, {stored.status}: {_counted(report)}.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _counted(report: Report) -> str:
+    """The attempts in, and the k: the tests' own each (they planned their own attempts too)."""
+    stored = report.stored
+    if report.per_test:
+        return f"{len(stored.records)} attempts, each test at its own k"
+    return f"{attempts_text(stored)}, k = {stored.settings.k}"
 
 
 def attempts_text(stored: StoredEvaluation) -> str:

@@ -47,6 +47,18 @@ class CaseReport:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionGate:
+    """The suite's gate when its tests each have their own: what pytest said of them."""
+
+    #: ``--require`` as text, or ``per test`` when the tests' gates differ.
+    require: str
+    #: ``point`` or ``confident`` (the tests' kind), or ``per test`` when they differ.
+    kind: str
+    #: pytest's exit status: 1 when any marked test failed or is undecided, else 0.
+    exit_status: int
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """An evaluation read for export: the stored evaluation, the gate's reading, a report per case."""
 
@@ -57,10 +69,27 @@ class Report:
     intervals: IntervalChoice
     costs: tuple[CaseCosts, ...] = ()
     """Per case, in case order: tokens, durations and money (``core.stats.costs.case_costs``)."""
+    session: SessionGate | None = None
+    """A pytest session's gate, its tests' own (``api/pytest_report.py``); None: the reading's."""
 
     @property
     def duration(self) -> float:
         return sum(c.duration for c in self.cases)
+
+    @property
+    def per_test(self) -> bool:
+        """Whether cases are read on their own terms (a pytest session's marked tests)."""
+        return any(c.own is not None for c in self.cases)
+
+    @property
+    def gate_kind(self) -> str:
+        """Which gate gave the verdicts: ``point``, ``confident``, ``per test`` or ``none``."""
+        return self.session.kind if self.session is not None else self.reading.gate_kind
+
+    @property
+    def exit_status(self) -> int:
+        """The exit status the run gave: pytest's for a session, else the gate's."""
+        return self.session.exit_status if self.session is not None else self.reading.exit_code
 
 
 def build_report(source: StoredEvaluation | Evaluation, confidence: float | None = None) -> Report:

@@ -2,7 +2,7 @@
 and every attempt in flight.
 
 ``Store`` joins its parts: opening (``connection``), writing (``writing``) and reading
-back (``reading``); ``EvaluationSink`` binds it to one evaluation for the engine.
+back (``reading``), imports (``importing``); ``EvaluationSink`` binds it to one evaluation for the engine.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.store.importing import StoreImports
 from passk_tui.store.reading import StoreReads
 from passk_tui.store.writing import StoreWrites
 
 
-class Store(StoreWrites, StoreReads):
+class Store(StoreWrites, StoreReads, StoreImports):
     """The SQLite store; safe to share between the event loop and a worker thread."""
 
     def sink(self, evaluation_id: str) -> EvaluationSink:

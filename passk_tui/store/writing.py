@@ -43,23 +43,8 @@ class StoreWrites(StoreConnection):
     ) -> None:
         """Record a new evaluation, its settings, what its agent resolved to (``definition``)
         and its cases as loaded, status ``running``."""
-        values = {
-            **layout.settings_row(settings),
-            "id": evaluation_id,
-            "created": time.time() if created is None else created,
-            "cases_sha256": cases_sha256,
-            "case_count": len(cases),
-            "agent_definition": None if definition is None else layout.to_json(definition),
-            "status": "running",
-        }
-        # The columns are the settings row's (``settings_row``) and ours: none is typed by hand.
-        columns = ", ".join(values)
         with self._writing("the new evaluation") as db:
-            db.execute(
-                f"INSERT INTO evaluations ({columns}) VALUES ({', '.join(f':{c}' for c in values)})",
-                values,
-            )
-            _insert_cases(db, evaluation_id, cases)
+            insert_evaluation(db, evaluation_id, settings, cases, cases_sha256, created, definition)
 
     def write(self, evaluation_id: str, records: Sequence[AttemptRecord]) -> None:
         """Keep a batch of finished (or withdrawn) attempts, no longer in flight, in one
@@ -67,19 +52,7 @@ class StoreWrites(StoreConnection):
         if not records:
             return
         with self._writing("finished attempts") as db:
-            rows = [layout.record_row(evaluation_id, r) for r in records]
-            db.executemany(
-                "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
-                " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
-                " duration, usage, retries, finish_reason)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-            db.executemany(
-                "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
-                " AND retake = ?",
-                [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
-            )
+            insert_records(db, evaluation_id, records)
 
     def start(self, evaluation_id: str, attempts: Sequence[PlannedAttempt]) -> None:
         """Keep attempts as in flight, in one transaction, before any of their Runs is requested.
@@ -178,6 +151,60 @@ class StoreWrites(StoreConnection):
         if held is None:
             raise StoreBusy(f"evaluation {evaluation_id} is running in another passk-tui process")
         return held
+
+
+def insert_evaluation(
+    db: sqlite3.Connection,
+    evaluation_id: str,
+    settings: Settings,
+    cases: Sequence[Case],
+    cases_sha256: str,
+    created: float | None,
+    definition: Definition | None,
+    status: str = "running",
+) -> None:
+    """The evaluation's row and its cases, inside the caller's transaction."""
+    values = {
+        **layout.settings_row(settings),
+        "id": evaluation_id,
+        "created": time.time() if created is None else created,
+        "status": status,
+        "cases_sha256": cases_sha256,
+        "case_count": len(cases),
+        "agent_definition": None if definition is None else layout.to_json(definition),
+    }
+    # The columns are the settings row's (``settings_row``) and ours: none is typed by hand.
+    columns = ", ".join(values)
+    db.execute(
+        f"INSERT INTO evaluations ({columns}) VALUES ({', '.join(f':{c}' for c in values)})",
+        values,
+    )
+    _insert_cases(db, evaluation_id, cases)
+
+
+def insert_records(
+    db: sqlite3.Connection,
+    evaluation_id: str,
+    records: Sequence[AttemptRecord],
+    in_flight: bool = True,
+) -> None:
+    """Finished (or withdrawn) attempts, no longer in flight, inside the caller's transaction
+    (``in_flight`` False: none of them ever was, as an import's)."""
+    rows = (layout.record_row(evaluation_id, r) for r in records)
+    db.executemany(
+        "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
+        " outcome, status, output, reason, error, run_id, turn_id, started, ended,"
+        " duration, usage, retries, finish_reason)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    if not in_flight:
+        return
+    db.executemany(
+        "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
+        " AND retake = ?",
+        [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
+    )
 
 
 def _insert_cases(

@@ -15,7 +15,7 @@ import pytest
 import passk_tui
 from passk_tui import Case
 from passk_tui.store import Store
-from tests.support.readme import private_env
+from tests.support.doc_examples import private_env
 
 CASES = [Case("c", "x", {"equals": "x"})]
 

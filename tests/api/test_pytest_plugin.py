@@ -48,6 +48,10 @@ def test_reports():
 QUIETER = ["-p", "no:hypothesispytest", "-p", "no:textual-snapshot", "-p", "no:syrupy"]
 
 
+#: The JUnit suite's properties that say what pytest said of the whole session.
+SUITE = ("require", "gate", "exit status")
+
+
 def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """pytest in its own process in ``folder``, the store in ``folder``/data."""
     env = private_env(folder / "data")
@@ -155,6 +159,16 @@ def test_every_export_says_what_pytest_said_of_each_test(tmp_path: Path) -> None
         "test_marked.py::test_reports": [],
     }
     assert (junit.get("failures"), junit.get("errors")) == ("1", "1")
+    suite = junit.find("testsuite")
+    assert suite is not None
+    said = {
+        p.get("name"): p.get("value")
+        for p in suite.findall("properties/property")
+        if p.get("name") in SUITE
+    }
+    # Before: the tests' gates differ, so the suite said require "" gate "none"; and an
+    # undecided test gave exit status 4 where pytest exits 1.
+    assert said == {"require": "per test", "gate": "per test", "exit status": "1"}
     holds = next(c for c in junit.iter("testcase") if c.get("name").endswith("holds"))
     properties = {p.get("name"): p.get("value") for p in holds.iter("property")}
     assert (properties["k"], properties["require"], properties["pass@3"]) == ("3", "0.8", "1.00")
@@ -163,6 +177,9 @@ def test_every_export_says_what_pytest_said_of_each_test(tmp_path: Path) -> None
         ("pass", 3), ("fail", 1), ("undecided", 1), (None, 1),
     ]  # fmt: skip
     assert exported["cases"][2]["own_gate"]["kind"] == "confident"
+    assert {k: exported["gate"][k] for k in ("require", "held", "exit_status")} == {
+        "require": "per test", "held": False, "exit_status": 1,
+    }  # fmt: skip
     md = (tmp_path / "out.md").read_text()
     assert "**Gate failed**: `test\\_marked.py::test\\_fails`: pass@1 0.50, `require=0.9`." in md
     assert "**Gate undecided**: `test\\_marked.py::test\\_undecided`: pass@1 95% CI" in md

@@ -16,7 +16,8 @@ from textual.pilot import Pilot
 
 from passk_tui.cli.flags import build_parser
 from passk_tui.evaluations.pairing import PairedRun, new_pair
-from passk_tui.tui.app.app import PasskApp, launch
+from passk_tui.tui.app import launch
+from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.pair_run import PairShown
 from passk_tui.tui.screens.compare.screen import CompareScreen
 from passk_tui.tui.screens.configure.form import blank_form

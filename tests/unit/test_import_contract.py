@@ -14,16 +14,17 @@ from tests.support import ROOT
 PACKAGE = ROOT / "passk_tui"
 
 #: What each layer may import from the package, besides itself (STYLE.md, "The layout").
-#: cli, tui and api are the faces; evaluations the service under them; then store, reports
-#: and targets; core at the bottom.
+#: cli, tui and api are the faces; evaluations the service under them; then store, reports,
+#: targets and imports (other tools' logs read as attempts); core at the bottom.
 MAY_IMPORT = {
     "core": set(),
     "targets": {"core"},
+    "imports": {"core"},
     "store": {"core"},
     "reports": {"core", "store"},
-    "evaluations": {"core", "targets", "store", "reports"},
+    "evaluations": {"core", "targets", "imports", "store", "reports"},
     "tui": {"core", "targets", "store", "reports", "evaluations"},
-    "cli": {"core", "targets", "store", "reports", "evaluations", "tui"},
+    "cli": {"core", "targets", "imports", "store", "reports", "evaluations", "tui"},
     "api": {"core", "targets", "store", "reports", "evaluations"},
 }
 #: Third-party and standard modules the pure core must never load: no UI, no network, no SQL.

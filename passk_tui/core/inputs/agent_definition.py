@@ -10,6 +10,8 @@ evaluation was made, as a JSON object of one of three stable shapes::
      "params": {"temperature": 0}, "timeout": 30.0 | null}
     {"kind": "stack", "stack": "https://stack.example", "agent": "calc", "version": 3}
     {"kind": "python", "callable": "my_module.my_agent"}
+    {"kind": "import", "tool": "inspect", "tool_version": "0.3.285",
+     "files": [{"path": "/abs/log.eval", "sha256": "..."}], "options": {}, "fingerprint": "..."}
 
 A command is kept as written, with the folder it runs in (the agents file's):
 that pair is exactly what starts the process, and relative paths among its
@@ -34,12 +36,14 @@ Definition = dict[str, Any]
 
 #: What a secret-looking query value of a base URL is replaced with.
 MASK = "***"
+IMPORT_KIND = "import"
 #: Query parameters whose value is taken for a credential (``?api-key=``, ``?token=``...).
 _SECRET_QUERY = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential", re.IGNORECASE)
 #: The user and password of an address (``//user:password@``).
 _USERINFO = re.compile(r"//[^/?#]*@")
-#: Where a stack is reached: not part of what is measured (see the module's docstring).
-_WHERE = {"stack": ("stack",)}
+#: Where a stack is reached: not part of what is measured (see the module's docstring). An
+#: import's files are one run of what it names, not what it is: another run has other files.
+_WHERE = {"stack": ("stack",), IMPORT_KIND: ("files", "fingerprint", "tool_version")}
 #: Longest value a change line quotes; longer ones end in "…".
 CHANGE_CHARS = 80
 #: Longest system prompt the one-line description quotes.
@@ -97,6 +101,37 @@ def python_only(evaluation_id: str, definition: Definition | None) -> str | None
         f"its agent is the Python callable {(definition or {}).get('callable')}, which only "
         f"Python can run: passk_tui.evaluate(agent, resume={evaluation_id!r})"
     )
+
+
+#: The kind of an imported evaluation's definition: another tool ran it, nothing can run more.
+IMPORT = IMPORT_KIND
+
+
+def imported_definition(
+    tool: str,
+    tool_version: str | None,
+    files: Sequence[tuple[str, str]],
+    options: dict[str, Any],
+    fingerprint: str,
+) -> Definition:
+    """An evaluation read from another tool's files (``passk-tui import``): the tool, its
+    version where the log says it, each file with its sha256, and the mapping's options."""
+    return {
+        "kind": IMPORT,
+        "tool": tool,
+        "tool_version": tool_version,
+        "files": [{"path": path, "sha256": digest} for path, digest in files],
+        "options": dict(options),
+        "fingerprint": fingerprint,
+    }
+
+
+def not_runnable(evaluation_id: str, definition: Definition | None) -> str | None:
+    """Why no command line or app can run more of this evaluation (a Python callable's, an
+    import's); None when it can be resumed like any other."""
+    if (definition or {}).get("kind") == IMPORT:
+        return f"it was {describe(definition)}: there is nothing to run"
+    return python_only(evaluation_id, definition)
 
 
 def public_url(url: str) -> str:
@@ -172,6 +207,12 @@ def describe(definition: Definition | None) -> str:
         return f"on the stack at {definition.get('stack')}"
     if kind == PYTHON:
         return f"python {definition.get('callable')}"
+    if kind == IMPORT:
+        tool = " ".join(
+            str(t) for t in (definition.get("tool"), definition.get("tool_version")) if t
+        )
+        names = ", ".join(Path(str(f.get("path"))).name for f in definition.get("files") or [])
+        return f"imported from {tool}: {names}"
     return json.dumps(definition, ensure_ascii=False)
 
 
@@ -196,6 +237,10 @@ _FIELD_LABELS = {
     "timeout": "request timeout (s)",
     "stack": "stack",
     "callable": "callable",
+    "tool": "tool",
+    "tool_version": "tool version",
+    "files": "files",
+    "options": "import options",
 }
 
 

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.inputs.agent_definition import python_only
+from passk_tui.core.inputs.agent_definition import not_runnable
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.app.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
 from passk_tui.tui.screens.results.screen import RESUMABLE
@@ -216,9 +216,9 @@ class HistoryScreen(Screen[None]):
         return None if self.unavailable(action) else True
 
     def unavailable(self, action: str) -> str | None:
-        """Why Resume cannot run the chosen evaluation here: its agent is a Python callable."""
+        """Why Resume cannot run the chosen evaluation here: its agent is a Python callable, or it was imported."""
         chosen = self._chosen() if action == "resume" and self.is_mounted else None
-        why = None if chosen is None else python_only(chosen.id, chosen.definition)
+        why = None if chosen is None else not_runnable(chosen.id, chosen.definition)
         return None if why is None else terminal_safe(why)
 
     @on(DataTable.RowHighlighted, "#history-table")

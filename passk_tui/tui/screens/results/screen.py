@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
-from passk_tui.core.inputs.agent_definition import python_only
+from passk_tui.core.inputs.agent_definition import not_runnable
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.extent_text import attempts_text, standing_text
 from passk_tui.core.render.table import table_rows
@@ -160,10 +160,10 @@ class ResultsScreen(ResultsViews):
 
     def unavailable(self, action: str) -> str | None:
         """Why Resume (where there is something to resume) and More attempts cannot run here:
-        the agent is a Python callable."""
+        the agent is a Python callable, or it was imported."""
         if action != "more_attempts" and not (action == "resume" and self._resumable()):
             return None
-        why = python_only(self.view.evaluation_id, self.view.definition)
+        why = not_runnable(self.view.evaluation_id, self.view.definition)
         return None if why is None else terminal_safe(why)
 
     def _restyle(self) -> None:

@@ -1,0 +1,117 @@
+"""How fast ``passk-tui import inspect`` reads a large log, beside inspect_ai's own reader.
+
+Builds (once) a log of 10,000 samples x 5 epochs from the fixture run: its header and its
+samples' JSON, each sample written again under a new id, zstd-compressed by inspect_ai's own
+zip settings (``inspect_ai._util.zipfile``: going through its pydantic models took over half an
+hour on a loaded machine), then times, each in a fresh process: ``passk-tui import inspect``
+(read, store, print the table) and inspect_ai's ``read_eval_log`` of the same file. Wall
+seconds and the process's peak RSS (``ru_maxrss`` of the child).
+
+    pip install inspect-ai          # only the bench needs it, to write the log and to compare
+    python bench/imports/inspect_speed.py [--samples 10000] [--epochs 5] [--log /tmp/big.eval]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+FIXTURE = ROOT / "tests" / "fixtures" / "imports" / "inspect-run1.eval"
+
+
+def build(path: Path, samples: int, epochs: int, with_summaries: bool = True) -> None:
+    """A log of ``samples`` x ``epochs`` made of the fixture's samples, as inspect_ai zips one."""
+    import json
+    import zipfile
+
+    from inspect_ai._util.zipfile import zipfile_compress_kwargs
+
+    from passk_tui.imports.zip_members import Archive
+
+    with Archive(FIXTURE) as archive:
+        names = sorted(
+            n for n in archive.names() if n.startswith("samples/") and "tool-error" not in n
+        )
+        templates = [json.loads(archive.read(n)) for n in names]
+        summaries = [
+            s for s in json.loads(archive.read("summaries.json")) if s["id"] != "tool-error"
+        ]
+        header = json.loads(archive.read("header.json"))
+    ids = [f"s{n:05d}" for n in range(samples)]
+    header["eval"]["dataset"].update(samples=samples, sample_ids=ids)
+    made = []
+    with zipfile.ZipFile(path, "w", **zipfile_compress_kwargs) as out:
+        out.writestr("_journal/start.json", json.dumps({"version": 2, "eval": header["eval"]}))
+        for n, sample_id in enumerate(ids):
+            for epoch in range(1, epochs + 1):
+                pick = (n * epochs + epoch) % len(templates)
+                sample = dict(templates[pick], id=sample_id, epoch=epoch)
+                out.writestr(f"samples/{sample_id}_epoch_{epoch}.json", json.dumps(sample))
+                made.append(dict(summaries[pick % len(summaries)], id=sample_id, epoch=epoch))
+        if with_summaries:  # inspect writes them at the end: every sample's scores, in one list
+            out.writestr("summaries.json", json.dumps(made))
+        out.writestr("header.json", json.dumps(header))
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS in MB and CPU seconds (user + system) of ``argv`` run to its end:
+    on a shared machine the CPU seconds say more than the wall."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    start = time.perf_counter()
+    done = subprocess.run(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    wall = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1, 4):
+        sys.exit(f"{argv[:4]} failed ({done.returncode}): {done.stderr[-500:]}")
+    # ru_maxrss of children is the largest child so far: run the smaller one first.
+    cpu = usage.ru_utime + usage.ru_stime - cpu_before
+    return wall, max(usage.ru_maxrss, before) / 1024, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=10_000)
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "passk-big.eval")
+    parser.add_argument(
+        "--no-summaries",
+        action="store_true",
+        help="a log without summaries.json: every sample read",
+    )
+    parser.add_argument("--no-theirs", action="store_true", help="skip inspect_ai's own reader")
+    args = parser.parse_args()
+    if not args.log.exists():
+        started = time.perf_counter()
+        build(args.log, args.samples, args.epochs, not args.no_summaries)
+        print(
+            f"built {args.log} ({args.log.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s"
+        )
+    with tempfile.TemporaryDirectory() as data:
+        env = {**os.environ, "PASSK_DATA_DIR": data, "PYTHONPATH": str(ROOT)}
+        ours = timed([sys.executable, "-m", "passk_tui", "import", "inspect", str(args.log)], env)
+        print(
+            f"passk-tui import inspect: {ours[0]:.2f} s, CPU {ours[2]:.2f} s, peak RSS {ours[1]:.0f} MB"
+        )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if args.no_theirs:
+        return
+    reader = "from inspect_ai.log import read_eval_log; import sys; read_eval_log(sys.argv[1])"
+    theirs = timed([sys.executable, "-c", reader, str(args.log)], dict(os.environ))
+    print(
+        f"inspect_ai read_eval_log: {theirs[0]:.2f} s, CPU {theirs[2]:.2f} s, peak RSS {theirs[1]:.0f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""An imported evaluation in the app: History lists it, Results and the Case screen show it,
+and Resume is refused with the words the command line uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from passk_tui.evaluations.imported import ImportView, import_files
+from passk_tui.tui.app.app import PasskApp
+from passk_tui.tui.screens.case import CaseScreen
+from passk_tui.tui.screens.history import HistoryScreen
+from passk_tui.tui.screens.results.screen import ResultsScreen
+from tests.app.test_app import table_text
+from tests.support.app import TABLES
+
+SIZE = (120, 36)
+RUN1 = Path(__file__).parent.parent / "fixtures" / "imports" / "inspect-run1.eval"
+
+
+async def test_an_inspect_import_opens_from_history(app_env: Path) -> None:
+    imported = import_files("inspect", [RUN1], {}, ImportView())
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f2")
+        assert isinstance(app.screen, HistoryScreen)
+        rows = table_text(app.screen.query_one(TABLES))
+        assert len(rows) == 1 and imported.evaluation_id.startswith(rows[0][0].rstrip("…"))
+        assert app.screen.unavailable("resume") == (
+            f"it was imported from inspect 0.3.285: {RUN1.name}: there is nothing to run"
+        )
+        await pilot.press("enter")
+        assert isinstance(app.screen, ResultsScreen)
+        table = table_text(app.screen.query_one(TABLES))
+        assert [row[0] for row in table] == [
+            "product-1", "product-2", "product-3", "product-4", "never-right", "tool-error",
+        ]  # fmt: skip
+        await pilot.press("end", "enter")
+        assert isinstance(app.screen, CaseScreen)
+        outcomes = [row[1] for row in table_text(app.screen.query_one(TABLES))]
+        assert outcomes.count("✓ passed") == 3 and len(outcomes) == 5
