@@ -23,6 +23,7 @@ from passk_tui.api.results import Result
 from passk_tui.api.running import blocking, run_stoppable
 from passk_tui.api.stack import Stack
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.inputs.schema import BY_NAME, FIELDS, Resume
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.engine import Status
 from passk_tui.core.run.events import AttemptFinished, Event
@@ -38,25 +39,16 @@ Agent = Callable[..., Any] | str | Stack
 ProgressCallback = Callable[[int, int], None]
 #: Where the cases of a list are written, beside the store.
 CASES_FOLDER = "cases"
-#: The keywords a resume may give anew, by the Settings field they set.
+#: The keywords a resume may give anew, by the Settings field (or price) they set.
 RESUMED = {
-    "attempts": "attempts",
-    "max_attempts": "max_attempts",
-    "require": "require",
-    "confidence": "confidence",
-    "family_wise": "family_wise",
-    "precision": "precision",
-    "concurrency": "concurrency",
-    "timeout": "timeout",
-    "agents": "agents_path",
-    "budget_runs": "budget_runs",
-    "budget_cost": "budget_cost",
-    "price_in": "price_in",
-    "price_out": "price_out",
+    f.keyword: f.setting or f.name
+    for f in FIELDS
+    if f.keyword is not None and f.resume not in (Resume.MEASURED, Resume.NOT_STORED)
 }
-
 #: The keywords whose value is the settings' as given (a path, a flag), not parsed from text.
-TAKEN_AS_GIVEN = frozenset({"agents", "family_wise"})
+TAKEN_AS_GIVEN = frozenset(word for word in RESUMED if BY_NAME[word].parse is None)
+#: ``evaluate``'s keywords that are not settings: how it is called, kept and reported.
+NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress"})
 
 
 @dataclass

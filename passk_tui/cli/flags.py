@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from passk_tui.cli.subcommands import SUBCOMMANDS, subcommand
-from passk_tui.core.render.gate_meaning import CONFIDENT_GATE_MEANING
+from passk_tui.core.errors import ExitCode
+from passk_tui.core.inputs.schema import FIELDS, Group
 from passk_tui.core.text.mentions import near_hint
 from passk_tui.core.text.terminal_text import message_line
 from passk_tui.core.version import __version__
@@ -54,6 +55,19 @@ class FlagParser(argparse.ArgumentParser):
         return near_hint(typed, self.words)
 
 
+#: What --help says of each exit status (the numbers are ``ExitCode``'s).
+EXIT_WORDS = {
+    ExitCode.OK: "done (and the gate held)",
+    ExitCode.GATE_FAILED: "the --require gate failed (or, with --fail-on-regression, a case or "
+    "the suite regressed)",
+    ExitCode.BAD_INPUT: "bad flags or input files",
+    ExitCode.CANNOT_RUN: "the evaluation could not run",
+    ExitCode.UNDECIDED: "the confident gate could not decide some case (none failed)",
+    ExitCode.EXPORT_FAILED: "only the --export could not be written",
+    ExitCode.CANCELLED: "cancelled",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = FlagParser(
         prog="passk-tui",
@@ -76,11 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
                 f"  {'passk-tui help [NAME]':<24}this help, or subcommand NAME's",
                 "",
                 textwrap.fill(
-                    "exit status: 0 done (and the gate held), 1 the --require gate failed "
-                    "(or, with --fail-on-regression, a case or the suite regressed), "
-                    "2 bad flags or input files, 3 the evaluation could not run, "
-                    "4 the confident gate could not decide some case (none failed), "
-                    "5 only the --export could not be written, 130 cancelled",
+                    "exit status: "
+                    + ", ".join(f"{int(code)} {words}" for code, words in EXIT_WORDS.items()),
                     HELP_WIDTH,
                 ),
             ]
@@ -88,77 +99,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.words = [*SUBCOMMANDS, "help"]
     parser.list_flags = frozenset({"export"})
-    what = parser.add_argument_group("what to measure")
-    what.add_argument(
-        "--agent", metavar="ID", help="agent id on the stack, else a local agent's name"
-    )
-    what.add_argument(
-        "--version",
-        metavar="N",
-        help="the exact agent version (integer); --version alone prints passk-tui's own",
-    )
-    what.add_argument("--cases", metavar="PATH", help="cases file (.toml or .jsonl)")
-    what.add_argument("--attempts", metavar="N", help="attempts per case (default 5)")
-    what.add_argument(
-        "--max-attempts",
-        metavar="N",
-        help="adaptive: after --attempts, more attempts for each undecided case, up to N",
-    )
-    what.add_argument(
-        "--precision",
-        metavar="W",
-        help="adaptive without --require: a case is decided once its pass@1 interval is at most "
-        "W wide (default 0.2)",
-    )
-    what.add_argument(
-        "--k", metavar="K", help="the k in pass@k (default 3, or --attempts if smaller)"
-    )
-    what.add_argument(
-        "--completion-only",
-        action="store_true",
-        default=None,
-        help="accept cases with no check: such a case passes when its Turn completes",
-    )
-    what.add_argument(
-        "--baseline",
-        metavar="V",
-        help="also run version V on the same cases, interleaved, and print the comparison "
-        "(as `passk-tui compare`); --require then gates the candidate (--version)",
-    )
+    groups = {group: parser.add_argument_group(group.value) for group in Group}
+    for declared in FIELDS:
+        if declared.switch:
+            groups[declared.group].add_argument(
+                declared.flag, action="store_true", default=None, help=declared.help
+            )
+        else:
+            groups[declared.group].add_argument(
+                declared.flag, metavar=declared.metavar, help=declared.help
+            )
+    what, how = groups[Group.WHAT], groups[Group.HOW]
     what.add_argument("--demo", action="store_true", help="the bundled demo suite and agent")
-
-    how = parser.add_argument_group("how to run")
-    how.add_argument(
-        "--require", metavar="X", help="exit 1 when any case's pass@k is below X (0..1)"
-    )
-    how.add_argument(
-        "--confidence",
-        metavar="C",
-        help=f"level of every interval, 0 < C < 1 (default 0.95 where shown); "
-        f"{CONFIDENT_GATE_MEANING}",
-    )
-    how.add_argument(
-        "--family-wise",
-        action="store_true",
-        default=None,
-        help="with --require and --confidence: the gate's promise holds for the whole suite "
-        "(each case judged at 1-(1-C)/M, Bonferroni), not per case",
-    )
-    how.add_argument("--concurrency", metavar="N", help="most Runs in flight at once (default 4)")
-    how.add_argument("--timeout", metavar="S", help="per-attempt deadline in seconds (default 300)")
-    how.add_argument("--stack", metavar="URL", help="the stack address (env PASSK_STACK)")
-    how.add_argument("--key", metavar="KEY", help="the stack key (env PASSK_KEY is preferred)")
-    how.add_argument("--agents", metavar="PATH", help="local agents file (default ./agents.toml)")
-    how.add_argument(
-        "--executor",
-        metavar="WHERE",
-        help="where local command agents run: local (default) or ray (a Ray cluster)",
-    )
-    how.add_argument(
-        "--ray-address",
-        metavar="ADDRESS",
-        help="with --executor ray: the cluster (env RAY_ADDRESS; none: a Ray started here)",
-    )
     how.add_argument(
         "--headless", action="store_true", help="no UI: progress on stderr, table on stdout"
     )
@@ -173,24 +125,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         action="append",
         help="also write results: .json .csv .md .xml .html (given again: each one written)",
-    )
-    money = parser.add_argument_group("what it may cost")
-    money.add_argument(
-        "--price-in", metavar="P", help="a stack agent's price per million input tokens"
-    )
-    money.add_argument(
-        "--price-out", metavar="P", help="a stack agent's price per million output tokens"
-    )
-    money.add_argument(
-        "--budget-runs",
-        metavar="N",
-        help="start at most N Runs in all (resumes included; with --baseline, per version); "
-        "then end 'budget spent'; a resume may lower it, never raise it",
-    )
-    money.add_argument(
-        "--budget-cost",
-        metavar="USD",
-        help="start no attempt once this much is spent (needs prices); then end 'budget spent'",
     )
     how.add_argument(
         "--fail-on-regression",

@@ -12,13 +12,14 @@ from passk_tui.cli.output import fail, say
 from passk_tui.cli.run import report_end
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.settings import (
+    parse_agent_name,
     parse_confidence,
     parse_require,
     parse_version,
     parse_whole_number,
 )
 from passk_tui.evaluations.imported import READERS, ImportView, import_files, shown
-from passk_tui.evaluations.settings_text import flag, parse_agent_name
+from passk_tui.evaluations.settings_text import flag
 from passk_tui.store import Store
 
 #: One line per format for --help: what each attempt is and what decides it.

@@ -11,10 +11,11 @@ from typing import Any
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.price import Price
+from passk_tui.core.inputs.schema import FIELDS, Resume
 from passk_tui.core.inputs.settings import Settings
 
 #: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
-PRICES = ("price_in", "price_out")
+PRICES = tuple(f.name for f in FIELDS if f.resume is Resume.PRICE)
 
 
 class PriceProblem(InputError):

@@ -17,43 +17,24 @@ from passk_tui.core.inputs.agent_definition import (
     same_measure,
 )
 from passk_tui.core.inputs.agent_definition import changes as definition_changes
+from passk_tui.core.inputs.schema import Resume, resumed
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.evaluations.cost_settings import PRICES, kept_price
 from passk_tui.store import StoredEvaluation
 
 #: The settings that say what is measured: a resume may not change them.
-MEASURED = {
-    "agent": "--agent",
-    "version": "--version",
-    "cases_path": "--cases",
-    "k": "--k",
-    "completion_only": "--completion-only",
-}
+MEASURED = resumed(Resume.MEASURED)
 #: What an extension may raise (never lower): more attempts measure more of the same.
-GROWING = {"attempts": "--attempts", "max_attempts": "--max-attempts"}
+GROWING = resumed(Resume.GROWING)
 #: The settings an adaptive evaluation's stop rule reads: given anew, they may re-decide cases.
-STOP_RULE = {"confidence": "--confidence", "require": "--require", "precision": "--precision"}
+STOP_RULE = resumed(Resume.STOP_RULE)
 #: Budgets hold across resumes ("at most N Runs, resumes included"): given anew, one may
 #: lower its cap (or set one), never raise it, or each resume could spend N again.
-BUDGETS = {"budget_runs": "--budget-runs", "budget_cost": "--budget-cost"}
+BUDGETS = resumed(Resume.BUDGET)
 #: The settings a resume may give anew.
-RUNNING = frozenset(
-    {
-        "concurrency",
-        "timeout",
-        "require",
-        "stack",
-        "agents_path",
-        "precision",
-        "confidence",
-        "budget_runs",
-        "budget_cost",
-        "family_wise",
-        "executor",
-        "ray_address",
-    }
-)
+# --executor and --ray-address are read beside the table (settings_text.executor_settings).
+RUNNING = frozenset({*resumed(Resume.RUNNING), *STOP_RULE, *BUDGETS, "executor", "ray_address"})
 
 
 def check_same_definition(

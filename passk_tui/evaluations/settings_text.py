@@ -13,26 +13,27 @@ from typing import Any, TypeVar
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.price import Price, parse_money, parse_price
+from passk_tui.core.inputs.schema import FIELDS, Resume, flag_name
 from passk_tui.core.inputs.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_TIMEOUT,
     Settings,
     default_k,
+    parse_agent_name,
     parse_attempts,
     parse_concurrency,
     parse_confidence,
     parse_k,
+    parse_label,
     parse_max_attempts,
     parse_precision,
     parse_require,
     parse_timeout,
     parse_version,
-    parse_whole_number,
 )
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.target import Target
-from passk_tui.core.text.terminal_text import escape, first_unsafe
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
 from passk_tui.targets.addresses import address_problem
 from passk_tui.targets.scrub import key_problem
@@ -50,28 +51,12 @@ def flag(name: str, text: str | None, parse: Callable[[str], T], default: T) -> 
         raise InputError(f"--{name}: {exc}") from None
 
 
-#: What each field is called in the CLI's line about it (else ``--`` and its name).
-FLAG_NAMES = {
-    "max_attempts": "--max-attempts",
-    "completion_only": "--completion-only",
-    "price_in": "--price-in",
-    "price_out": "--price-out",
-    "budget_runs": "--budget-runs",
-    "budget_cost": "--budget-cost",
-    "family_wise": "--family-wise",
-}
-#: The flags (and fields) that set money and budgets, in the order they are checked.
-COST_FIELDS = ("price_in", "price_out", "budget_runs", "budget_cost")
 #: What the form says beside an empty required field (the CLI says ``missing --agent, ...``).
 REQUIRED = {
     "agent": "required",
     "version": "required: the exact version number",
     "cases": "required: a .toml or .jsonl cases file",
 }
-
-
-def flag_name(name: str) -> str:
-    return FLAG_NAMES.get(name, f"--{name}")
 
 
 @dataclass
@@ -200,6 +185,7 @@ def check_settings(
             check.fail(exc.field, exc.message, str(exc))
     budget_runs = parsed("budget_runs", parse_attempts, None)
     budget_cost = parsed("budget_cost", parse_money, None)
+    label = parsed("label", parse_label, None)
     # Not when a price is at fault (said at its field); whatever else is, the form shows it.
     unpriced = budget_cost is not None and price is None and stack is not None
     if unpriced and not check.errors.keys() & prices.keys():
@@ -232,6 +218,7 @@ def check_settings(
         budget_runs=budget_runs,
         budget_cost=budget_cost,
         family_wise=family_wise,
+        label=label,
     )
     return check
 
@@ -239,24 +226,7 @@ def check_settings(
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
     """Validate every flag (nothing is loaded or started); InputError names the flag."""
     texts: dict[str, str | bool | None] = {
-        name: getattr(args, name)
-        for name in (
-            "agent",
-            "version",
-            "cases",
-            "attempts",
-            "k",
-            "require",
-            "max_attempts",
-            "precision",
-            "confidence",
-            "concurrency",
-            "timeout",
-            "agents",
-            "completion_only",
-            *COST_FIELDS,
-            "family_wise",
-        )
+        f.name: getattr(args, f.name) for f in FIELDS if f.resume is not Resume.NOT_STORED
     }
     sources: dict[str, str] = {}
     texts["stack"] = args.stack or None
@@ -311,27 +281,6 @@ def check_precision(precision: float | None, require: object, adaptive: bool) ->
         )
 
 
-#: Longest agent id or name taken from --agent.
-MAX_AGENT_CHARS = 200
-
-
-def parse_agent_name(text: str) -> str:
-    """An agent id or name: one line of text, not absurdly long (InputError names no flag)."""
-    if not text.strip():
-        raise InputError("must not be empty")
-    if len(text) > MAX_AGENT_CHARS:
-        raise InputError(f"at most {MAX_AGENT_CHARS} characters, got {len(text):,}")
-    unsafe = first_unsafe(text)
-    if unsafe is not None:
-        raise InputError(f"holds a control character ({escape(unsafe)})")
-    return text
-
-
-def parse_agent(text: str) -> str:
-    """``parse_agent_name``, its InputError naming --agent."""
-    return flag("agent", text, parse_agent_name, text)
-
-
 #: What an address with a user or password in it is told (``targets.addresses``).
 STACK_CREDENTIALS = (
     "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
@@ -349,14 +298,6 @@ def parse_stack_address(text: str) -> str:
     return text
 
 
-def parse_stack_url(text: str, source: str = "--stack") -> str:
-    """``parse_stack_address``, its InputError naming ``source``."""
-    try:
-        return parse_stack_address(text)
-    except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
-
-
 def parse_key(key: str) -> str:
     """A stack key that can go into an HTTP header and is long enough to mask
     (``targets.scrub.key_problem``); the InputError never echoes the key."""
@@ -364,6 +305,14 @@ def parse_key(key: str) -> str:
     if problem:
         raise InputError(problem)
     return key
+
+
+#: The parsers the schema leaves to the validator: the agent's is checked by this name, and the
+#: stack address by the network's rules (``targets.addresses``).
+OUTSIDE_CORE_PARSERS: dict[str, Callable[[str], object]] = {
+    "agent": parse_agent_name,
+    "stack": parse_stack_address,
+}
 
 
 def load_suite(settings: Settings) -> list[Case]:
@@ -377,13 +326,13 @@ def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
     (``targets.scrub.key_problem``) is bad input, said without echoing the key.
     """
     source = "--key" if args.key else "PASSK_KEY"
-    check = check_settings(
-        {"key": args.key or env.get("PASSK_KEY") or None}, demo=True, sources={"key": source}
-    )
-    line = check.first_line()
-    if line is not None:
-        raise InputError(line)
-    return check.key
+    key: str | None = args.key or env.get("PASSK_KEY") or None
+    if key is None:
+        return None
+    try:
+        return parse_key(key)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
 
 
 def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Target:
@@ -422,46 +371,18 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
     changes: dict[str, object] = {}
     if args.demo:
         changes["demo"] = True
-    if args.agent is not None:
-        changes["agent"] = parse_agent(args.agent)
-    if args.version is not None:
-        changes["version"] = flag("version", args.version, parse_version, 0)
-    if args.cases is not None:
-        changes["cases_path"] = args.cases
-    if args.attempts is not None:
-        changes["attempts"] = flag("attempts", args.attempts, parse_attempts, DEFAULT_ATTEMPTS)
-    if args.k is not None:
-        # Any whole number will do: the session refuses a k that differs from the stored one.
-        changes["k"] = flag("k", args.k, parse_whole_number, 0)
-    if args.completion_only is not None:
-        changes["completion_only"] = bool(args.completion_only)
-    if args.require is not None:
-        changes["require"] = flag("require", args.require, parse_require, None)
-    if args.max_attempts is not None:
-        # Checked against the stored attempts by the session.
-        changes["max_attempts"] = flag("max-attempts", args.max_attempts, parse_attempts, 0)
-    if args.precision is not None:
-        changes["precision"] = flag("precision", args.precision, parse_precision, None)
-    if args.confidence is not None:
-        changes["confidence"] = flag("confidence", args.confidence, parse_confidence, None)
-    if args.family_wise:
-        changes["family_wise"] = True
-    if args.concurrency is not None:
-        changes["concurrency"] = flag(
-            "concurrency", args.concurrency, parse_concurrency, DEFAULT_CONCURRENCY
-        )
-    if args.timeout is not None:
-        changes["timeout"] = flag("timeout", args.timeout, parse_timeout, DEFAULT_TIMEOUT)
-    if args.stack is not None:
-        changes["stack"] = parse_stack_url(args.stack)
-    if args.agents is not None:
-        changes["agents_path"] = args.agents
+    for f in FIELDS:
+        given = getattr(args, f.name)
+        if given is None or f.resume is Resume.NOT_STORED:
+            continue
+        name = f.setting or f.name
+        parse = f.parse or OUTSIDE_CORE_PARSERS.get(f.name)
+        if f.switch:
+            if given:
+                changes[name] = True
+        elif parse is None:
+            changes[name] = given  # a path, resolved by the session
+        else:
+            changes[name] = flag(f.flag.removeprefix("--"), given, parse, None)
     changes.update(executor_settings(args, os.environ))
-    if args.budget_runs is not None:
-        changes["budget_runs"] = flag("budget-runs", args.budget_runs, parse_attempts, 0)
-    if args.budget_cost is not None:
-        changes["budget_cost"] = flag("budget-cost", args.budget_cost, parse_money, None)
-    for name in PRICES:
-        if getattr(args, name) is not None:
-            changes[name] = flag(name.replace("_", "-"), getattr(args, name), parse_price, None)
     return changes

@@ -60,7 +60,7 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
             (
                 s.id,
                 datetime.fromtimestamp(s.created).strftime("%Y-%m-%d %H:%M"),
-                s.agent,
+                s.agent if s.label is None else f"{s.agent} · {s.label}",
                 str(s.version),
                 str(s.cases),
                 attempts_cell(s.extent),

@@ -42,6 +42,8 @@ class EvaluationSummary:
     """Adaptive: the cap per case; None for a fixed n."""
     definition: Definition | None = None
     """What the agent resolved to; None: stored before it was (a Python callable's says so)."""
+    label: str | None = None
+    """``--label``'s words, shown beside the agent; None: none given."""
     attempted: bool = True
     """Whether any attempt was handed out (recorded, or withdrawn); False for one that failed
     before its first (a stack unreachable, a key refused): nothing was measured."""

@@ -129,6 +129,7 @@ class StoreReads(StoreConnection):
             agent=row["agent"],
             version=row["version"],
             stack=row["stack"],
+            label=row["label"],
             cases=row["case_count"],
             attempts=row["attempts"],
             recorded=sum(finished),

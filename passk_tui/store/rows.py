@@ -87,6 +87,7 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "confidence": settings.confidence,
         "family_wise": int(settings.family_wise),
         "extended": int(settings.extended),
+        "label": text(settings.label),
         **_cost_columns(settings),
     }
 
@@ -125,6 +126,7 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         budget_cost=None if row["budget_cost"] is None else Fraction(row["budget_cost"]),
         family_wise=bool(row["family_wise"]),
         extended=bool(row["extended"]),
+        label=row["label"],
     )
 
 

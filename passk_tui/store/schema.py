@@ -170,6 +170,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE attempts ADD COLUMN node TEXT;
     """,
+    # --label: a few words to tell the evaluation apart in History; NULL: none (as every
+    # evaluation stored before it reads).
+    """
+    ALTER TABLE evaluations ADD COLUMN label TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.schema import FIELDS, Resume
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
@@ -19,6 +20,13 @@ from passk_tui.store.claims import Claim
 from passk_tui.store.claims import claim as take_claim
 from passk_tui.store.connection import StoreConnection
 from passk_tui.store.errors import StoreBusy, StoreUnusable
+
+#: What a resume writes anew: the columns of the settings it may change (``Resume``), and
+#: whether attempts were added after some were seen.
+RESUMABLE_COLUMNS = (
+    *(f.column for f in FIELDS if f.column and f.resume is not Resume.MEASURED),
+    "extended",
+)
 
 
 class StoreWrites(StoreConnection):
@@ -108,13 +116,9 @@ class StoreWrites(StoreConnection):
         (and the attempts or the cap an extension raised)."""
         with self._writing("the resumed evaluation") as db:
             db.execute(
-                "UPDATE evaluations SET status = 'running', error = NULL, stack = :stack,"
-                " agents_path = :agents_path, require = :require, concurrency = :concurrency,"
-                " timeout = :timeout, attempts = :attempts, max_attempts = :max_attempts,"
-                " precision = :precision, confidence = :confidence, price_in = :price_in,"
-                " price_out = :price_out, budget_runs = :budget_runs, budget_cost = :budget_cost,"
-                " family_wise = :family_wise, extended = :extended,"
-                " status_reason = NULL WHERE id = :id",
+                "UPDATE evaluations SET status = 'running', error = NULL, "
+                f"{', '.join(f'{c} = :{c}' for c in RESUMABLE_COLUMNS)}, status_reason = NULL "
+                "WHERE id = :id",
                 {**layout.settings_row(settings), "id": evaluation_id},
             )
 
@@ -169,16 +173,10 @@ def insert_evaluation(
         "case_count": len(cases),
         "agent_definition": None if definition is None else layout.to_json(definition),
     }
+    # The columns are the settings row's (``settings_row``) and ours: none is typed by hand.
+    columns = ", ".join(values)
     db.execute(
-        "INSERT INTO evaluations (id, created, status, stack, agents_path, agent, version,"
-        " attempts, k, require, completion_only, concurrency, timeout, cases_path,"
-        " cases_sha256, case_count, max_attempts, precision, confidence, agent_definition,"
-        " price_in, price_out, budget_runs, budget_cost, family_wise, extended)"
-        " VALUES (:id, :created, :status, :stack, :agents_path, :agent, :version,"
-        " :attempts, :k, :require, :completion_only, :concurrency, :timeout, :cases_path,"
-        " :cases_sha256, :case_count, :max_attempts, :precision, :confidence,"
-        " :agent_definition, :price_in, :price_out, :budget_runs, :budget_cost, :family_wise,"
-        " :extended)",
+        f"INSERT INTO evaluations ({columns}) VALUES ({', '.join(f':{c}' for c in values)})",
         values,
     )
     _insert_cases(db, evaluation_id, cases)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Collapsible, Input
 
+from passk_tui.core.inputs.schema import form_fields
 from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.configure.form import blank_form
-from passk_tui.tui.screens.configure.screen import FIELDS
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.widgets.key_bar import KeyBar
 
@@ -21,9 +21,11 @@ async def test_every_placeholder_fits_its_field_at_80_columns(app_env: Path) -> 
     async with app.run_test(size=SMALL) as pilot:
         app.screen.query_one("#cost", Collapsible).collapsed = False  # the cost fields shown
         await pilot.pause()
-        for name, (_, placeholder) in FIELDS.items():
-            field = app.screen.query_one(f"#input-{name}", Input)
-            assert len(placeholder) <= field.content_region.width, name
+        for declared in form_fields():
+            if declared.switch:
+                continue  # a checkbox's words are beside it, not in a field
+            field = app.screen.query_one(f"#input-{declared.name}", Input)
+            assert len(declared.placeholder) <= field.content_region.width, declared.name
 
 
 async def test_historys_keys_line_fits_80_columns(app_env: Path) -> None:

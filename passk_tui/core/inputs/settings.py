@@ -13,6 +13,7 @@ from fractions import Fraction
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.price import Price
 from passk_tui.core.text.mentions import shorten
+from passk_tui.core.text.terminal_text import escape, first_unsafe
 
 DEFAULT_ATTEMPTS = 5
 DEFAULT_K = 3
@@ -55,6 +56,8 @@ class Settings:
     cluster). How, not what, is measured: not stored, given again to a resume."""
     ray_address: str | None = None
     """``--ray-address`` (or RAY_ADDRESS) with ``--executor ray``; None: a Ray started here."""
+    label: str | None = None
+    """``--label``: a few words to tell the evaluation apart in History (None: none)."""
     extended: bool = False
     """Attempts were added after some were recorded (``--resume ID --attempts N`` or
     ``--max-attempts N``, the app's More attempts): n was chosen by looking, so every interval
@@ -164,6 +167,35 @@ def parse_require(text: str) -> Fraction:
     if not 0 <= value <= 1:
         raise InputError(f"must be between 0 and 1, got {shorten(text)}")
     return value
+
+
+#: Longest --label: a few words, one line of History.
+MAX_LABEL_CHARS = 60
+#: Longest agent id or name taken from --agent.
+MAX_AGENT_CHARS = 200
+
+
+def parse_label(text: str) -> str:
+    """A label: one line of printable text, trimmed, at most MAX_LABEL_CHARS."""
+    return _one_line(text.strip(), MAX_LABEL_CHARS)
+
+
+def parse_agent_name(text: str) -> str:
+    """An agent id or name: one line of text, not absurdly long (InputError names no flag)."""
+    return _one_line(text, MAX_AGENT_CHARS)
+
+
+def _one_line(text: str, most: int) -> str:
+    """``text`` if it is not blank, at most ``most`` characters and holds no control character:
+    it is shown on the terminal and in one row of History."""
+    if not text.strip():
+        raise InputError("must not be empty")
+    if len(text) > most:
+        raise InputError(f"at most {most} characters, got {len(text):,}")
+    unsafe = first_unsafe(text)
+    if unsafe is not None:
+        raise InputError(f"holds a control character ({escape(unsafe)})")
+    return text
 
 
 #: The largest whole number a flag takes: what the store's 64-bit integers hold.

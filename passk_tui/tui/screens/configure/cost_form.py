@@ -15,11 +15,12 @@ from pathlib import Path
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.price import Price, money_text, price_text
+from passk_tui.core.inputs.schema import COST_FIELDS
 from passk_tui.core.render.cost_text import budget_text
 from passk_tui.core.text.amounts import counted
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, check_budget_priced
 from passk_tui.evaluations.lookups import local_price
-from passk_tui.evaluations.settings_text import COST_FIELDS, SettingsCheck
+from passk_tui.evaluations.settings_text import SettingsCheck
 
 #: Fields whose error means the agents file's price cannot be known.
 _LOCAL_AGENT = ("agents", "agent", "version")

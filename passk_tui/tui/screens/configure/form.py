@@ -13,33 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.schema import CONFIDENT_GATE_SHORT, form_fields
 from passk_tui.core.inputs.settings import Settings, default_k
-from passk_tui.core.render.gate_meaning import CONFIDENT_GATE_SHORT
 from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.lookups import count_cases, local_agents
-from passk_tui.evaluations.settings_text import COST_FIELDS, check_settings
+from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.tui.screens.configure.cost_form import check_cost
 
 #: The text fields, in the order the screen shows them (the SWITCHES are checkboxes).
-TEXT_FIELDS = (
-    "agent",
-    "version",
-    "cases",
-    "attempts",
-    "k",
-    "require",
-    "confidence",
-    "baseline",
-    "concurrency",
-    "timeout",
-    "stack",
-    "key",
-    "agents",
-    *COST_FIELDS,
-)
+TEXT_FIELDS = tuple(f.name for f in form_fields() if not f.switch)
 
 #: The yes/no fields, after the text fields.
-SWITCHES = ("completion_only", "family_wise")
+SWITCHES = tuple(f.name for f in form_fields() if f.switch)
 
 FormValues = dict[str, str | bool]
 

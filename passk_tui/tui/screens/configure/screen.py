@@ -15,9 +15,9 @@ from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Collapsible, Header, Input, Label, Static
 
+from passk_tui.core.inputs.schema import BY_NAME, COST_FIELDS
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.lookups import stack_versions
-from passk_tui.evaluations.settings_text import COST_FIELDS
 from passk_tui.tui.app.messages import DemoRequested, HistoryRequested, RunRequested
 from passk_tui.tui.screens.configure.form import (
     SWITCHES,
@@ -28,39 +28,6 @@ from passk_tui.tui.screens.configure.form import (
 )
 from passk_tui.tui.widgets.key_bar import KeyBar
 
-#: Each text field's label and placeholder. A placeholder fits the field at 80 columns (27
-#: characters): the message beside the field says the rest.
-FIELDS: dict[str, tuple[str, str]] = {
-    "agent": ("Agent", "agent id, or a local name"),
-    "version": ("Version", "the exact version, e.g. 3"),
-    "cases": ("Cases file", "a .toml or .jsonl file"),
-    "attempts": ("Attempts", "per case (default 5)"),
-    "k": ("k", "pass@k's k (default 3)"),
-    "require": ("Require", "gate on pass@k, 0..1"),
-    "confidence": ("Confidence", "intervals' level (0.95)"),
-    "baseline": ("Baseline", "a version to compare with"),
-    "concurrency": ("Concurrency", "Runs in flight (default 4)"),
-    "timeout": ("Timeout", "seconds per attempt (300)"),
-    "stack": ("Stack", "http(s) address, or none"),
-    "key": ("Stack key", "or PASSK_KEY; never saved"),
-    "agents": ("Agents file", "default ./agents.toml"),
-    "price_in": ("Price in", "USD per million tokens in"),
-    "price_out": ("Price out", "USD per million tokens out"),
-    "budget_runs": ("Budget runs", "Runs at most (no limit)"),
-    "budget_cost": ("Budget cost", "USD at most (no limit)"),
-}
-#: What the cost fields do, on hover: the flag each stands for, and what wins.
-TOOLTIPS = {
-    "price_in": "--price-in: what a million input tokens cost, in USD. A local agent's price "
-    "is in its agents file (price = { input_per_mtok, output_per_mtok }); one typed here wins "
-    "over the file. Give both prices, or neither.",
-    "price_out": "--price-out: what a million output tokens cost, in USD. A local agent's "
-    "price is in its agents file; one typed here wins over the file.",
-    "budget_runs": "--budget-runs: start at most this many Runs in all, resumes included; "
-    "then nothing new starts and the evaluation ends 'budget spent'.",
-    "budget_cost": "--budget-cost: start no attempt once this much (USD) is spent; needs "
-    "prices, typed here or in a local agent's agents file.",
-}
 #: Seconds of quiet typing before the stack is asked about the agent.
 STACK_CHECK_DELAY = 0.5
 
@@ -107,23 +74,8 @@ class ConfigureScreen(Screen[None]):
             for name in TEXT_FIELDS:
                 if name not in COST_FIELDS:
                     yield from self._field(name)
-            with Horizontal(classes="field", id="field-completion_only"):
-                yield Label("Completion only", classes="field-label")
-                yield Checkbox(
-                    "accept cases with no check (a completed Turn passes)",
-                    bool(self.initial.get("completion_only", False)),
-                    id="input-completion_only",
-                    compact=True,
-                )
-            with Horizontal(classes="field", id="field-family_wise"):
-                yield Label("Whole suite", classes="field-label")
-                yield Checkbox(
-                    "the gate's promise for the suite",
-                    bool(self.initial.get("family_wise", False)),
-                    id="input-family_wise",
-                    compact=True,
-                )
-                yield Static("", id="message-family_wise", classes="field-message")
+            yield from self._switch("completion_only", message=False)
+            yield from self._switch("family_wise", message=True)
             # Folded unless given: one line at 80x24, where the other fields fill the screen.
             given = any(str(self.initial.get(name) or "").strip() for name in COST_FIELDS)
             with Collapsible(title="Cost", collapsed=not given, id="cost"):
@@ -139,20 +91,35 @@ class ConfigureScreen(Screen[None]):
 
     def _field(self, name: str) -> ComposeResult:
         """One text field's row: its label, its input, and the message beside it."""
-        label, placeholder = FIELDS[name]
+        declared = BY_NAME[name]
         with Horizontal(classes="field", id=f"field-{name}"):
-            yield Label(label, classes="field-label")
+            yield Label(declared.label or name, classes="field-label")
             field = Input(
                 str(self.initial.get(name, "") or ""),
-                placeholder=placeholder,
+                placeholder=declared.placeholder,
                 id=f"input-{name}",
                 password=name == "key",
                 compact=True,
                 classes="field-input",
             )
-            field.tooltip = TOOLTIPS.get(name)
+            field.tooltip = declared.tooltip or None
             yield field
             yield Static("", id=f"message-{name}", classes="field-message")
+
+    def _switch(self, name: str, *, message: bool) -> ComposeResult:
+        """One yes/no field's row: its label and checkbox (and the message beside it, for a
+        switch the validator may refuse)."""
+        declared = BY_NAME[name]
+        with Horizontal(classes="field", id=f"field-{name}"):
+            yield Label(declared.label or name, classes="field-label")
+            yield Checkbox(
+                declared.placeholder,
+                bool(self.initial.get(name, False)),
+                id=f"input-{name}",
+                compact=True,
+            )
+            if message:
+                yield Static("", id=f"message-{name}", classes="field-message")
 
     def on_mount(self) -> None:
         self.sub_title = "configure an evaluation"

@@ -1,0 +1,101 @@
+"""What the settings schema (``core.inputs.schema``) says of each setting: the kinds of its
+rows, and its parsers, imported only when first called so that --help stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from importlib import import_module
+from typing import NamedTuple
+
+
+def lazy_parser(module: str, name: str) -> Callable[[str], object]:
+    """``core.inputs.<module>.<name>``, imported when first called: --help reads this table,
+    and loading the parsers (fractions, decimal, dataclasses) cost it a third of its time."""
+
+    def parse(text: str) -> object:
+        found: Callable[[str], object] = getattr(
+            import_module(f"passk_tui.core.inputs.{module}"), name
+        )
+        return found(text)
+
+    parse.__qualname__ = parse.__name__ = name
+    return parse
+
+
+parse_attempts = lazy_parser("settings", "parse_attempts")
+parse_concurrency = lazy_parser("settings", "parse_concurrency")
+parse_confidence = lazy_parser("settings", "parse_confidence")
+parse_precision = lazy_parser("settings", "parse_precision")
+parse_require = lazy_parser("settings", "parse_require")
+parse_timeout = lazy_parser("settings", "parse_timeout")
+parse_version = lazy_parser("settings", "parse_version")
+parse_whole_number = lazy_parser("settings", "parse_whole_number")
+parse_price = lazy_parser("price", "parse_price")
+parse_money = lazy_parser("price", "parse_money")
+
+
+class Group(Enum):
+    """The --help section a flag is listed under (its title is the value)."""
+
+    WHAT = "what to measure"
+    HOW = "how to run"
+    MONEY = "what it may cost"
+
+
+class Resume(Enum):
+    """What a resume (``--resume ID``) may do with a setting given again."""
+
+    #: What is measured: the same value again, or refused.
+    MEASURED = "measured"
+    #: An extension may raise it, never lower it (more attempts measure more of the same).
+    GROWING = "growing"
+    #: An adaptive evaluation's stop rule: given anew it may re-decide cases.
+    STOP_RULE = "stop rule"
+    #: A budget holds across resumes: it may be lowered (or set), never raised.
+    BUDGET = "budget"
+    #: How it runs: taken as given.
+    RUNNING = "running"
+    #: A price: the stored one is kept (one may be given where none was).
+    PRICE = "price"
+    #: Not a stored setting (the key, the baseline): read anew each time.
+    NOT_STORED = "not stored"
+
+
+class Field(NamedTuple):
+    """One setting, as each face calls it and as it is parsed, resumed and stored."""
+
+    #: The validator's and the form's name for it (``check_settings``' texts).
+    name: str
+    #: Its flag (``--budget-cost``).
+    flag: str
+    #: The --help section.
+    group: Group
+    #: Its --help line.
+    help: str
+    #: --help's placeholder for its value; None: a switch (given or not).
+    metavar: str | None = None
+    #: Text to typed value, raising InputError naming no field; None: taken as given (a path,
+    #: a switch) or checked against other fields by the validator.
+    parse: Callable[[str], object] | None = None
+    #: Its ``Settings`` attribute; None: not part of the settings (the key, the baseline).
+    setting: str | None = None
+    #: Its ``evaluate(...)`` keyword; None: the API takes it otherwise (the agent argument,
+    #: ``Stack(url, key)``).
+    keyword: str | None = None
+    #: Its Configure form label; None: not on the form.
+    label: str | None = None
+    #: The form field's placeholder (a switch: its checkbox's words).
+    placeholder: str = ""
+    #: What the form field says on hover ("" for none).
+    tooltip: str = ""
+    #: What a resume may do with it.
+    resume: Resume = Resume.RUNNING
+    #: Its column in the store's ``evaluations`` table; None: not stored.
+    column: str | None = None
+
+    @property
+    def switch(self) -> bool:
+        """A yes/no setting (a flag with no value, a checkbox)."""
+        return self.metavar is None

@@ -1,0 +1,395 @@
+"""Every setting declared once: its flag, API keyword, form label, group, parser, resume rule,
+store column and help, so that a new setting is one row here plus its use.
+
+argparse (``cli.flags``), the Configure form (``tui.screens.configure``), the Python API's
+keyword handling (``api.evaluate``), the validator's flag names and the resume rules
+(``evaluations``) read this table instead of spelling each setting out. Pure: names and
+parsers only (no argparse, no Textual), so every face may import it.
+"""
+
+from __future__ import annotations
+
+# Field, Group and Resume are read through this module by every face: the schema is the one name.
+from passk_tui.core.inputs.field import Field as Field
+from passk_tui.core.inputs.field import Group as Group
+from passk_tui.core.inputs.field import Resume as Resume
+from passk_tui.core.inputs.field import (
+    lazy_parser,
+    parse_attempts,
+    parse_concurrency,
+    parse_confidence,
+    parse_money,
+    parse_precision,
+    parse_price,
+    parse_require,
+    parse_timeout,
+    parse_version,
+    parse_whole_number,
+)
+
+#: What the confident gate means, in one line, for --confidence's help. Here, beside the
+#: setting it explains, and not with the gate (``core.stats.gating``): --help prints it
+#: without loading the statistics.
+CONFIDENT_GATE_MEANING = (
+    "with --require X the gate reads the pass@k interval: pass when it lies wholly at or above X, "
+    "fail when wholly below, else undecided (exit 4: more attempts would settle it)"
+)
+#: The same in a few words, for the Configure form's hint beside the confidence.
+CONFIDENT_GATE_SHORT = "the gate reads intervals: pass, fail, undecided"
+
+FIELDS: tuple[Field, ...] = (
+    Field(
+        "agent",
+        "--agent",
+        Group.WHAT,
+        "agent id on the stack, else a local agent's name",
+        "ID",
+        setting="agent",
+        label="Agent",
+        placeholder="agent id, or a local name",
+        resume=Resume.MEASURED,
+        column="agent",
+    ),
+    Field(
+        "version",
+        "--version",
+        Group.WHAT,
+        "the exact agent version (integer); --version alone prints passk-tui's own",
+        "N",
+        parse=parse_version,
+        setting="version",
+        keyword="version",
+        label="Version",
+        placeholder="the exact version, e.g. 3",
+        resume=Resume.MEASURED,
+        column="version",
+    ),
+    Field(
+        "cases",
+        "--cases",
+        Group.WHAT,
+        "cases file (.toml or .jsonl)",
+        "PATH",
+        setting="cases_path",
+        keyword="cases",
+        label="Cases file",
+        placeholder="a .toml or .jsonl file",
+        resume=Resume.MEASURED,
+        column="cases_path",
+    ),
+    Field(
+        "attempts",
+        "--attempts",
+        Group.WHAT,
+        "attempts per case (default 5)",
+        "N",
+        parse=parse_attempts,
+        setting="attempts",
+        keyword="attempts",
+        label="Attempts",
+        placeholder="per case (default 5)",
+        resume=Resume.GROWING,
+        column="attempts",
+    ),
+    Field(
+        "max_attempts",
+        "--max-attempts",
+        Group.WHAT,
+        "adaptive: after --attempts, more attempts for each undecided case, up to N",
+        "N",
+        # Its floor (the attempts) is the validator's to check; a resume checks the stored one.
+        parse=parse_attempts,
+        setting="max_attempts",
+        keyword="max_attempts",
+        resume=Resume.GROWING,
+        column="max_attempts",
+    ),
+    Field(
+        "precision",
+        "--precision",
+        Group.WHAT,
+        "adaptive without --require: a case is decided once its pass@1 interval is at most "
+        "W wide (default 0.2)",
+        "W",
+        parse=parse_precision,
+        setting="precision",
+        keyword="precision",
+        resume=Resume.STOP_RULE,
+        column="precision",
+    ),
+    Field(
+        "k",
+        "--k",
+        Group.WHAT,
+        "the k in pass@k (default 3, or --attempts if smaller)",
+        "K",
+        # Its range (1..attempts) is the validator's; a resume refuses any k but the stored one.
+        parse=parse_whole_number,
+        setting="k",
+        keyword="k",
+        label="k",
+        placeholder="pass@k's k (default 3)",
+        resume=Resume.MEASURED,
+        column="k",
+    ),
+    Field(
+        "completion_only",
+        "--completion-only",
+        Group.WHAT,
+        "accept cases with no check: such a case passes when its Turn completes",
+        setting="completion_only",
+        keyword="completion_only",
+        label="Completion only",
+        placeholder="accept cases with no check (a completed Turn passes)",
+        resume=Resume.MEASURED,
+        column="completion_only",
+    ),
+    Field(
+        "baseline",
+        "--baseline",
+        Group.WHAT,
+        "also run version V on the same cases, interleaved, and print the comparison "
+        "(as `passk-tui compare`); --require then gates the candidate (--version)",
+        "V",
+        parse=parse_version,
+        keyword="baseline",
+        label="Baseline",
+        placeholder="a version to compare with",
+        resume=Resume.NOT_STORED,
+    ),
+    Field(
+        "require",
+        "--require",
+        Group.HOW,
+        "exit 1 when any case's pass@k is below X (0..1)",
+        "X",
+        parse=parse_require,
+        setting="require",
+        keyword="require",
+        label="Require",
+        placeholder="gate on pass@k, 0..1",
+        resume=Resume.STOP_RULE,
+        column="require",
+    ),
+    Field(
+        "confidence",
+        "--confidence",
+        Group.HOW,
+        f"level of every interval, 0 < C < 1 (default 0.95 where shown); {CONFIDENT_GATE_MEANING}",
+        "C",
+        parse=parse_confidence,
+        setting="confidence",
+        keyword="confidence",
+        label="Confidence",
+        placeholder="intervals' level (0.95)",
+        resume=Resume.STOP_RULE,
+        column="confidence",
+    ),
+    Field(
+        "family_wise",
+        "--family-wise",
+        Group.HOW,
+        "with --require and --confidence: the gate's promise holds for the whole suite "
+        "(each case judged at 1-(1-C)/M, Bonferroni), not per case",
+        setting="family_wise",
+        keyword="family_wise",
+        label="Whole suite",
+        placeholder="the gate's promise for the suite",
+        column="family_wise",
+    ),
+    Field(
+        "concurrency",
+        "--concurrency",
+        Group.HOW,
+        "most Runs in flight at once (default 4)",
+        "N",
+        parse=parse_concurrency,
+        setting="concurrency",
+        keyword="concurrency",
+        label="Concurrency",
+        placeholder="Runs in flight (default 4)",
+        column="concurrency",
+    ),
+    Field(
+        "executor",
+        "--executor",
+        Group.HOW,
+        "where local command agents run: local (default) or ray (a Ray cluster)",
+        "WHERE",
+        setting="executor",
+        resume=Resume.NOT_STORED,
+    ),
+    Field(
+        "ray_address",
+        "--ray-address",
+        Group.HOW,
+        "with --executor ray: the cluster (env RAY_ADDRESS; none: a Ray started here)",
+        "ADDRESS",
+        setting="ray_address",
+        resume=Resume.NOT_STORED,
+    ),
+    Field(
+        "timeout",
+        "--timeout",
+        Group.HOW,
+        "per-attempt deadline in seconds (default 300)",
+        "S",
+        parse=parse_timeout,
+        setting="timeout",
+        keyword="timeout",
+        label="Timeout",
+        placeholder="seconds per attempt (300)",
+        column="timeout",
+    ),
+    Field(
+        "stack",
+        "--stack",
+        Group.HOW,
+        "the stack address (env PASSK_STACK)",
+        "URL",
+        setting="stack",
+        label="Stack",
+        placeholder="http(s) address, or none",
+        column="stack",
+    ),
+    Field(
+        "key",
+        "--key",
+        Group.HOW,
+        "the stack key (env PASSK_KEY is preferred)",
+        "KEY",
+        label="Stack key",
+        placeholder="or PASSK_KEY; never saved",
+        resume=Resume.NOT_STORED,
+    ),
+    Field(
+        "agents",
+        "--agents",
+        Group.HOW,
+        "local agents file (default ./agents.toml)",
+        "PATH",
+        setting="agents_path",
+        keyword="agents",
+        label="Agents file",
+        placeholder="default ./agents.toml",
+        column="agents_path",
+    ),
+    Field(
+        "label",
+        "--label",
+        Group.HOW,
+        "a few words to tell this evaluation apart, stored with it and shown in history",
+        "TEXT",
+        parse=lazy_parser("settings", "parse_label"),
+        setting="label",
+        keyword=None,
+        column="label",
+    ),
+    Field(
+        "price_in",
+        "--price-in",
+        Group.MONEY,
+        "a stack agent's price per million input tokens",
+        "P",
+        parse=parse_price,
+        keyword="price_in",
+        label="Price in",
+        placeholder="USD per million tokens in",
+        tooltip="--price-in: what a million input tokens cost, in USD. A local agent's price "
+        "is in its agents file (price = { input_per_mtok, output_per_mtok }); one typed here wins "
+        "over the file. Give both prices, or neither.",
+        resume=Resume.PRICE,
+        column="price_in",
+    ),
+    Field(
+        "price_out",
+        "--price-out",
+        Group.MONEY,
+        "a stack agent's price per million output tokens",
+        "P",
+        parse=parse_price,
+        keyword="price_out",
+        label="Price out",
+        placeholder="USD per million tokens out",
+        tooltip="--price-out: what a million output tokens cost, in USD. A local agent's "
+        "price is in its agents file; one typed here wins over the file.",
+        resume=Resume.PRICE,
+        column="price_out",
+    ),
+    Field(
+        "budget_runs",
+        "--budget-runs",
+        Group.MONEY,
+        "start at most N Runs in all (resumes included; with --baseline, per version); "
+        "then end 'budget spent'; a resume may lower it, never raise it",
+        "N",
+        parse=parse_attempts,
+        setting="budget_runs",
+        keyword="budget_runs",
+        label="Budget runs",
+        placeholder="Runs at most (no limit)",
+        tooltip="--budget-runs: start at most this many Runs in all, resumes included; "
+        "then nothing new starts and the evaluation ends 'budget spent'.",
+        resume=Resume.BUDGET,
+        column="budget_runs",
+    ),
+    Field(
+        "budget_cost",
+        "--budget-cost",
+        Group.MONEY,
+        "start no attempt once this much is spent (needs prices); then end 'budget spent'",
+        "USD",
+        parse=parse_money,
+        setting="budget_cost",
+        keyword="budget_cost",
+        label="Budget cost",
+        placeholder="USD at most (no limit)",
+        tooltip="--budget-cost: start no attempt once this much (USD) is spent; needs "
+        "prices, typed here or in a local agent's agents file.",
+        resume=Resume.BUDGET,
+        column="budget_cost",
+    ),
+)
+
+#: Each field by its name.
+BY_NAME = {f.name: f for f in FIELDS}
+#: The Configure form's order (its text fields, then the switches; the money fields folded).
+FORM_ORDER = (
+    "agent",
+    "version",
+    "cases",
+    "attempts",
+    "k",
+    "require",
+    "confidence",
+    "baseline",
+    "concurrency",
+    "timeout",
+    "stack",
+    "key",
+    "agents",
+    "price_in",
+    "price_out",
+    "budget_runs",
+    "budget_cost",
+    "completion_only",
+    "family_wise",
+)
+#: The fields that set money and budgets, in the order they are checked and shown.
+COST_FIELDS = tuple(f.name for f in FIELDS if f.group is Group.MONEY)
+
+
+def flag_name(name: str) -> str:
+    """What the CLI calls field ``name`` in its line about it (``--budget-cost``)."""
+    field = BY_NAME.get(name)
+    return field.flag if field is not None else f"--{name}"
+
+
+def resumed(rule: Resume) -> dict[str, str]:
+    """The stored settings a resume treats by ``rule``, each with its flag (Settings names)."""
+    return {f.setting: f.flag for f in FIELDS if f.resume is rule and f.setting is not None}
+
+
+def form_fields() -> tuple[Field, ...]:
+    """The Configure form's fields, in its order."""
+    return tuple(BY_NAME[name] for name in FORM_ORDER)
