@@ -48,10 +48,6 @@ class RecordedEvaluation(Evaluation):
         warnings: Sequence[str] = (),
     ) -> None:
         self.store = store
-        #: What the agent resolved to, as stored (None: an evaluation stored before it was).
-        self.definition = definition
-        #: One line each, for stderr or a notification: the agent's definition changed.
-        self.warnings = list(warnings)
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
         self.store_error: str | None = None
         self._claim = claim
@@ -66,9 +62,12 @@ class RecordedEvaluation(Evaluation):
             on_event=self._on_event,
             policy=policy or sampling_policy(settings, len(cases), previous),
         )
+        #: What the agent resolved to, as stored (None: an evaluation stored before it was).
+        self.definition = definition
+        self.warnings = list(warnings)
         #: The stop reasons as the store holds them; written through as the policy's change.
         self._kept_reasons: dict[int, StopReason] = dict(stored_reasons or {})
-        reasons = getattr(self.policy, "stop_reasons", None)
+        reasons = self.policy.stop_reasons
         if reasons is not None:
             self.progress.stop_reasons = reasons
 

@@ -140,7 +140,7 @@ def snapshot(evaluation: Evaluation) -> StoredEvaluation:
         cases_sha256="",
         records=records,
         stop_reasons=dict(progress.stop_reasons),
-        definition=getattr(evaluation, "definition", None),  # a recorded evaluation's
+        definition=evaluation.definition,  # a recorded evaluation's
         status_reason=evaluation.status_reason,
     )
 

@@ -55,7 +55,7 @@ class EvaluationView:
             evaluation.cases,
             evaluation,
             # A recorded evaluation knows what its agent resolved to; a bare one does not.
-            definition=getattr(evaluation, "definition", None),
+            definition=evaluation.definition,
         )
 
     @classmethod
@@ -177,9 +177,10 @@ class EvaluationView:
     def still_sampled(self, case_index: int) -> bool:
         """Live and the case still has attempts to come: pending or in flight, or an adaptive
         policy has not stopped it yet (it hands out one attempt at a time)."""
-        if not self.live:
+        evaluation = self.evaluation
+        if evaluation is None or not self.running:  # not live
             return False
-        stopped = getattr(getattr(self.evaluation, "policy", None), "stop_reasons", None)
+        stopped = evaluation.policy.stop_reasons
         if stopped is not None and case_index not in stopped:
             return True
         return any(state < Cell.PASSED for state in self.progress.cells[case_index])

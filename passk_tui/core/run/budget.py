@@ -13,12 +13,13 @@ a Run budget never. What a resume spent before is counted from the store
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.policy import Pause, SamplingPolicy, Slot
+from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.core.stats.progress import Progress
 from passk_tui.core.text.amounts import counted
 
@@ -54,7 +55,7 @@ class BudgetedPolicy:
         self._replays = set(replays)
         #: Attempts (case, attempt number) handed out that have not landed or been dropped.
         self._open: set[tuple[int, int]] = set()
-        self.spent = False
+        self._spent = False
 
     def _exhausted(self) -> bool:
         if self.budget_runs is not None and self.runs_started >= self.budget_runs:
@@ -62,7 +63,7 @@ class BudgetedPolicy:
         return self.budget_cost is not None and self.cost_spent >= self.budget_cost
 
     def next(self) -> Slot | Pause:
-        if self.spent and not self._replays:
+        if self._spent and not self._replays:
             return Pause.DONE
         while True:
             slot = self.inner.next()
@@ -74,7 +75,7 @@ class BudgetedPolicy:
                 return slot
             if self._exhausted():
                 # Refused: the inner policy hears of it as of any attempt that never ran.
-                self.spent = True
+                self._spent = True
                 self.inner.dropped(slot)
                 if not self._replays:
                     return Pause.DONE
@@ -97,9 +98,13 @@ class BudgetedPolicy:
     def planned(self, case_index: int) -> int:
         return self.inner.planned(case_index)
 
+    @property
+    def spent(self) -> bool:
+        return self._spent
+
     def most_left(self) -> int:
         """The most attempts still to start: the inner policy's, bounded by the Runs left."""
-        left: int = getattr(self.inner, "most_left", lambda: 0)()
+        left = self.inner.most_left()
         if self.budget_cost is not None and self.cost_spent >= self.budget_cost:
             return min(left, len(self._replays))
         if self.budget_runs is not None:
@@ -116,9 +121,9 @@ class BudgetedPolicy:
         return len(self._open) + max(0, self.budget_runs - self.runs_started) + len(self._replays)
 
     @property
-    def stop_reasons(self) -> object:
-        """The inner (adaptive) policy's stop reasons; AttributeError for a fixed n's."""
-        return self.inner.stop_reasons  # type: ignore[attr-defined]
+    def stop_reasons(self) -> Mapping[int, StopReason] | None:
+        """The inner policy's: an adaptive one's stop reasons; None for a fixed n."""
+        return self.inner.stop_reasons
 
 
 def pair_budget_line(settings: Settings) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_flow import AttemptFlow, RecordSink
 from passk_tui.core.run.attempt_keys import PlannedAttempt
@@ -53,9 +54,12 @@ class Evaluation(AttemptFlow):
         self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
         self.progress.add(previous)
-        bound = getattr(self.policy, "runs_bound", None)
-        if bound is not None:
-            self.progress.runs_bound = bound
+        self.progress.runs_bound = self.policy.runs_bound
+        #: What the agent resolved to, as stored: a recorded evaluation's (a bare one keeps none).
+        self.definition: Definition | None = None
+        #: One line each, for stderr or a notification: the agent's definition changed since
+        #: it was stored (a recorded evaluation's; a bare one has none).
+        self.warnings: list[str] = []
         self.status: Status | None = None
         self.error: str | None = None
         #: Why it ended as it did, beside its status: ``budget spent`` (None: nothing to add).
@@ -115,7 +119,7 @@ class Evaluation(AttemptFlow):
         """Settle the status (done unless stopped or failed) and tell the front end."""
         if self.status is None:
             self.status = "cancelled" if self._cancelled else "done"
-        if self.status == "done" and getattr(self.policy, "spent", False):
+        if self.status == "done" and self.policy.spent:
             self.status_reason = BUDGET_SPENT
         self._emit(EvaluationFinished(self.status, self.error, self.status_reason))
         return self.status

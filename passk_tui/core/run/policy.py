@@ -64,6 +64,25 @@ class SamplingPolicy(Protocol):
         """How many attempts the case has, recorded or handed out or still to come, as known now."""
         ...
 
+    def most_left(self) -> int:
+        """The most attempts still to start, as built (what a resume or an extension would run)."""
+        ...
+
+    def runs_bound(self) -> int | None:
+        """The most attempts still to finish under a Run budget; None when nothing bounds them."""
+        ...
+
+    @property
+    def spent(self) -> bool:
+        """Whether a budget refused an attempt: the budget, not the policy, ended the evaluation."""
+        ...
+
+    @property
+    def stop_reasons(self) -> Mapping[int, StopReason] | None:
+        """Per case a rule stopped sampling (adaptive): why; None when no rule stops a case
+        (a fixed n: every case runs its attempts)."""
+        ...
+
 
 def first_pass(
     limits: list[int], done: set[tuple[int, int]], retakes: Mapping[tuple[int, int], int]
@@ -117,6 +136,17 @@ class FixedPolicy:
     def most_left(self) -> int:
         """The attempts still to start, as built (what a resume or an extension would run)."""
         return self.left
+
+    def runs_bound(self) -> int | None:
+        return None  # no budget here (``BudgetedPolicy`` holds one)
+
+    @property
+    def spent(self) -> bool:
+        return False
+
+    @property
+    def stop_reasons(self) -> Mapping[int, StopReason] | None:
+        return None
 
 
 class AdaptivePolicy:
@@ -288,6 +318,13 @@ class AdaptivePolicy:
             self.max_attempts - top for i, top in enumerate(self._top) if i not in self.stop_reasons
         )
         return gaps + extra
+
+    def runs_bound(self) -> int | None:
+        return None  # no budget here (``BudgetedPolicy`` holds one)
+
+    @property
+    def spent(self) -> bool:
+        return False
 
 
 def worth_more(reading: Reading) -> list[int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual.app import SystemCommand
 from textual.binding import ActiveBinding
@@ -36,11 +36,18 @@ def named_bindings(screen: Screen[Any]) -> Iterator[tuple[str, ActiveBinding]]:
         yield key, active
 
 
+@runtime_checkable
+class SaysUnavailable(Protocol):
+    """A screen that says why it disables an action (History, Results)."""
+
+    def unavailable(self, action: str) -> str | None:
+        """Why ``action`` is disabled now, in words; None when it is not (or no reason is told)."""
+        ...
+
+
 def unavailable(screen: Screen[Any], action: str) -> str | None:
     """Why the screen disables ``action`` now, when it says (its ``unavailable`` method)."""
-    says = getattr(screen, "unavailable", None)
-    why = says(action) if callable(says) else None
-    return why if isinstance(why, str) else None
+    return screen.unavailable(action) if isinstance(screen, SaysUnavailable) else None
 
 
 def screen_commands(

@@ -90,7 +90,7 @@ class RunControl(ScreenshotSaving):
         if remember is not None:
             save_last_used(remember)
         # A recorded evaluation says when its agent now runs as something else than before.
-        for warning in getattr(evaluation, "warnings", ()):
+        for warning in evaluation.warnings:
             self.notify(warning, severity="warning", timeout=15, markup=False)
         self._launch(evaluation)
 
@@ -264,13 +264,16 @@ class RunControl(ScreenshotSaving):
     def _export(self) -> None:
         """--export: write what the store holds of the evaluation that just ended (of a pair:
         their comparison, as headless writes it)."""
-        evaluation = self.evaluation
-        store = getattr(evaluation, "store", None)
-        if not self.export_paths or evaluation is None or store is None:
+        from passk_tui.evaluations.recorded import RecordedEvaluation
+
+        evaluation = self.evaluation  # of a pair: the candidate
+        # A bare evaluation (no store behind it) has nothing stored to export.
+        if not self.export_paths or not isinstance(evaluation, RecordedEvaluation):
             return
         from passk_tui.reports.compare_export import export_comparison
         from passk_tui.reports.export import export
 
+        store = evaluation.store
         for path in self.export_paths:
             try:
                 if self.pair is not None:

@@ -31,13 +31,13 @@ def default_export_path(view: EvaluationView, folder: Path) -> Path:
 
 def export_view(view: EvaluationView, path: Path) -> Path:
     """Export what the store holds of the view's evaluation (live without a store: its snapshot)."""
+    from passk_tui.evaluations.recorded import RecordedEvaluation
     from passk_tui.reports.export import export
     from passk_tui.store import Store
 
     evaluation = view.evaluation
-    store = getattr(evaluation, "store", None)
-    if store is not None:
-        return export(store.load(view.evaluation_id), path)
+    if isinstance(evaluation, RecordedEvaluation):
+        return export(evaluation.store.load(view.evaluation_id), path)
     if evaluation is not None:
         return export(evaluation, path)
     with Store.open() as opened:
