@@ -73,7 +73,7 @@ class AttemptRecord:
     usage: dict[str, Any] | None = None
     output_size: int | None = None
     """The answer's full length in characters when ``output`` keeps only its start
-    (``core.values.OUTPUT_LIMIT``); None when the whole answer is kept."""
+    (``core.inputs.bounds.OUTPUT_LIMIT``); None when the whole answer is kept."""
     retake: int = 0
     """0 for an attempt's first run; n for its n-th rerun after being withdrawn."""
     retries: int = 0

@@ -1,7 +1,7 @@
 """The exit codes every face uses, and the two kinds of failure a user can cause or meet.
 
 One enum, so the CLI, the app, ``serve`` and the Python API cannot drift apart; the numbers
-are PRODUCT.md's.
+are a contract scripts and CI read, so they never change meaning.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """The process's exit status, as PRODUCT.md and ``passk-tui --help`` list them."""
+    """The process's exit status, as the README and ``passk-tui --help`` list them."""
 
     #: Done, and the gate (if any) held.
     OK = 0

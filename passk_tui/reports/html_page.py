@@ -114,7 +114,7 @@ def cut_text(text: str, limit: int, size: int | None = None) -> str:
     with its full size said when longer, its controls shown as escapes (``terminal_safe_lines``).
 
     ``size`` is the full length when ``text`` is already only the start of it (a stored
-    answer past ``core.values.OUTPUT_LIMIT``).
+    answer past ``core.inputs.bounds.OUTPUT_LIMIT``).
     """
     size = len(text) if size is None else size
     if size <= limit and len(text) <= limit:

@@ -65,7 +65,7 @@ class Report:
     stored: StoredEvaluation
     reading: Reading
     cases: tuple[CaseReport, ...]
-    #: The evaluation's interval method and why (``core.interval_choice``).
+    #: The evaluation's interval method and why (``core.stats.rates.interval_choice``).
     intervals: IntervalChoice
     costs: tuple[CaseCosts, ...] = ()
     """Per case, in case order: tokens, durations and money (``core.stats.costs.case_costs``)."""
@@ -93,8 +93,8 @@ class Report:
 
 
 def build_report(source: StoredEvaluation | Evaluation, confidence: float | None = None) -> Report:
-    """Read ``source`` at ``confidence`` (None: as its settings say, ``core.sampling``), by the
-    evaluation's own method (``core.interval_choice``: anytime-valid once n was chosen by looking)."""
+    """Read ``source`` at ``confidence`` (None: as its settings say, ``core.run.sampling``), by the
+    evaluation's own method (``core.stats.rates.interval_choice``: anytime-valid once n was chosen by looking)."""
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
     s = stored.settings
     level = confidence if confidence is not None else gate_confidence(s)

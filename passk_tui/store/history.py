@@ -31,7 +31,7 @@ def shown_status(summary: EvaluationSummary) -> str:
 def gate_counts(figures: Sequence[CaseFigures], settings: Settings) -> tuple[int | None, int]:
     """(cases the evaluation's own gate fails, cases a confident gate decides).
 
-    The gate is the one Results reads (``core.sampling.reading``): the confident one
+    The gate is the one Results reads (``core.run.sampling.reading``): the confident one
     for an adaptive evaluation, so History's count is Results' "failed", not a point
     gate beside it. Under the point gate the count is None while any case's pass@k
     is undefined (fewer than k attempts): a count over the cases that happen to be

@@ -34,7 +34,7 @@ class EvaluationSummary:
     """Cases whose pass@k is under the stored --require; None with no gate, or while some
     case has fewer than k attempts (its pass@k is undefined, so the count is too)."""
     extent: Extent
-    """How far it got and can go (``core.extent``), as every face describes it."""
+    """How far it got and can go (``core.stats.extent``), as every face describes it."""
     decided: int | None = None
     """Cases a confident gate decides, pass or fail (the evaluation's own, else one at the
     default 0.95); None with no gate."""
@@ -71,7 +71,7 @@ class StoredEvaluation:
     """Attempts whose Run was (or was about to be) requested and that have no record: a
     resume finishes them under the same keys before its policy decides anything."""
     definition: Definition | None = None
-    """What the agent resolved to (``core.agent_definition``); None: stored before it was."""
+    """What the agent resolved to (``core.inputs.agent_definition``); None: stored before it was."""
     status_reason: str | None = None
     """Why it ended as it did, when its status does not say it all (``budget spent``)."""
 

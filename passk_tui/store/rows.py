@@ -2,7 +2,7 @@
 
 Every value from outside is made storable here, so that no answer, error or id
 can make a write fail: lone surrogates are written as their escapes
-(``core.values.storable_text``), ids that are not strings as their JSON text,
+(``core.inputs.bounds.storable_text``), ids that are not strings as their JSON text,
 and an answer past ``OUTPUT_LIMIT`` characters keeps its start only. Such a cut
 answer is laid out as the JSON string of its start, a space and its full length
 (``"abc…" 209715200``): not one JSON value, so it cannot be mistaken for an

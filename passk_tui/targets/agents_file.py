@@ -1,6 +1,6 @@
 """The local agents file (``agents.toml``): finding it, validating it, and making a target from it.
 
-The shape is the one PRODUCT.md shows::
+The shape is the one the README shows::
 
     [agents.calc.versions.1]
     command = ["python3", "agents/calc.py"]
@@ -43,7 +43,7 @@ _OPENAI_TEXT_KEYS = ("base_url", "model", "system", "api_key_env")
 #: Body keys the target writes itself: `params` may set any other.
 _OWN_BODY_KEYS = ("model", "messages")
 _VERSION_KEY = re.compile(r"[0-9]+")
-#: What a base_url with a user or password in it is told (``core.addresses``).
+#: What a base_url with a user or password in it is told (``passk_tui.targets.addresses``).
 _BASE_URL_CREDENTIALS = (
     "put no user or password in the address; give the key with api_key_env "
     "(the name of the environment variable that holds it)"

@@ -98,7 +98,8 @@ class CommandTarget:
 
 
 def attempt_env(attempt: PlannedAttempt, evaluation_id: str) -> dict[str, str]:
-    """Which attempt a `command` agent is making, as its environment says it (PRODUCT.md)."""
+    """Which attempt a `command` agent is making, as its environment says it (the README lists
+    these variables for agent authors)."""
     return {
         "PASSK_CASE": attempt.case.name,
         "PASSK_ATTEMPT": str(attempt.attempt),

@@ -38,7 +38,7 @@ class EvaluationView:
     failed_with: str | None = None
     #: False in tests and snapshots: rates, clocks and durations show as dashes.
     show_timing: bool = True
-    #: What the agent resolved to (``core.agent_definition``); None: not recorded.
+    #: What the agent resolved to (``core.inputs.agent_definition``); None: not recorded.
     definition: Definition | None = None
     _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
     _costs: tuple[int, list[CaseCosts]] | None = field(default=None, repr=False, compare=False)
@@ -131,7 +131,7 @@ class EvaluationView:
         return [case.figures for case in self.reading().failing]
 
     def interval_choice(self) -> IntervalChoice:
-        """The evaluation's interval method and why (``core.interval_choice``): anytime-valid
+        """The evaluation's interval method and why (``core.stats.rates.interval_choice``): anytime-valid
         while attempts are landing, or once n was chosen by looking."""
         return interval_choice(self.settings, self.progress.planned_reached)
 

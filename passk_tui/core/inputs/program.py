@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 #: Variables no local program is given: the stack key is the user's, held for the stack
-#: alone (PRODUCT.md: "never the stack key"). ``serve`` hands a ``--key`` to its app
+#: alone: a local program is never given it. ``serve`` hands a ``--key`` to its app
 #: processes as PASSK_KEY, so this is where a flag's key would reach a program too.
 WITHHELD = frozenset({"PASSK_KEY"})
 

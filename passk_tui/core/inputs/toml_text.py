@@ -1,7 +1,7 @@
 """Reading TOML for cases and agents files, with errors that name the line.
 
 tomli rather than the stdlib's tomllib: it reads TOML 1.1, whose inline tables
-may span lines, as the agents file example in PRODUCT.md does.
+may span lines, as the agents file example in the README does.
 """
 
 from __future__ import annotations

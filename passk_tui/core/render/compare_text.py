@@ -1,4 +1,4 @@
-"""A ``Comparison`` as text: the plain table PRODUCT.md shows, the count line, the suite line,
+"""A ``Comparison`` as text: the plain table ``compare`` prints, the count line, the suite line,
 the notes under them."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def signed(value: Fraction | None) -> str:
 
 
 def p_text(p: Fraction | float | None) -> str:
-    """A p-value as shown: two decimals as PRODUCT.md's table has them (0.0093 is ``0.01``),
+    """A p-value as shown: two decimals as the compare table has them (0.0093 is ``0.01``),
     three below 0.005 where two would read ``0.00``, ``<0.001`` below 0.001; ``-`` if none.
 
     So no shown p is 0, and a Holm p never looks smaller than the raw p beside it.

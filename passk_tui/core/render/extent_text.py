@@ -1,4 +1,4 @@
-"""An evaluation's extent in words, as every face writes it (``core.extent`` holds the counts).
+"""An evaluation's extent in words, as every face writes it (``core.stats.extent`` holds the counts).
 
 A fixed n: ``15 of 15 attempts``. Adaptive: ``104 of at most 200 attempts (3 to 40 per
 case)``, and how its cases stand: ``3 decided pass, 2 capped undecided, 1 still sampled``.

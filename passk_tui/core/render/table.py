@@ -1,4 +1,7 @@
-"""The plain results table, exactly as PRODUCT.md shows it, with the interval and gate columns on demand."""
+"""The plain results table a headless run prints, with the interval and gate columns on demand.
+
+Its columns and digits are a contract: scripts read it, tests hold it to the character.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +65,7 @@ def _reading_header(reading: Reading | None) -> list[str]:
 
 
 def plain_table(figures: Sequence[CaseFigures], k: int, reading: Reading | None = None) -> str:
-    """The results table as PRODUCT.md shows it (with ``--confidence``, its two added columns)."""
+    """The plain results table (with ``--confidence``, its two added columns)."""
     return plain_columns(table_rows(figures, k, reading))
 
 

@@ -23,7 +23,7 @@ from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.core.stats.progress import Progress
 from passk_tui.core.text.amounts import counted
 
-#: The ``status_reason`` of an evaluation whose budget stopped it (PRODUCT.md's words).
+#: The ``status_reason`` of an evaluation whose budget stopped it (stored, exported, printed).
 BUDGET_SPENT = "budget spent"
 
 
@@ -128,7 +128,7 @@ class BudgetedPolicy:
 
 def pair_budget_line(settings: Settings) -> str | None:
     """How a budget applies to a ``--baseline`` pair, in words: each version is its own
-    evaluation with its own budget (PRODUCT.md: "started by this evaluation"), so the pair
+    evaluation with its own budget (a budget counts the Runs started by that evaluation), so the pair
     may spend twice the figure given; None without a budget."""
     spends = []
     if settings.budget_runs is not None:

@@ -23,7 +23,7 @@ from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.core.stats.rates.figures import CaseFigures
 
 #: A stop rule: from a case's outcomes by attempt number (1 a pass, 0 not), why it may stop
-#: (``core.stopping``), or None.
+#: (``core.stats.gating.stopping``), or None.
 StopRule = Callable[[bytes], "StopReason | None"]
 
 
@@ -153,7 +153,7 @@ class AdaptivePolicy:
     """Every case first gets ``attempts``; then each still-undecided case more, up to ``max_attempts``.
 
     A case is judged on the longest run of attempt numbers 1..m that have all
-    finished (``core.stopping`` says why: whichever finish first may
+    finished (``core.stats.gating.stopping`` says why: whichever finish first may
     over-represent the fast outcome), at every m from ``attempts`` on:
     ``stop_rule(outcomes 1..m)`` naming a reason decides it for good (the reason
     keeps that m; attempts already in flight still finish and count), and a

@@ -2,9 +2,9 @@
 
 One place for the choice, so that the headless table, the exports, the HTML
 report and the app read an evaluation the same way: its intervals by the method
-``core.interval_choice`` decides (anytime-valid once n was chosen by looking)
+``core.stats.rates.interval_choice`` decides (anytime-valid once n was chosen by looking)
 and, adaptive with ``--require``, the confident gate, whose test is what stopped
-each case (``core.stopping``).
+each case (``core.stats.gating.stopping``).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def reading(
 ) -> Reading:
     """Every case's intervals and verdict as the settings call for (method, level, gate).
 
-    ``suite_size`` and ``choice`` (the evaluation's method, ``core.interval_choice``): for
+    ``suite_size`` and ``choice`` (the evaluation's method, ``core.stats.rates.interval_choice``): for
     when ``figures`` are only some of its cases (one case redrawn live); by default the
     method is decided from ``figures``.
     """

@@ -34,7 +34,7 @@ class Target(Protocol):
     """
 
     definition: Definition
-    """What this target runs, resolved and without secrets (``core.agent_definition``):
+    """What this target runs, resolved and without secrets (``core.inputs.agent_definition``):
     stored with each evaluation so that a label in an editable file keeps its meaning."""
 
     async def prepare(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import signal
 
-#: The sandbox's words for each limit (PRODUCT.md: "sandbox: memory limit").
+#: The sandbox's words for each limit ("sandbox: memory limit", as docs/sandboxes.md shows them).
 MEMORY = "sandbox: memory limit"
 CPU = "sandbox: cpu limit"
 PROCESSES = "sandbox: process limit"

@@ -3,7 +3,7 @@
 bwrap exits as soon as the program does; its init (pid 1 of the namespace) dies
 after it, by --die-with-parent, and only then does the kernel kill what is left in
 the namespace. bwrap's status pipe names that init (``{"child-pid": N}``), so a run
-ends only once nothing it started is left, as PRODUCT.md promises.
+ends only once nothing it started is left, as docs/sandboxes.md promises.
 """
 
 from __future__ import annotations

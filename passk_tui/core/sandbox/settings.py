@@ -15,7 +15,7 @@ from typing import Any
 from passk_tui.core.errors import InputError
 from passk_tui.core.text.mentions import type_name
 
-#: PRODUCT.md's defaults: 1024 MB of memory, 256 processes; CPU time defaults to the timeout.
+#: The defaults (docs/sandboxes.md): 1024 MB of memory, 256 processes; CPU time defaults to the timeout.
 MEMORY_MB = 1024
 PROCESSES = 256
 #: What the user installs when bubblewrap is missing (Debian's and most distributions' name).

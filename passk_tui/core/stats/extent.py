@@ -3,7 +3,7 @@
 A fixed-n evaluation plans cases x attempts up front. An adaptive one plans a first
 round (cases x --attempts), then hands out more, one at a time, up to a cap (cases x
 --max-attempts); its total grows while it runs, and each case stops for a reason
-(``core.stopping``). History, the Results header, the progress lines and the headless
+(``core.stats.gating.stopping``). History, the Results header, the progress lines and the headless
 stderr all said this differently ("102/200", "102 of 102", "161/169 ~0:00 left", "under
 gate 1" beside "0 failed, 2 undecided"); they now read one ``Extent`` and the words in
 ``core.render.extent_text``.
@@ -15,7 +15,7 @@ started). The lines count to that when it is below the plan, and work out the ti
 for it. A cost budget gives no such bound (what an attempt costs is known only once it
 lands), so a run under one still counts to its plan.
 
-The gate's counts are the evaluation's own reading (``core.sampling.reading``: the
+The gate's counts are the evaluation's own reading (``core.run.sampling.reading``: the
 confident gate for an adaptive run), never a second gate worked out beside it.
 """
 

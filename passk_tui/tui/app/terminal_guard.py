@@ -1,7 +1,7 @@
 """The last guard between the app and the terminal: no control character is ever drawn.
 
 Outside text (answers, errors, names, paths) is made visible where it enters a
-screen (``core.terminal_text``). A widget that draws text it was not handed by
+screen (``core.text.terminal_text``). A widget that draws text it was not handed by
 us (an ``Input`` holding a pasted escape, a toast, the command palette) would
 still send it raw; this filter, applied by the app to every line it draws,
 removes what is left. It removes rather than escapes: the line is already laid

@@ -24,7 +24,7 @@ from passk_tui.tui.screens.history import MARK as HISTORY_MARK
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
 
-#: What the figures mean, in the words of PRODUCT.md (n attempts of a case, c of them passed).
+#: What the figures mean, in the README's words (n attempts of a case, c of them passed).
 DEFINITIONS: tuple[tuple[str, str], ...] = (
     ("pass@1", "c / n: the share of the case's attempts that passed."),
     (

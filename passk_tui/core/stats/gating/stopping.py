@@ -6,7 +6,7 @@ sampling the case when the rule names a reason. With ``--require X`` the case
 is decided once its pass@k interval lies wholly on one side of X (the
 confident gate's own test); without, once its pass@1 interval is at most
 ``--precision`` wide. The interval is the anytime-valid one, the running
-intersection of the confidence sequence (``core.sequences``), so stopping the
+intersection of the confidence sequence (``core.stats.rates.sequences``), so stopping the
 moment a case is decided keeps its chance of a wrong verdict under 1-C. A case
 that reaches the cap undecided is the policy's to report, in the same words
 (``capped_reason``).
@@ -134,7 +134,7 @@ def stop_rule(
     precision: float = DEFAULT_PRECISION,
     confidence: float = DEFAULT_CONFIDENCE,
 ) -> GateRule | PrecisionRule:
-    """The rule PRODUCT.md names: the gate's with ``--require``, else ``--precision``'s."""
+    """The adaptive stop rule: the gate's with ``--require``, else ``--precision``'s."""
     if require is not None:
         return GateRule(require, k, confidence)
     return PrecisionRule(precision, confidence)

@@ -8,7 +8,7 @@ seed is shown, so a plan can be made again exactly).
 
 A simulated case gets ``attempts`` first, then one more at a time up to
 ``cap``. Its verdict after m attempts is the gate's on the running
-intersection of the confidence sequence over its prefixes (``core.sequences``):
+intersection of the confidence sequence over its prefixes (``core.stats.rates.sequences``):
 the intersection's low end reaches the line the first time any prefix's
 interval does, so the case is decided at max(attempts, the first such look),
 read from the anytime-valid thresholds (``core.stats.plan.gate_thresholds``) in one

@@ -16,7 +16,7 @@ the set of rates neither one-sided test rejects). Both tails are walked along n
 short of it pass at n + 1 with one more pass), and so does the fail threshold,
 so 10,000 n cost 10,000 steps.
 
-Anytime-valid interval (the beta-binomial mixture of ``core.sequences``): the
+Anytime-valid interval (the beta-binomial mixture of ``core.stats.rates.sequences``): the
 low end is at or above r exactly when r <= c/n and log M_n(r) >= log(1/(1-C)),
 the high end below r when r > c/n and log M_n(r) > log(1/(1-C)): one
 ``lgamma`` sum per (c, n), the threshold found by a local search from the one

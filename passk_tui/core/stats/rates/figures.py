@@ -87,7 +87,7 @@ class CaseFigures:
     planned: int | None = None
     order: bytes | None = field(default=None, compare=False, repr=False)
     """The outcomes by attempt number (1 a pass, 0 not), which the anytime-valid interval
-    reads (``core.sequences``); None where only the counts are known."""
+    reads (``core.stats.rates.sequences``); None where only the counts are known."""
 
     @property
     def defined(self) -> bool:

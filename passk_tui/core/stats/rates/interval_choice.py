@@ -9,7 +9,7 @@ n, and the exact interval's misses pile up: extended after "undecided" look afte
 look, a confident gate at 0.8 ends wrong up to 5.6% of the time by n = 640
 against the 2.5% it promises, and 1.9% read as decided here
 (``bench/extend_sim.py``, docs/benchmarks/notebook.md section 11). The confidence sequence
-(``core.sequences``) covers the truth at every n at once, so it stays valid
+(``core.stats.rates.sequences``) covers the truth at every n at once, so it stays valid
 however n was chosen: every interval, gate verdict and export of such an
 evaluation uses it. A fixed-n evaluation that reached its planned n keeps the
 exact interval, which is narrower at that n.
