@@ -105,18 +105,18 @@ class Sandbox:
 
 
 def _toolchains(program: str, folder: Path, home: Path | None) -> tuple[Path, ...]:
-    """The install folders of ``program`` that lie under $HOME, the only parts of $HOME a
-    sandbox sees: a venv's (``~/.venvs/x/bin/python3`` gives ``~/.venvs/x``) and the
-    interpreter's it links to (a pyenv's ``~/.pyenv/versions/3.11.7``)."""
-    if home is None:
-        return ()
+    """The install folders of ``program`` that lie under $HOME or /tmp (both private in a
+    sandbox), the only parts of them a sandbox sees: a venv's (``~/.venvs/x/bin/python3``
+    gives ``~/.venvs/x``, a CI clone's ``/tmp/ci/.venv``) and the interpreter's it links to
+    (a pyenv's ``~/.pyenv/versions/3.11.7``)."""
+    hidden = [Path("/tmp"), *([] if home is None else [home])]
     found = str(folder / program) if os.sep in program else shutil.which(program)
     if found is None:
         return ()
     installs = []
     for path in (Path(os.path.abspath(found)), Path(os.path.realpath(found))):
         install = path.parent.parent if path.parent.name == "bin" else path.parent
-        inside = install.is_relative_to(home) and not install.is_relative_to(folder)
-        if inside and install != home and install not in installs:
+        under = any(install.is_relative_to(top) and install != top for top in hidden)
+        if under and not install.is_relative_to(folder) and install not in installs:
             installs.append(install)
     return tuple(installs)
