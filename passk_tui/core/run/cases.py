@@ -15,11 +15,12 @@ from passk_tui.core.checks.base import Check, strict_json_loads
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import lone_surrogate, positive_seconds
+from passk_tui.core.inputs.conversation import SimulatedUser, parse_turns, parse_user
 from passk_tui.core.inputs.toml_text import parse_toml
 from passk_tui.core.text.mentions import near_hint, type_name
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 
-CASE_KEYS = ("name", "input", "check", "timeout")
+CASE_KEYS = ("name", "input", "turns", "user", "check", "timeout")
 
 # A `[[cases]]` header line; TOML parsers keep no positions, so case lines are found by scanning.
 _CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
@@ -41,6 +42,15 @@ class Case:
     spec: Any = None
     timeout: float | None = None
     """Seconds per attempt of this case, overriding --timeout; None: --timeout applies."""
+    turns: tuple[str, ...] | None = None
+    """The user's messages, played in order in one attempt (``input`` is then None)."""
+    user: SimulatedUser | None = None
+    """A simulated user who writes the user's messages (``input`` is then None)."""
+
+    @property
+    def conversational(self) -> bool:
+        """True when an attempt is a conversation (``turns`` or a simulated ``user``)."""
+        return self.turns is not None or self.user is not None
 
 
 def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
@@ -219,6 +229,23 @@ def _case(
             f"{where}: case {name!r}: the name holds a control character ({escape(unsafe)}); "
             "a case name is one line of plain text"
         )
+    turns, user = _conversation(row, in_case)
+    if turns is None and user is None:
+        _check_input(row, in_case)
+    timeout = row.get("timeout")
+    if timeout is not None:
+        timeout = positive_seconds(timeout, f"{in_case}: timeout")
+    spec = row.get("check")
+    if spec is None:
+        if not completion_only:
+            raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
+        return Case(name, row.get("input"), None, None, timeout, turns, user)
+    check = compile_check(spec, f"{check_where or where}: case {name!r}: check", base_dir)
+    return Case(name, row.get("input"), check, spec, timeout, turns, user)
+
+
+def _check_input(row: dict[str, Any], in_case: str) -> None:
+    """A case's ``input``: given, and a JSON value (an agent gets it as JSON)."""
     if row.get("input") is None:
         raise InputError(f"{in_case}: no input")
     try:
@@ -230,13 +257,17 @@ def _case(
         raise InputError(
             f"{in_case}: input must be a JSON value (quote dates, no nan/inf)"
         ) from None
-    timeout = row.get("timeout")
-    if timeout is not None:
-        timeout = positive_seconds(timeout, f"{in_case}: timeout")
-    spec = row.get("check")
-    if spec is None:
-        if not completion_only:
-            raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
-        return Case(name, row["input"], None, None, timeout)
-    check = compile_check(spec, f"{check_where or where}: case {name!r}: check", base_dir)
-    return Case(name, row["input"], check, spec, timeout)
+
+
+def _conversation(
+    row: dict[str, Any], in_case: str
+) -> tuple[tuple[str, ...] | None, SimulatedUser | None]:
+    """A case's ``turns`` or ``user``: at most one of them, and then no ``input``."""
+    given = [key for key in ("input", "turns", "user") if row.get(key) is not None]
+    if len(given) > 1:
+        raise InputError(f"{in_case}: {' and '.join(given)} both given (give exactly one)")
+    if "turns" in row:
+        return parse_turns(row["turns"], in_case), None
+    if "user" in row:
+        return None, parse_user(row["user"], in_case)
+    return None, None
