@@ -28,10 +28,10 @@ from passk_tui.core.inputs.price import Price, parse_price
 from passk_tui.core.inputs.program import argv_problem
 from passk_tui.core.inputs.settings import parse_whole_number
 from passk_tui.core.inputs.toml_text import parse_toml
-from passk_tui.core.inputs.tools_file import MAX_STEPS, ToolsFile, load_tools
 from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
 from passk_tui.core.text.mentions import shorten
 from passk_tui.targets.addresses import address_problem
+from passk_tui.targets.conversing.tools_file import MAX_STEPS, ToolsFile, load_tools
 
 if TYPE_CHECKING:
     from passk_tui.core.run.target import Target
@@ -194,8 +194,8 @@ def local_target(
 
         return RayCommandTarget(target, address=ray_address, cpus=spec.cpus)
     assert spec.openai is not None
+    from passk_tui.targets.conversing.tools import ToolBox
     from passk_tui.targets.openai import OpenAITarget
-    from passk_tui.targets.tools import ToolBox
 
     return OpenAITarget(
         base_url=spec.openai.base_url,

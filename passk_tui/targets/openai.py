@@ -13,15 +13,15 @@ import httpx
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import openai_definition
-from passk_tui.core.inputs.tools_file import MAX_STEPS
 from passk_tui.core.text.mentions import shorten
 from passk_tui.core.transcript import Message, usage_sum
+from passk_tui.targets.conversing.openai_chat import assistant_wire, request_messages, tool_requests
+from passk_tui.targets.conversing.tools import ToolBox
+from passk_tui.targets.conversing.tools_file import MAX_STEPS
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.http_proxy import PROXY_REASONS
-from passk_tui.targets.openai_chat import assistant_wire, request_messages, tool_requests
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
 from passk_tui.targets.scrub import Scrubber, key_problem
-from passk_tui.targets.tools import ToolBox
 
 if TYPE_CHECKING:
     from passk_tui.core.run.attempt_keys import PlannedAttempt

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from passk_tui.core.inputs.program import run_program
-from passk_tui.core.inputs.tools_file import ToolsFile, ToolSpec
 from passk_tui.core.sandbox.room import Sandbox
 from passk_tui.core.transcript import MESSAGE_LIMIT
+from passk_tui.targets.conversing.tools_file import ToolsFile, ToolSpec
 
 #: How much of a failing tool's stderr the model is told: the end, where the reason is.
 _STDERR_TAIL = 500
