@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from passk_tui.core.transcript import Message, Transcript
+from passk_tui.core.transcript import Message, Transcript, plain_transcript
 
 #: Turn statuses after which nothing more will happen (runs-api.md).
 ENDED_STATUSES = frozenset({"completed", "failed", "stopped", "cancelled", "timed_out"})
@@ -97,3 +97,12 @@ class AttemptRecord:
     def duration(self) -> float:
         """Wall seconds from the attempt's first request to its end."""
         return self.ended - self.started
+
+
+def transcript_of(record: AttemptRecord, given: Any) -> Transcript:
+    """An attempt's transcript: the one stored, or for one input (``given``) and one answer
+    with no tools, the two of them."""
+    if record.transcript is not None:
+        return record.transcript
+    answered = record.status == "completed" or record.output is not None
+    return plain_transcript(given, record.output, answered)

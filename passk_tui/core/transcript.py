@@ -195,14 +195,22 @@ def _bounded_message(message: Message) -> Message:
     return replace(message, content=content, arguments=arguments)
 
 
-def plain_transcript(input_text: str, answer: str | None) -> Transcript:
-    """The transcript of a one-message attempt with no tools: its input, and its answer if any.
+def input_text(value: Any) -> str:
+    """A case input (or an answer) as message text: a string as is, anything else as JSON."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def plain_transcript(given: Any, answer: Any, answered: bool) -> Transcript:
+    """The transcript of a one-message attempt with no tools: its input, and its answer if
+    ``answered`` (its Turn completed, or left an output).
 
     Such attempts store none (their input and answer are stored already); readers build it.
     """
-    messages = [Message("user", input_text, 1)]
-    if answer is not None:
-        messages.append(Message("assistant", answer, 1))
+    messages = [Message("user", input_text(given), 1)]
+    if answered:
+        messages.append(Message("assistant", input_text(answer), 1))
     return Transcript(tuple(messages))
 
 

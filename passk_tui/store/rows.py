@@ -198,11 +198,7 @@ def _transcript_from(row: sqlite3.Row) -> Transcript | None:
 
 def conversation_column(case: Case) -> str | None:
     """A case's ``turns`` or simulated ``user`` as stored; None for a case of one input."""
-    if case.turns is not None:
-        return to_json({"turns": list(case.turns)})
-    if case.user is not None:
-        return to_json({"user": case.user.to_json()})
-    return None
+    return to_json(case.conversation()) if case.conversational else None
 
 
 def stop_reasons(case_rows: Sequence[sqlite3.Row], where: str) -> dict[int, StopReason]:

@@ -52,6 +52,14 @@ class Case:
         """True when an attempt is a conversation (``turns`` or a simulated ``user``)."""
         return self.turns is not None or self.user is not None
 
+    def conversation(self) -> dict[str, Any]:
+        """Its ``turns`` or ``user`` as written (stored, exported, shown); {} for one input."""
+        if self.turns is not None:
+            return {"turns": list(self.turns)}
+        if self.user is not None:
+            return {"user": self.user.to_json()}
+        return {}
+
 
 def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
     """Read, validate and compile a cases file; any problem is one InputError line.

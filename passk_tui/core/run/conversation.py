@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.inputs.conversation import SimulatedUser
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.target import RetryNotice, Target
-from passk_tui.core.transcript import Conversation, Message, Transcript, usage_sum
+from passk_tui.core.transcript import Conversation, Message, Transcript, input_text, usage_sum
 
 #: Longest idempotency key the stack takes (runs-api.md).
 _KEY_LIMIT = 255
@@ -62,13 +61,6 @@ class TranscriptLog:
         if steps and steps[-1].duration is None and len(steps) == 1:
             steps[-1] = replace(steps[-1], duration=seconds)
         self.messages.extend(steps)
-
-
-def input_text(value: Any) -> str:
-    """A case input (or an answer) as message text: a string as is, anything else as JSON."""
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def step_key(key: str, kind: str, number: int) -> str:

@@ -7,9 +7,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from passk_tui.core.run.conversation import input_text
 from passk_tui.core.text.mentions import shorten
-from passk_tui.core.transcript import Conversation, Message
+from passk_tui.core.transcript import Conversation, Message, input_text
 
 
 @dataclass(frozen=True, slots=True)
