@@ -98,7 +98,7 @@ async def test_max_steps_stops_a_model_that_never_stops_calling(
     endpoint.respond = looping_model
     write_tool_agent(tmp_path, endpoint.base_url, max_steps=3)
     (tmp_path / "cases.toml").write_text(TOOL_CASES.split("\n\n")[0] + "\n")
-    code, out, err = await _run(tmp_path, "llm")
+    code, _out, err = await _run(tmp_path, "llm")
     assert code == 0, err
     attempt = exported_attempts(tmp_path / "out.json")[0]
     assert (attempt["outcome"], attempt["status"]) == ("errored", "stopped")
@@ -159,7 +159,7 @@ async def test_a_bad_tools_setting_is_exit_2_in_one_line(
         f"{agents}\n"
     )
     (tmp_path / "cases.toml").write_text(TOOL_CASES)
-    code, out, err = await _run(tmp_path, "llm")
+    code, _out, err = await _run(tmp_path, "llm")
     assert code == 2 and problem in err and len(err.strip().splitlines()) == 1, err
 
 
@@ -170,7 +170,7 @@ async def test_a_tools_file_with_a_bad_schema_is_exit_2(
     text = (tmp_path / "tools.toml").read_text().replace('type = "object"', 'type = "dict"', 1)
     (tmp_path / "tools.toml").write_text(text)
     (tmp_path / "cases.toml").write_text(TOOL_CASES)
-    code, out, err = await _run(tmp_path, "llm")
+    code, _out, err = await _run(tmp_path, "llm")
     assert code == 2, err
     assert "tools.toml: tools[0] (refund): parameters: type must be 'object'" in err
     assert len(err.strip().splitlines()) == 1
@@ -181,5 +181,5 @@ async def test_a_simulated_user_missing_from_the_agents_file_is_exit_2(
 ) -> None:
     write_tool_agent(tmp_path, endpoint.base_url)
     (tmp_path / "cases.toml").write_text(USER_CASES.replace('"customer"', '"nobody"'))
-    code, out, err = await _run(tmp_path, "llm")
+    code, _out, err = await _run(tmp_path, "llm")
     assert code == 2 and "case 'refund-by-chat': user agent 'nobody': no such agent" in err, err
