@@ -104,7 +104,7 @@ def render_report(report: Report) -> str:
     title = f"passk-tui: {s.agent} version {s.version}"
     body = "\n".join(
         [
-            f"<header><h1>{esc(title)}</h1>{_subtitle(stored)}</header>",
+            f"<header><h1>{esc(title)}</h1>{_subtitle(stored, report.per_test)}</header>",
             *(_verdict(*group, anchor=f"verdict{i or ''}") for i, group in enumerate(groups)),
             _split(rows),
             '<h2 id="results">Results</h2>',
@@ -140,16 +140,24 @@ def _when(seconds: float | None) -> str | None:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _subtitle(stored: StoredEvaluation) -> str:
+def _subtitle(stored: StoredEvaluation, per_test: bool) -> str:
+    """Which evaluation, what ran, how far it got. A pytest session's tests planned their own
+    attempts, so it has no one planned total (the stored count is the fewest's)."""
     s = stored.settings
     recorded = len(stored.records)
+    if s.adaptive:
+        extent = (
+            f"{recorded:,} attempts recorded (adaptive: {s.attempts} to {s.max_attempts} per case)"
+        )
+    elif per_test:
+        extent = f"{recorded:,} attempts recorded, each test its own number"
+    else:
+        extent = f"{recorded:,} of {len(stored.cases) * s.attempts:,} attempts recorded"
     parts = [
         f"evaluation <code>{esc(stored.id)}</code>",
         f"ran <code>{esc(describe(stored.definition))}</code>",
         esc(stored.status),
-        f"{recorded:,} attempts recorded (adaptive: {s.attempts} to {s.max_attempts} per case)"
-        if s.adaptive
-        else f"{recorded:,} of {len(stored.cases) * s.attempts:,} attempts recorded",
+        extent,
         f"started {esc(_when(stored.created))}",
     ]
     if stored.finished is not None:

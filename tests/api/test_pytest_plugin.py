@@ -201,6 +201,7 @@ def test_every_export_says_what_pytest_said_of_each_test(tmp_path: Path) -> None
     html = (tmp_path / "out.html").read_text()
     assert "<h3>k=3, require=0.8</h3>" in html and "<th>pass@3<br>" in html
     assert "<b>k=1, require=0.9</b>: Gate failed: pass@1 below" in html
+    assert "33 attempts recorded, each test its own number" in html  # before: "33 of 12"
 
 
 def test_agent_version_and_export_of_the_session(tmp_path: Path) -> None:
