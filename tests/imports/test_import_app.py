@@ -26,7 +26,7 @@ async def test_an_inspect_import_opens_from_history(app_env: Path) -> None:
         rows = table_text(app.screen.query_one(TABLES))
         assert len(rows) == 1 and imported.evaluation_id.startswith(rows[0][0].rstrip("…"))
         assert app.screen.unavailable("resume") == (
-            f"it was imported from inspect 0.3.285: {RUN1.name}: there is nothing to run"
+            f"it was imported from inspect 0.3.285: {RUN1.name}; passk-tui cannot run more of it"
         )
         await pilot.press("enter")
         assert isinstance(app.screen, ResultsScreen)

@@ -80,7 +80,7 @@ def test_resume_of_an_import_is_bad_input() -> None:
     assert result.returncode == 2
     assert result.stderr == (
         f"passk-tui: --resume {only}: it was imported from inspect 0.3.285: "
-        f"{RUN1.name}: there is nothing to run\n"
+        f"{RUN1.name}; passk-tui cannot run more of it\n"
     )
 
 

@@ -130,7 +130,7 @@ def not_runnable(evaluation_id: str, definition: Definition | None) -> str | Non
     """Why no command line or app can run more of this evaluation (a Python callable's, an
     import's); None when it can be resumed like any other."""
     if (definition or {}).get("kind") == IMPORT:
-        return f"it was {describe(definition)}: there is nothing to run"
+        return f"it was {describe(definition)}; passk-tui cannot run more of it"
     return python_only(evaluation_id, definition)
 
 
