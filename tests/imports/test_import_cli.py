@@ -137,7 +137,11 @@ def test_every_face_reads_an_import(tmp_path: Path) -> None:
         "import", "tau-bench", str(FIXTURES / "tau-bench-results.json"), "--export", str(report)
     )
     assert result.returncode == 0, result.stderr
-    assert "imported from tau-bench 1: tau-bench-results.json" in report.read_text()
+    page = report.read_text()
+    assert "imported from tau-bench 1: tau-bench-results.json" in page
+    # Before: each case's check read "none: passes when its Turn completes".
+    assert "none: decided by tau-bench (imported), not by a check of ours" in page
+    assert "passes when its Turn completes" not in page
     plan = passk("plan", "--from", "last", "--require", "0.5")
     assert plan.returncode == 0, plan.stderr
     history = passk("history")

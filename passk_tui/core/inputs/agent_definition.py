@@ -134,6 +134,14 @@ def not_runnable(evaluation_id: str, definition: Definition | None) -> str | Non
     return python_only(evaluation_id, definition)
 
 
+def outside_verdict(definition: Definition | None) -> str | None:
+    """Who decided each attempt of an imported evaluation (its tool's own scorer), for the
+    screens that would otherwise say it had no check; None for a run of ours."""
+    if (definition or {}).get("kind") != IMPORT:
+        return None
+    return f"decided by {(definition or {}).get('tool')} (imported), not by a check of ours"
+
+
 def public_url(url: str) -> str:
     """``url`` fit to store and show: no user or password, no fragment, and each query value
     whose name looks like a credential (``api-key``, ``token``, ``sig``...) masked."""
