@@ -70,7 +70,7 @@ class TranscriptView(OptionList):
         colour = colours.get(ROLE_COLOUR.get(entry.role, "foreground"), "")
         text = Text()
         mark = "" if not entry.folded else (OPENED if opened else FOLDED) + " "
-        text.append(f"{mark}{entry.label}", style=f"bold {colour}")
+        text.append(f"{mark}{terminal_safe(entry.label)}", style=f"bold {colour}")
         if entry.error:
             text.append(" (error)", style=f"bold {colours.get('outcome-errored', '')}")
         if entry.detail:
