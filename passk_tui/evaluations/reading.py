@@ -27,10 +27,6 @@ from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
-from passk_tui.core.stats.costs.conversation_spread import (
-    ConversationSpread,
-    progress_conversations,
-)
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
@@ -45,7 +41,6 @@ from passk_tui.store.models import StoredEvaluation
 __all__ = [
     "CaseFigures",
     "CaseReading",
-    "ConversationSpread",
     "EvaluationReading",
     "FigureIntervals",
     "GateVerdict",
@@ -196,11 +191,6 @@ class EvaluationReading:
     def costs(self) -> list[CaseCosts]:
         """Each case's cost and tokens."""
         return progress_costs(self.progress, self.settings)
-
-    @cached_property
-    def conversations(self) -> list[ConversationSpread]:
-        """Each case's turns, tool calls and steps per attempt (p50 / p95)."""
-        return progress_conversations(self.progress)
 
     def cost_line(self) -> str | None:
         """The evaluation's cost and tokens in one line; None when nothing was reported or priced."""
