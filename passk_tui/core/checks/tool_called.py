@@ -13,7 +13,7 @@ from typing import Any
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import PASS, Check
 from passk_tui.core.errors import InputError
-from passk_tui.core.text.mentions import near_hint, shorten
+from passk_tui.core.text.mentions import refuse_unknown_keys, shorten
 from passk_tui.core.transcript import Transcript
 
 _KEYS = ("name", "arguments")
@@ -30,9 +30,7 @@ class ToolCalled(Check):
         where = f"{where}: tool_called"
         if not isinstance(table, dict):
             raise InputError(f"{where}: must be a table {{ name, arguments? }}")
-        for key in table:
-            if key not in _KEYS:
-                raise InputError(f"{where}: unknown key {key!r}{near_hint(str(key), _KEYS)}")
+        refuse_unknown_keys(table, _KEYS, where)
         name = table.get("name")
         if not isinstance(name, str) or not name:
             raise InputError(f"{where}: name must be a non-empty string")

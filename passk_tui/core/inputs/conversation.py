@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.text.mentions import near_hint, type_name
+from passk_tui.core.text.mentions import refuse_unknown_keys, type_name
 
 #: The keys of a case's ``user`` table.
 USER_KEYS = ("agent", "version", "instruction", "max_turns", "stop")
@@ -63,9 +63,7 @@ def parse_user(value: Any, where: str) -> SimulatedUser:
     where = f"{where}: user"
     if not isinstance(value, dict):
         raise InputError(f"{where}: must be a table {{ agent, instruction, ... }}")
-    for key in value:
-        if key not in USER_KEYS:
-            raise InputError(f"{where}: unknown key {key!r}{near_hint(str(key), USER_KEYS)}")
+    refuse_unknown_keys(value, USER_KEYS, where)
     texts = {}
     for key in ("agent", "instruction"):
         text = value.get(key)

@@ -17,7 +17,7 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import lone_surrogate, positive_seconds
 from passk_tui.core.inputs.conversation import SimulatedUser, parse_turns, parse_user
 from passk_tui.core.inputs.toml_text import parse_toml
-from passk_tui.core.text.mentions import near_hint, type_name
+from passk_tui.core.text.mentions import refuse_unknown_keys, type_name
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 
 CASE_KEYS = ("name", "input", "turns", "user", "check", "timeout")
@@ -224,9 +224,7 @@ def _case(
     # The name when it is usable, None otherwise: from here on `name` is a str or the case fails.
     name = written if isinstance(written, str) and written.strip() else None
     in_case = f"{where}: case {name!r}" if name is not None else where
-    for key in row:
-        if key not in CASE_KEYS:
-            raise InputError(f"{in_case}: unknown key {key!r}{near_hint(str(key), CASE_KEYS)}")
+    refuse_unknown_keys(row, CASE_KEYS, in_case)
     if "name" not in row:
         raise InputError(f"{where}: case has no name")
     if name is None:

@@ -27,7 +27,7 @@ from passk_tui.core.inputs.bounds import positive_seconds, strings
 from passk_tui.core.inputs.program import argv_problem
 from passk_tui.core.inputs.toml_text import parse_toml
 from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
-from passk_tui.core.text.mentions import near_hint, type_name
+from passk_tui.core.text.mentions import refuse_unknown_keys, type_name
 
 TOOL_KEYS = ("name", "description", "parameters", "command", "timeout", "sandbox")
 #: Seconds a tool may run unless its ``timeout`` says otherwise (the attempt's deadline
@@ -106,9 +106,7 @@ def load_tools(path: Path, label: str) -> ToolsFile:
 def _tool(row: Any, where: str, folder: Path) -> ToolSpec:
     if not isinstance(row, dict):
         raise InputError(f"{where}: must be a table, got {type_name(row)}")
-    for key in row:
-        if key not in TOOL_KEYS:
-            raise InputError(f"{where}: unknown key {key!r}{near_hint(str(key), TOOL_KEYS)}")
+    refuse_unknown_keys(row, TOOL_KEYS, where)
     name = row.get("name")
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise InputError(f"{where}: name must be 1 to 64 letters, digits, _ or -, got {name!r}")
