@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from passk_tui.reports.report import build_report
+from passk_tui.reports.report_html import render_report
+from passk_tui.store import DB_NAME, Store
 from tests.support.cli import environment, run_async
 from tests.support.conversing import (
     exported_attempts,
@@ -90,6 +93,14 @@ async def test_a_model_calls_tools_and_the_transcript_is_exported(
     )
     # Every request told the model of the tool.
     assert all(seen.json["tools"][0]["function"]["name"] == "refund" for seen in endpoint.seen)
+    # The HTML report shows each conversation, folded, its outside text escaped.
+    with Store.open(tmp_path / "data" / DB_NAME) as store:
+        page = render_report(build_report(store.load(store.resolve("last"))))
+    assert page.count('<details class="transcript">') == 6
+    assert '<p class="msg tool"><b>tool refund</b>' in page
+    assert '<p class="msg tool error"><b>tool magic</b>' in page
+    assert "arguments: {\n  &quot;order_id&quot;: &quot;1234&quot;\n}" not in page  # in a <pre>
+    assert 'arguments: {\n  "order_id": "1234"\n}' in page
 
 
 async def test_max_steps_stops_a_model_that_never_stops_calling(
