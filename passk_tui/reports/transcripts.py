@@ -32,6 +32,8 @@ def conversation_json(row: ConversationSpread) -> dict[str, Any]:
         "turns": spread(row.turns),
         "tool_calls": spread(row.tool_calls),
         "steps": spread(row.steps),
+        # A simulated user's tokens, counted apart from the agent's (not in ``tokens``).
+        "user_tokens": row.user_tokens,
     }
 
 

@@ -3,6 +3,7 @@ command agents holding a conversation, a simulated user, from the CLI to the `.j
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,30 @@ async def test_a_simulated_user_ends_on_its_stop_text(endpoint: FakeOpenAI, tmp_
         ("user", "Thank you!"),
     ]
     assert all(m.get("simulated") for m in transcript["messages"] if m["role"] == "user")
+    # A command agent reports no tokens: the simulated user's are none.
+    case = json.loads((tmp_path / "out.json").read_text())["cases"][0]
+    assert case["conversation"]["user_tokens"] is None
+
+
+async def test_a_model_playing_the_user_has_its_tokens_counted_apart(
+    endpoint: FakeOpenAI, tmp_path: Path
+) -> None:
+    endpoint.respond = tool_model
+    write_tool_agent(tmp_path, endpoint.base_url, model_customer=True)
+    (tmp_path / "cases.toml").write_text(USER_CASES)
+    code, out, err = await _run(tmp_path, "llm")
+    assert code == 0, err
+    assert out.splitlines()[2].split()[:2] == ["refund-by-chat", "2/2"]
+    case = json.loads((tmp_path / "out.json").read_text())["cases"][0]
+    # Each attempt: two customer messages (100 in, 7 out each), two agent steps (11 in, 2 out).
+    assert case["conversation"]["user_tokens"] == {"input_tokens": 400, "output_tokens": 28}
+    assert (case["tokens"]["input"], case["tokens"]["output"]) == (44, 8)
+    first = exported_attempts(tmp_path / "out.json")[0]["transcript"]
+    assert first["user_usage"] == {"input_tokens": 200, "output_tokens": 14}
+    # The customer's model was told its instruction first, and the agent's answers as the user's.
+    asked = [s.json["messages"] for s in endpoint.seen if s.json["messages"][0]["role"] == "system"]
+    assert asked[0][0]["content"].startswith("You are Ana.")
+    assert [m["role"] for m in asked[1]] == ["system", "assistant", "user"]
 
 
 @pytest.mark.parametrize(

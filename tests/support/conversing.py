@@ -49,11 +49,20 @@ else:
 """
 
 
+#: What a simulated customer's model reports it spent, each message (apart from the agent's).
+CUSTOMER_USAGE = {"prompt_tokens": 100, "completion_tokens": 7}
+
+
 def tool_model(body: dict[str, Any]) -> Reply:
     """A model with tools: it calls ``refund`` with the order number the user gave (an unknown
-    tool when asked to 'use magic'), then answers with what the tool said."""
+    tool when asked to 'use magic'), then answers with what the tool said. Given a customer's
+    instruction (a system message naming Ana), it plays the customer instead."""
     messages = body["messages"]
     last = messages[-1]
+    if messages[0]["role"] == "system" and "Ana" in messages[0]["content"]:
+        done = any("refunded" in m["content"] for m in messages if m["role"] == "user")
+        said = "Thank you! ###DONE###" if done else "I want a refund for order 1234."
+        return Reply(content=said, usage=CUSTOMER_USAGE)
     if last["role"] == "tool":
         return Reply(content=f"Done: {last['content']}")
     text = str(last.get("content", ""))
@@ -73,8 +82,11 @@ def looping_model(body: dict[str, Any]) -> Reply:
     return Reply(content=None, tool_calls=[call], finish_reason="tool_calls")
 
 
-def write_tool_agent(folder: Path, base_url: str, max_steps: int | None = None) -> None:
-    """An agents file with an `openai` version that has the refund tool (and a customer)."""
+def write_tool_agent(
+    folder: Path, base_url: str, max_steps: int | None = None, model_customer: bool = False
+) -> None:
+    """An agents file with an `openai` version that has the refund tool, and a customer (a
+    program, or with ``model_customer`` the same endpoint playing one)."""
     (folder / "refund.py").write_text(REFUND_TOOL)
     (folder / "tools.toml").write_text(TOOLS_TOML)
     (folder / "customer.py").write_text(CUSTOMER_AGENT)
@@ -83,8 +95,12 @@ def write_tool_agent(folder: Path, base_url: str, max_steps: int | None = None) 
     (folder / "agents.toml").write_text(
         f'[agents.llm.versions.1]\nopenai = {{ base_url = "{base_url}", model = "m" }}\n'
         f'tools = "tools.toml"\n{steps}'
-        '[agents.customer.versions.1]\ncommand = ["python3", "customer.py"]\n'
-        '[agents.booking.versions.1]\ncommand = ["python3", "booking.py"]\n'
+        + (
+            f'[agents.customer.versions.1]\nopenai = {{ base_url = "{base_url}", model = "m" }}\n'
+            if model_customer
+            else '[agents.customer.versions.1]\ncommand = ["python3", "customer.py"]\n'
+        )
+        + '[agents.booking.versions.1]\ncommand = ["python3", "booking.py"]\n'
     )
 
 

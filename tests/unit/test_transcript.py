@@ -149,10 +149,11 @@ def test_bad_conversation_cases_are_one_line(tmp_path: Path, case: str, problem:
 class EchoTurns:
     """A target that answers each turn with the number of messages it was given."""
 
-    def __init__(self, fail_at: int | None = None) -> None:
+    def __init__(self, fail_at: int | None = None, hang_at: int | None = None) -> None:
         self.definition: dict[str, object] = {}
         self.keys: list[str] = []
         self.fail_at = fail_at
+        self.hang_at = hang_at
 
     async def prepare(self) -> None:
         pass
@@ -163,6 +164,8 @@ class EchoTurns:
         assert isinstance(given, Conversation)
         if len(self.keys) == self.fail_at:
             return Turn("failed", error="boom")
+        if len(self.keys) == self.hang_at:
+            await asyncio.sleep(3600)
         count = len(given["messages"])
         text = "confirmed" if count == 5 else f"heard {count}"
         return Turn("completed", output=text, usage={"input_tokens": count, "output_tokens": 1})
@@ -235,3 +238,17 @@ def test_a_store_written_before_transcripts_opens_and_reads(tmp_path: Path) -> N
         stored = store.load("ev_old")
     assert stored.records[0].transcript is None
     assert stored.cases[0].turns is None and stored.cases[0].input == "q"
+
+
+def test_a_conversation_cut_by_its_deadline_keeps_what_happened(tmp_path: Path) -> None:
+    path = tmp_path / "cases.toml"
+    path.write_text(THREE_TURNS + "timeout = 0.3\n")
+    sink = ListSink()
+    target = EchoTurns(hang_at=2)
+    evaluation = Evaluation("ev_t", load_cases(path), settings(attempts=1, k=1), target, sink=sink)
+    asyncio.run(evaluation.run())
+    (row,) = sink.rows
+    assert (row.outcome, row.status) == ("errored", "timed_out")
+    assert row.transcript is not None
+    said = [(m.role, m.turn) for m in row.transcript.messages]
+    assert said == [("user", 1), ("assistant", 1), ("user", 2)]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.stats.costs.case_costs import Spread
 from passk_tui.core.stats.progress import Progress
+from passk_tui.core.transcript import usage_sum
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,8 @@ class ConversationSpread:
     turns: Spread
     tool_calls: Spread
     steps: Spread
+    user_tokens: dict[str, int] | None = None
+    """A simulated user's tokens over the case's attempts, apart from the agent's; None: none."""
 
     @property
     def conversational(self) -> bool:
@@ -43,15 +46,19 @@ def conversation_spreads(
 ) -> list[ConversationSpread]:
     """A row per case (in ``names`` order) over its counted attempts."""
     shapes: dict[str, list[tuple[int, int, int]]] = {name: [] for name in names}
+    users: dict[str, list[dict[str, int] | None]] = {name: [] for name in names}
     for record in records:
         if record.outcome is not Outcome.WITHDRAWN:
             shapes.setdefault(record.case, []).append(_shape(record))
+            spent = None if record.transcript is None else record.transcript.user_usage
+            users.setdefault(record.case, []).append(spent)
     return [
         ConversationSpread(
             name,
             Spread.of([s[0] for s in mine]),
             Spread.of([s[1] for s in mine]),
             Spread.of([s[2] for s in mine]),
+            usage_sum(users[name]),
         )
         for name, mine in shapes.items()
     ]
