@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict
@@ -29,6 +28,7 @@ from passk_tui.core.run.policy import SamplingPolicy, Slot
 from passk_tui.core.run.pool import Pool
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.progress import Cell, Progress
+from passk_tui.core.transcript import Transcript
 
 
 class RecordSink(Protocol):
@@ -116,8 +116,7 @@ class AttemptFlow:
                 return
             finally:
                 self._in_flight.pop(judging, None)
-        record = self._record(planned, turn, verdict, started, retries)
-        self._keep(replace(record, transcript=transcript and transcript.bounded()))
+        self._keep(self._record(planned, turn, verdict, started, retries, transcript))
         # Let the record's write (scheduled just now) run before this worker asks the policy
         # for its next attempt: the policy then knows of this one (a budget, what it cost).
         await asyncio.sleep(0)
@@ -215,6 +214,7 @@ class AttemptFlow:
         verdict: Verdict | None,
         started: float,
         retries: int,
+        transcript: Transcript | None = None,
     ) -> AttemptRecord:
         error = turn.error
         if verdict is None:
@@ -245,6 +245,8 @@ class AttemptFlow:
             retries=retries,
             finish_reason=turn.finish_reason,
             node=turn.node,
+            # Bounded as the answer is: what is kept (and shown) of a runaway conversation.
+            transcript=None if transcript is None else transcript.bounded(),
         )
 
     def _keep(self, record: AttemptRecord) -> None:
