@@ -15,13 +15,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.inputs.conversation import SimulatedUser
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.target import RetryNotice, Target
-from passk_tui.core.transcript import Conversation, Message, Transcript, input_text, usage_sum
+from passk_tui.core.transcript import (
+    Conversation,
+    Message,
+    Transcript,
+    input_text,
+    plain_transcript,
+    usage_sum,
+)
 
 #: Longest idempotency key the stack takes (runs-api.md).
 _KEY_LIMIT = 255
@@ -46,9 +53,15 @@ class TranscriptLog:
         self.user_usage: dict[str, int] | None = None
         #: True once the attempt had more than one input and one answer: its transcript is kept.
         self.kept = False
+        #: One input and the Turn that answered it without tools: made into messages only when
+        #: read (most attempts are such, and a check that reads the transcript is rare).
+        self.plain: tuple[Any, Turn] | None = None
 
     def transcript(self) -> Transcript:
         """What happened so far."""
+        if self.plain is not None:
+            given, turn = self.plain
+            return plain_transcript(given, turn.output, turn.status == "completed")
         return Transcript(tuple(self.messages), user_usage=self.user_usage)
 
     def add_steps(self, turn: Turn, number: int, seconds: float) -> None:
@@ -86,8 +99,13 @@ async def play(
     """Run the attempt: its one input, its ``turns`` in order, or its simulated user's."""
     case = planned.case
     if not case.conversational:
-        log.messages.append(Message("user", input_text(case.input), 1))
-        return await _ask(target, planned, deadline, notify, log, 1)
+        turn = await target.execute(planned, deadline, notify)
+        if turn.steps:  # tools were called: the steps are the transcript's
+            log.messages.append(Message("user", input_text(case.input), 1))
+            log.add_steps(turn, 1, 0.0)
+        else:
+            log.plain = (case.input, turn)
+        return turn
     log.kept = True
     if case.turns is not None:
         return await _play_turns(target, planned, deadline, notify, log, case.turns)
