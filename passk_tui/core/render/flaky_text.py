@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from passk_tui.core.render.compare_text import p_text
 from passk_tui.core.render.table import plain_columns
-from passk_tui.core.stats.rates.figures import two_decimals, yes_no
+from passk_tui.core.stats.comparing.compare import CaseComparison
+from passk_tui.core.stats.rates.figures import UNDEFINED, two_decimals, yes_no
 from passk_tui.core.stats.trends.flakiness import Flakiness, VersionChange
 from passk_tui.core.text.terminal_text import terminal_safe
 
@@ -28,10 +29,38 @@ def version_change_line(change: VersionChange) -> str:
     moved = change.moved
     if not moved:
         return head + "no case moved beyond chance"
-    return head + ", ".join(
-        f"{terminal_safe(c.name)} {c.verdict} {two_decimals(c.a.pass_at_1)} -> "
-        f"{two_decimals(c.b.pass_at_1)} (p {p_text(c.p)})"
-        for c in moved
+    return head + ", ".join(f"{terminal_safe(c.name)} {_moved_words(c)}" for c in moved)
+
+
+#: How a move is marked beside the version it moved to, readable without colour.
+MOVE_MARK = {"improved": "▲", "regressed": "▼"}
+
+
+def moves_cell(flakiness: Flakiness, name: str) -> str:
+    """Where the case moved beyond chance: ``v2▼ v3▲`` (the version it moved to), else ``-``."""
+    moves = [
+        f"v{change.after}{MOVE_MARK[str(c.verdict)]}"
+        for change in flakiness.changes
+        for c in change.moved
+        if c.name == name
+    ]
+    return " ".join(moves) or UNDEFINED
+
+
+def case_move_lines(flakiness: Flakiness, name: str) -> list[str]:
+    """``version 1 -> 2: regressed 1.00 -> 0.15 (p <0.001)``: each change the case moved at."""
+    return [
+        f"version {change.before} -> {change.after}: {_moved_words(c)}"
+        for change in flakiness.changes
+        for c in change.moved
+        if c.name == name
+    ]
+
+
+def _moved_words(c: CaseComparison) -> str:
+    return (
+        f"{c.verdict} {two_decimals(c.a.pass_at_1)} -> {two_decimals(c.b.pass_at_1)} "
+        f"(p {p_text(c.p)})"
     )
 
 
