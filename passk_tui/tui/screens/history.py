@@ -186,7 +186,7 @@ class HistoryScreen(Screen[None]):
         else:
             note.update(
                 Text(
-                    "Enter opens its results; u resumes; space marks two, c compares them; t: trends."
+                    "Enter opens its results; u resumes; space marks two, c compares; t trends."
                     + (f"  {len(self.marked)} marked." if self.marked else ""),
                     style=muted,
                 )
