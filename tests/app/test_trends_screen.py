@@ -99,3 +99,17 @@ def test_more_evaluations_than_columns_show_the_newest_one_column_each() -> None
     assert marks == plot_width  # the newest plot_width evaluations, one column each
     # The newest 54 are the last 4 of version 3 and the 50 of version 4.
     assert "".join(t for t, _ in lines[-1]).split() == ["v3", "v4"]
+
+
+async def test_trends_read_the_agent_of_the_evaluation_chosen_in_history(app_env: Path) -> None:
+    with Store.open() as store:
+        store_nightly_series(store, agent="older-bot", first=1_700_000_000.0)
+        store_nightly_series(store)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("end", "t")  # the oldest evaluation: older-bot's
+        await pilot.pause()
+        title = str(app.screen.query_one("#trends-title", Static).render())
+        assert title.startswith("older-bot  ⚑ 1 flaky  7 evaluations of v1..v3, 2023-11-")
