@@ -16,6 +16,7 @@ from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.trends.plot import TrendPlot, draw_trend
 from passk_tui.tui.screens.trends.screen import TrendsScreen
 from passk_tui.tui.widgets.row_table import RowTable
+from tests.support.app import wait_for
 from tests.support.nightly import store_nightly_series
 
 
@@ -46,6 +47,7 @@ async def test_history_opens_the_trends_of_the_chosen_agent(
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, TrendsScreen)
+        await wait_for(pilot, lambda: screen.result is not None)
         table = screen.query_one(RowTable)
         assert cells(table) == [
             ["steady", "7", "0", "no", "-"],
@@ -80,9 +82,9 @@ async def test_trends_of_an_empty_store_says_so_in_one_line(app_env: Path) -> No
     app = PasskApp(show_timing=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await app.push_screen(TrendsScreen("nobody"))
-        await pilot.pause()
-        title = str(app.screen.query_one("#trends-title", Static).render())
-        assert title.startswith("no evaluations stored yet (")
+        title = app.screen.query_one("#trends-title", Static)
+        await wait_for(pilot, lambda: not str(title.render()).startswith("Reading"))
+        assert str(title.render()).startswith("no evaluations stored yet (")
 
 
 def point(version: int, passed: int, verdict: bool | None) -> TrendPoint:
@@ -110,6 +112,8 @@ async def test_trends_read_the_agent_of_the_evaluation_chosen_in_history(app_env
         await pilot.press("f2")
         await pilot.pause()
         await pilot.press("end", "t")  # the oldest evaluation: older-bot's
-        await pilot.pause()
-        title = str(app.screen.query_one("#trends-title", Static).render())
+        screen = app.screen
+        assert isinstance(screen, TrendsScreen)
+        await wait_for(pilot, lambda: screen.result is not None)
+        title = str(screen.query_one("#trends-title", Static).render())
         assert title.startswith("older-bot  ⚑ 1 flaky  7 evaluations of v1..v3, 2023-11-")

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -61,19 +61,35 @@ class TrendsScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.sub_title = "trends"
+        self.query_one("#trends-title", Static).update(
+            Text("Reading the stored evaluations…", style="dim")
+        )
+        self._read()
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def _read(self) -> None:
+        """Every evaluation of the agent read from the store, off the screen's thread: a long
+        nightly series takes seconds (each evaluation is loaded whole)."""
         from passk_tui.store import Store
         from passk_tui.store.trends import agent_series
 
-        self.sub_title = "trends"
         try:
             with Store.open() as store:
-                self.agent, self.series = agent_series(store, self.agent)
+                agent, series = agent_series(store, self.agent)
         except (InputError, RunError) as exc:
-            self.query_one("#trends-title", Static).update(
-                Text(terminal_safe(str(exc)), style=palette(self.app).get("outcome-errored", ""))
-            )
+            self.app.call_from_thread(self._failed, str(exc))
             return
-        self.result = flakiness(self.series)
+        self.app.call_from_thread(self._read_done, agent, series)
+
+    def _failed(self, problem: str) -> None:
+        self.query_one("#trends-title", Static).update(
+            Text(terminal_safe(problem), style=palette(self.app).get("outcome-errored", ""))
+        )
+
+    def _read_done(self, agent: str, series: list[Measurement]) -> None:
+        self.agent, self.series = agent, series
+        self.result = flakiness(series)
         self.query_one(RowTable).focus()
         follow_theme(self, self._show)
         self._show()
