@@ -153,3 +153,14 @@ def test_a_trend_is_each_evaluations_pass_at_1_with_its_interval_at_one_level() 
     assert points[4].interval.low == pytest.approx(exact.low)
     assert points[4].interval.high == pytest.approx(exact.high)
     assert case_trend(series, "no-such-case") == []
+
+
+def test_outside_case_names_reach_the_text_without_escape_sequences() -> None:
+    from passk_tui.core.render.flaky_text import plain_flakiness
+
+    hostile = "x\x1b[2Jy\nz"
+    series = [measured(1, {hostile: (10, 10)}), measured(2, {hostile: (0, 10)})]
+    text = plain_flakiness(flakiness(series))
+    assert "\x1b" not in text
+    assert len(text.splitlines()) == 4  # header, rule, the case, the version line
+    assert text.splitlines()[-1].startswith("version 1 -> 2: x")
