@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 
 from passk_tui.core.attempt import AttemptRecord
-from passk_tui.core.inputs.agent_definition import describe, fields
+from passk_tui.core.inputs.agent_definition import describe, fields, outside_verdict
 from passk_tui.core.inputs.price import price_text
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.adaptive_text import stop_rule_text
@@ -101,6 +101,7 @@ def render_report(report: Report) -> str:
     s = stored.settings
     rows = case_rows(report)
     groups = [_group_rows(group, rows, s) for group in table_groups(report)]
+    decided = outside_verdict(stored.definition)
     title = f"passk-tui: {s.agent} version {s.version}"
     body = "\n".join(
         [
@@ -117,7 +118,7 @@ def render_report(report: Report) -> str:
             f'<p class="note">{ATTEMPTS_NOTE} A case with an errored attempt is marked in red, '
             "one with a wrong answer (and none errored) in orange. On paper, the opened ones "
             "print with their attempts.</p>",
-            blocks([_case_attempts(row) for row in rows], CASE_REM),
+            blocks([_case_attempts(row, decided) for row in rows], CASE_REM),
         ]
     )
     return page(title, body)
@@ -388,7 +389,7 @@ def _table_row(r: CaseRow, s: Settings) -> str:
 # -- per case, its attempts ----------------------------------------------------------------
 
 
-def _case_attempts(r: CaseRow) -> str:
+def _case_attempts(r: CaseRow, decided_by: str | None) -> str:
     """One case's attempts in a collapsed <details>: the input, the check, then one line each."""
     f = r.figures
     marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
@@ -396,5 +397,5 @@ def _case_attempts(r: CaseRow) -> str:
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<b class="name">{esc(r.case.name)}</b>{f.passed}/{f.n} passed · {f.wrong} wrong · '
         f"{f.errored} errored{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}"
-        f"</summary>{input_and_check(r.case)}{attempts_list(r.records)}</details>"
+        f"</summary>{input_and_check(r.case, decided_by=decided_by)}{attempts_list(r.records)}</details>"
     )
