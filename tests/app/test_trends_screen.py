@@ -3,6 +3,7 @@ over time drawn with its intervals, at 80x24 and 160x50."""
 
 from __future__ import annotations
 
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from textual.widgets import Static
 
 from passk_tui.core.stats.rates.intervals import Interval
+from passk_tui.core.stats.trends.flakiness import Measurement
 from passk_tui.core.stats.trends.trend import TrendPoint
 from passk_tui.store import Store
 from passk_tui.tui.app.app import PasskApp
@@ -17,7 +19,7 @@ from passk_tui.tui.screens.trends.plot import TrendPlot, draw_trend
 from passk_tui.tui.screens.trends.screen import TrendsScreen
 from passk_tui.tui.widgets.row_table import RowTable
 from tests.support.app import wait_for
-from tests.support.nightly import store_nightly_series
+from tests.support.nightly import NIGHTS, store_nightly_series
 
 
 def cells(table: RowTable) -> list[list[str]]:
@@ -117,3 +119,51 @@ async def test_trends_read_the_agent_of_the_evaluation_chosen_in_history(app_env
         await wait_for(pilot, lambda: screen.result is not None)
         title = str(screen.query_one("#trends-title", Static).render())
         assert title.startswith("older-bot  ⚑ 1 flaky  7 evaluations of v1..v3, 2023-11-")
+
+
+async def test_flaky_only_with_no_flaky_case_says_so(app_env: Path) -> None:
+    with Store.open() as store:  # one night of each version: nothing to flip
+        store_nightly_series(store, nights=(NIGHTS[0], NIGHTS[4]))
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(TrendsScreen())
+        screen = app.screen
+        assert isinstance(screen, TrendsScreen)
+        await wait_for(pilot, lambda: screen.result is not None)
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.query_one(RowTable).row_count == 0
+        heading = str(screen.query_one("#trends-case", Static).render())
+        assert heading == "No flaky case: every verdict held within its version."
+
+
+async def test_leaving_trends_before_the_store_is_read_is_no_error(
+    app_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from passk_tui.store import trends
+
+    with Store.open() as store:
+        store_nightly_series(store)
+    release, returned = threading.Event(), threading.Event()
+    read = trends.agent_series
+
+    def held(store: Store, agent: str | None = None) -> tuple[str, list[Measurement]]:
+        release.wait(10)
+        try:
+            return read(store, agent)
+        finally:
+            returned.set()
+
+    monkeypatch.setattr(trends, "agent_series", held)
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(TrendsScreen())
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, TrendsScreen)
+        release.set()
+        await wait_for(pilot, returned.is_set)
+        for _ in range(5):
+            await pilot.pause(0.05)
+        assert app.is_running and app.return_code is None

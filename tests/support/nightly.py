@@ -36,11 +36,16 @@ NIGHTS: tuple[tuple[int, Fraction | None, tuple[int, ...]], ...] = (
 )
 
 
-def store_nightly_series(store: Store, agent: str = AGENT, first: float = FIRST_NIGHT) -> list[str]:
-    """Every night of ``NIGHTS`` stored as a finished evaluation of ``agent``; their ids."""
+def store_nightly_series(
+    store: Store,
+    agent: str = AGENT,
+    first: float = FIRST_NIGHT,
+    nights: tuple[tuple[int, Fraction | None, tuple[int, ...]], ...] = NIGHTS,
+) -> list[str]:
+    """Every night of ``nights`` stored as a finished evaluation of ``agent``; their ids."""
     cases = [Case(name, name, None) for name in CASE_NAMES]
     ids = []
-    for night, (version, gate, passes) in enumerate(NIGHTS):
+    for night, (version, gate, passes) in enumerate(nights):
         evaluation_id = f"ev_{agent}_{night + 1}"
         settings = Settings(agent, version, "/x/cases.toml", attempts=ATTEMPTS, k=1, require=gate)
         store.create_evaluation(evaluation_id, settings, cases, "h", created=first + night * DAY)

@@ -112,7 +112,7 @@ class TrendsScreen(Screen[None]):
         for label in COLUMNS[1:3]:
             table.add_column(right_aligned(label, len(label)), key=label, width=len(label))
         table.add_column(left_aligned("flaky"), key="flaky", width=5)
-        table.add_column(left_aligned("moved"), key="moved", width=max(5, *map(len, moves)))
+        table.add_column(left_aligned("moved"), key="moved", width=max([5, *map(len, moves)]))
         for c, name, moved in zip(cases, names, moves, strict=True):
             style = flaky_style if c.flaky else ""
             table.add_row(
