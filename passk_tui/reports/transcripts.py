@@ -11,6 +11,7 @@ from passk_tui.core.render.transcript_text import entries
 from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.costs.case_costs import Spread
 from passk_tui.core.stats.costs.conversation_spread import ConversationSpread
+from passk_tui.core.text.amounts import counted
 from passk_tui.reports.html_page import cut_text, esc
 
 #: Longest text of one message shown in the HTML report (its full size is said when longer).
@@ -53,8 +54,12 @@ def _one(record: AttemptRecord) -> str:
             f'<p class="msg {esc(entry.role)}{mark}"><b>{esc(entry.label)}</b>{detail}</p>'
             f"<pre>{cut_text(entry.body, MESSAGE_CHARS)}</pre>"
         )
-    said = (
-        f"{transcript.turns} turns · {transcript.tool_calls} tool calls · {transcript.steps} steps"
+    said = " · ".join(
+        (
+            counted(transcript.turns, "turn"),
+            counted(transcript.tool_calls, "tool call"),
+            counted(transcript.steps, "step"),
+        )
     )
     return (
         f'<details class="transcript"><summary>#{record.attempt} {record.outcome} · '
