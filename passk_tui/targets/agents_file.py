@@ -238,6 +238,9 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
         which = "both" if has_command else "neither"
         raise InputError(f"{where}: has {which} of 'command' and 'openai' (give exactly one)")
     if has_command:
+        for key in ("tools", "max_steps"):
+            if key in spec:
+                raise InputError(f"{where}: {key} goes only with openai (a model that calls tools)")
         argv = spec["command"]
         if (
             not isinstance(argv, list)

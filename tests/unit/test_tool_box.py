@@ -111,3 +111,12 @@ def test_a_bad_tools_file_is_one_line(
     with pytest.raises(InputError, match=r"^tools\.toml: ") as caught:
         _box(tmp_path, TOOLS.replace(*change))
     assert problem in str(caught.value)
+
+
+def test_tools_on_a_command_version_are_refused(tmp_path: Path) -> None:
+    from passk_tui.targets.agents_file import load_agents
+
+    agents = tmp_path / "agents.toml"
+    agents.write_text('[agents.a.versions.1]\ncommand = ["true"]\ntools = "tools.toml"\n')
+    with pytest.raises(InputError, match="version 1: tools goes only with openai"):
+        load_agents(agents)
