@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from passk_tui.core.inputs.program import run_program
+from passk_tui.core.inputs.program import kill_and_reap, run_program
 from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
-from passk_tui.core.sandbox.namespace import namespace_gone
+from passk_tui.core.sandbox.namespace import end_namespace, namespace_gone
 from passk_tui.core.sandbox.settings import SandboxSettings
 from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
@@ -87,12 +87,18 @@ class Sandbox:
         running: set[asyncio.subprocess.Process] | None,
         env: dict[str, str],
     ) -> tuple[int | None, bytes, bytes]:
-        """bwrap run to its end, and then to the end of its PID namespace."""
+        """bwrap run to its end, and then to the end of its PID namespace; cut short, the
+        namespace is ended first, then bwrap."""
         status_read, status_write = os.pipe()
+
+        async def stop(bwrap: asyncio.subprocess.Process) -> None:
+            await end_namespace(status_read, bwrap.pid)
+            await kill_and_reap(bwrap)
+
         try:
             sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
             ended = await run_program(
-                sandboxed, self.folder, stdin, running, env, pass_fds=(status_write,)
+                sandboxed, self.folder, stdin, running, env, (status_write,), stop
             )
             os.close(status_write)
             status_write = -1
