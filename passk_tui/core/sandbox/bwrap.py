@@ -5,7 +5,7 @@ the host read-only; a fresh /dev and /proc (its own PID namespace, so the host's
 processes are not there); an empty /run (a read-only mount does not stop a connect() to
 the host's service sockets there); private empty /tmp and $HOME, each no larger than its
 memory;
-the programs it needs from $HOME read-only; the attempt's own copy of the working
+the program's own files from $HOME or /tmp read-only; the attempt's own copy of the working
 folder at the folder's path, read-only but for its ``writable`` folders; no network
 but its own loopback.
 
@@ -48,8 +48,9 @@ class Layout:
     """... but for these folders of it ('.' the whole), which it may write."""
     home: Path | None = None
     """The user's $HOME, hidden behind an empty private one; None when it is '/'."""
-    toolchains: tuple[Path, ...] = ()
-    """Folders under $HOME the program needs (its interpreter's install), seen read-only."""
+    readable: tuple[Path, ...] = ()
+    """What under $HOME or /tmp the program needs (its interpreter's install, its script's
+    folder), seen read-only (core/sandbox/seen.py)."""
     network: bool = False
     memory_mb: int = 1024
     cpu_seconds: int = 60
@@ -75,7 +76,7 @@ def bwrap_argv(
         walls += [*private, str(layout.home)]
         hidden.append(layout.home)
     made: set[Path] = set()
-    for path in layout.toolchains:
+    for path in layout.readable:
         walls += [*_way_to(path, hidden, made), "--ro-bind", str(path), str(path)]
     walls += _way_to(layout.folder, hidden, made)
     bind = "--bind" if "." in layout.writable else "--ro-bind"

@@ -14,6 +14,7 @@ from passk_tui.core.inputs.program import kill_and_reap, run_program
 from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
 from passk_tui.core.sandbox.namespace import end_namespace, namespace_gone
+from passk_tui.core.sandbox.seen import files_seen, program_seen
 from passk_tui.core.sandbox.settings import SandboxSettings
 from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
@@ -38,7 +39,8 @@ class Sandbox:
         home = Path(os.path.expanduser("~")).absolute()
         # A $HOME that is '/' or not there (nobody's /nonexistent) has nothing to hide.
         self.home = home if home != Path("/") and home.is_dir() else None
-        self.toolchains = _toolchains(program, self.folder, self.home)
+        self.hidden = (Path("/tmp"), *([] if self.home is None else [self.home]))
+        self.installs = program_seen(program, self.folder, self.hidden)
         self.as_root = os.geteuid() == 0
 
     def __repr__(self) -> str:
@@ -65,7 +67,7 @@ class Sandbox:
                 copy=copy,
                 writable=writable,
                 home=self.home,
-                toolchains=self.toolchains,
+                readable=(*self.installs, *files_seen(argv[1:], self.folder, self.hidden)),
                 network=self.settings.network,
                 memory_mb=self.settings.memory_mb,
                 cpu_seconds=self.settings.cpu_seconds or max(1, round(cpu_seconds)),
@@ -108,21 +110,3 @@ class Sandbox:
             for fd in (status_read, status_write):
                 if fd >= 0:
                     os.close(fd)
-
-
-def _toolchains(program: str, folder: Path, home: Path | None) -> tuple[Path, ...]:
-    """The install folders of ``program`` that lie under $HOME or /tmp (both private in a
-    sandbox), the only parts of them a sandbox sees: a venv's (``~/.venvs/x/bin/python3``
-    gives ``~/.venvs/x``, a CI clone's ``/tmp/ci/.venv``) and the interpreter's it links to
-    (a pyenv's ``~/.pyenv/versions/3.11.7``)."""
-    hidden = [Path("/tmp"), *([] if home is None else [home])]
-    found = str(folder / program) if os.sep in program else shutil.which(program)
-    if found is None:
-        return ()
-    installs = []
-    for path in (Path(os.path.abspath(found)), Path(os.path.realpath(found))):
-        install = path.parent.parent if path.parent.name == "bin" else path.parent
-        under = any(install.is_relative_to(top) and install != top for top in hidden)
-        if under and not install.is_relative_to(folder) and install not in installs:
-            installs.append(install)
-    return tuple(installs)
