@@ -16,10 +16,14 @@ many machines (this project's CI among them) mount v1 or give no delegation; rli
 work for every user everywhere. The process count is counted per user namespace
 (Linux >= 5.14), so one sandbox's fork bomb does not starve another's.
 
-Run as root, bwrap mounts with root's rights (it can read root's toolchains under
-/root) but the program itself runs as ``nobody`` (``setpriv``) in a user namespace of
-its own (``unshare``): the kernel ignores the process limit for root, and root in a
-sandbox could still read what only root may.
+Run as root, the program must not run as root: the kernel ignores the process limit
+for root, and root in a sandbox could still read what only root may. So bwrap itself
+is started as ``nobody`` (``as_root`` False) and builds the walls as any user does, in
+a user namespace of its own, whenever nobody can reach all it binds (core/sandbox/room.py
+looks); else (a toolchain under /root, say) bwrap runs as root, with root's rights to
+mount, and the program is made ``nobody`` (``setpriv``) in a user namespace of its own
+(``unshare``): two more program starts, a quarter of what a sandbox adds per attempt
+(bench/sandbox_walls.py).
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class Layout:
     cpu_seconds: int = 60
     processes: int = 256
     as_root: bool = False
+    """bwrap runs as root and makes the program nobody itself (see above)."""
 
 
 def bwrap_argv(

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from passk_tui.core.inputs.program import kill_and_reap, run_program
-from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
+from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
 from passk_tui.core.sandbox.namespace import end_namespace, namespace_gone
-from passk_tui.core.sandbox.seen import files_seen, program_seen
+from passk_tui.core.sandbox.seen import files_seen, others_reach, program_seen
 from passk_tui.core.sandbox.settings import SandboxSettings
 from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
@@ -57,26 +57,34 @@ class Sandbox:
         """Run ``argv`` sandboxed; ``cpu_seconds`` when the settings give none (the timeout)."""
         scratch = Path(tempfile.mkdtemp(prefix="passk-sandbox-"))
         try:
+            scratch.chmod(0o711)  # passable (not listable) for a bwrap run as nobody
             copy, writable = scratch / "folder", self.settings.writable
             try:
                 await asyncio.to_thread(copy_folder, self.folder, copy, writable, self.as_root)
             except WritableOutside as exc:
                 return Ended(1, b"", b"", f"{START}: {exc}")
+            readable = (*self.installs, *files_seen(argv[1:], self.folder, self.hidden))
+            hidden = any(self.folder.is_relative_to(top) for top in self.hidden)
+            # Made by root: bwrap runs as nobody when nobody can reach all it binds.
+            switch = self.as_root and not others_reach(
+                [*readable, *([] if hidden else [self.folder])]
+            )
             layout = Layout(
                 folder=self.folder,
                 copy=copy,
                 writable=writable,
                 home=self.home,
-                readable=(*self.installs, *files_seen(argv[1:], self.folder, self.hidden)),
+                readable=readable,
                 network=self.settings.network,
                 memory_mb=self.settings.memory_mb,
                 cpu_seconds=self.settings.cpu_seconds or max(1, round(cpu_seconds)),
                 processes=self.settings.processes,
-                as_root=self.as_root,
+                as_root=switch,
             )
             home = "/tmp" if self.home is None else str(self.home)
             env = {**(extra_env or {}), "TMPDIR": "/tmp", "HOME": home}
-            code, stdout, stderr = await self._bwrap(layout, argv, stdin, running, env)
+            user = NOBODY if self.as_root and not switch else None
+            code, stdout, stderr = await self._bwrap(layout, argv, stdin, running, env, user)
         finally:
             await asyncio.shield(asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True))
         return Ended(code, stdout, stderr, limit_hit(code, stderr))
@@ -88,6 +96,7 @@ class Sandbox:
         stdin: bytes,
         running: set[asyncio.subprocess.Process] | None,
         env: dict[str, str],
+        user: int | None,
     ) -> tuple[int | None, bytes, bytes]:
         """bwrap run to its end, and then to the end of its PID namespace; cut short, the
         namespace is ended first, then bwrap."""
@@ -100,7 +109,7 @@ class Sandbox:
         try:
             sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
             ended = await run_program(
-                sandboxed, self.folder, stdin, running, env, (status_write,), stop
+                sandboxed, self.folder, stdin, running, env, (status_write,), stop, user
             )
             os.close(status_write)
             status_write = -1

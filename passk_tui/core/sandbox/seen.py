@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -49,3 +50,16 @@ def _shown_for(path: Path, hidden: Sequence[Path]) -> Path | None:
         return None
     shown = path.parent.parent if path.parent.name == "bin" else path.parent
     return shown if shown.is_relative_to(top) and shown != top else path
+
+
+def others_reach(paths: Sequence[Path]) -> bool:
+    """True when any user (nobody, whom bwrap runs as when root makes a sandbox) may pass
+    through every folder leading to each of ``paths``: bwrap binds from and onto paths."""
+    for path in paths:
+        for parent in path.parents:
+            try:
+                if not parent.stat().st_mode & stat.S_IXOTH:
+                    return False
+            except OSError:
+                return False
+    return True
