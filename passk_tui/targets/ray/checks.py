@@ -1,11 +1,10 @@
 """`command` checks run as Ray tasks (``--executor ray``), as the agent's attempts are.
 
 A check runs code (often the answer's own) that may take as long as the agent did: on
-the cluster it takes a node's CPU, not the controller's. Each check's task gets the
-cases file's folder as its working directory (Ray ships it, once per content), runs the
-command as written there, sandboxed when the check asks, and gives back how it ended;
-the verdict is reached here, as for a check run here. A check whose node died is run
-again elsewhere, as an attempt is.
+the cluster it takes a node's CPU, not the controller's. Each check's task runs the
+command as written in the cases file's folder, shipped to its node (shipped.py), sandboxed
+when the check asks, and gives back how it ended; the verdict is reached here, as for a
+check run here. A check whose node died is run again elsewhere, as an attempt is.
 """
 
 from __future__ import annotations
@@ -18,8 +17,9 @@ from passk_tui.core.checks.kinds import command_checks
 from passk_tui.core.run.cases import Case
 from passk_tui.core.sandbox.room import Ended
 from passk_tui.core.sandbox.settings import SandboxSettings
+from passk_tui.targets.ray.shipped import TooLarge, packed
 from passk_tui.targets.ray.target import CPUS, MAX_RERUNS, join, run_task, task_options
-from passk_tui.targets.ray.task import run_attempt
+from passk_tui.targets.ray.task import run_check
 
 
 class OnRay:
@@ -28,6 +28,8 @@ class OnRay:
     def __init__(self, address: str | None) -> None:
         self.address = address
         self._task: Any = None
+        #: Each folder's zip in the object store and its digest, packed once.
+        self._shipped: dict[Path, tuple[Any, str]] = {}
 
     def __repr__(self) -> str:
         return f"OnRay(address={self.address!r})"
@@ -45,11 +47,18 @@ class OnRay:
 
         if self._task is None:
             join(self.address, None)  # joined already when the agent runs on Ray too
-            self._task = ray.remote(run_attempt)
-        options = task_options(CPUS, runtime_env={"working_dir": str(folder)})
+            self._task = ray.remote(run_check)
+        if folder not in self._shipped:
+            try:
+                data, digest = packed(folder)
+            except TooLarge as exc:
+                raise OSError(0, str(exc)) from None
+            self._shipped[folder] = (ray.put(data), digest)
+        options = task_options(CPUS)
+        args = (*self._shipped[folder], argv, stdin, sandbox, seconds)
         for _ in range(MAX_RERUNS + 1):
             try:
-                finished = await run_task(self._task, options, (argv, stdin, {}, sandbox, seconds))
+                finished = await run_task(self._task, options, args)
             except exceptions.RayError as exc:
                 raise OSError(0, f"ray: {type(exc).__name__}: {exc}"[:500]) from None
             if isinstance(finished, str):
