@@ -10,11 +10,14 @@ from typing import Any, Protocol
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import PASS, Check, raw_text, tail
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.bounds import positive_seconds, strings
+from passk_tui.core.inputs.bounds import positive_seconds, storable_json, strings
 from passk_tui.core.inputs.program import argv_problem, program_problem, run_program
 from passk_tui.core.sandbox.room import Ended, Sandbox
 from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
+from passk_tui.core.transcript import Transcript
 
+#: What a check may read (``on``): the last answer (the default) or the whole transcript.
+ON_VALUES = ("answer", "transcript")
 #: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
 COMMAND_TIMEOUT = 60.0
 
@@ -38,7 +41,8 @@ class Elsewhere(Protocol):
 
 
 class CommandCheck(Check):
-    """A program judges the untrimmed answer on its stdin: exit 0 passes.
+    """A program judges the untrimmed answer on its stdin (with ``on = "transcript"``: the
+    attempt's transcript as JSON, ``core/transcript.py``): exit 0 passes.
 
     Bounded by its own ``timeout`` and the attempt's deadline; past either, or when
     the attempt is cancelled, its whole process group is killed and reaped. With
@@ -60,6 +64,11 @@ class CommandCheck(Check):
         # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.
         if "/" in self.argv[0]:
             self.argv[0] = str(self.cwd / self.argv[0])
+        on = spec.get("on", "answer")
+        if on not in ON_VALUES:
+            raise InputError(f"{where}: on must be one of {', '.join(map(repr, ON_VALUES))}")
+        #: True: the program reads the attempt's transcript as JSON, not the answer.
+        self.on_transcript = on == "transcript"
         self.settings = parse_sandbox(spec.get("sandbox", False), where, self.cwd)
         self.sandbox = None
         if self.settings is not None:
@@ -67,10 +76,16 @@ class CommandCheck(Check):
         #: Set when the evaluation runs its programs elsewhere (``--executor ray``).
         self.elsewhere: Elsewhere | None = None
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         remaining = deadline - asyncio.get_running_loop().time()
         limit = min(self.timeout, max(0.0, remaining))
-        data = raw_text(output).encode("utf-8", "replace")
+        if self.on_transcript:
+            seen = transcript if transcript is not None else Transcript()
+            data = storable_json(seen.to_json()).encode("utf-8", "replace")
+        else:
+            data = raw_text(output).encode("utf-8", "replace")
         try:
             async with asyncio.timeout(limit):
                 ended = await self._run(data)
