@@ -90,6 +90,8 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "family_wise": int(settings.family_wise),
         "extended": int(settings.extended),
         "label": text(settings.label),
+        "executor": settings.executor,
+        "ray_address": text(settings.ray_address),
         **_cost_columns(settings),
     }
 
@@ -129,6 +131,8 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         family_wise=bool(row["family_wise"]),
         extended=bool(row["extended"]),
         label=row["label"],
+        executor=row["executor"],
+        ray_address=row["ray_address"],
     )
 
 

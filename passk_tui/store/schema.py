@@ -190,6 +190,12 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     ALTER TABLE cases ADD COLUMN conversation TEXT;
     """,
+    # --executor and --ray-address, so that a resume runs where the evaluation ran; stored
+    # before them, an evaluation ran here ('local', no address).
+    """
+    ALTER TABLE evaluations ADD COLUMN executor TEXT NOT NULL DEFAULT 'local';
+    ALTER TABLE evaluations ADD COLUMN ray_address TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -7,7 +7,7 @@ import contextlib
 import math
 import threading
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -318,3 +318,13 @@ def _settle(future: asyncio.Future[Any], setter: Callable[[Any], None], value: A
     """Set the result unless the waiter was cancelled (the future is done then)."""
     if not future.done():
         setter(value)
+
+
+def command_checks(check: Check | None) -> Iterator[CommandCheck]:
+    """Every `command` check in ``check``, those inside `all` and `any` too (``--executor ray``
+    runs them on the cluster)."""
+    if isinstance(check, CommandCheck):
+        yield check
+    elif isinstance(check, _All):
+        for inner in check.checks:
+            yield from command_checks(inner)
