@@ -32,6 +32,7 @@ from passk_tui.core.inputs.settings import (
     parse_timeout,
     parse_version,
 )
+from passk_tui.core.inputs.target_list import Target, matrix_targets, parse_agents, parse_versions
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.target import Target
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
@@ -77,6 +78,8 @@ class SettingsCheck:
     key: str | None = None
     #: The version to run beside ``version`` and compare against (None: none given).
     baseline: int | None = None
+    #: A matrix's targets, the first compared with each other (empty: one target alone).
+    targets: list[Target] = field(default_factory=list)
     #: The price given by the price in and out (None: none, or one of them is bad).
     price: Price | None = None
 
@@ -152,10 +155,16 @@ def check_settings(
         for name in missing:
             check.fail(name, REQUIRED[name], line)
     if demo and not text("agent"):
-        agent: str | None = demo_module.AGENT
+        agents: tuple[str, ...] | None = (demo_module.AGENT,)
     else:
-        agent = parsed("agent", parse_agent_name, None)
-    version = parsed("version", parse_version, demo_module.VERSION if demo else None)
+        agents = parsed("agent", parse_agents, None)
+    versions = parsed("version", parse_versions, (demo_module.VERSION,) if demo else None)
+    agent = agents[0] if agents else None
+    version = versions[0] if versions else None
+    check.values.update(agent=agent, version=version)
+    if agents and versions:
+        targets = matrix_targets(agents, versions)
+        check.targets = targets if len(targets) > 1 else []
     confidence = parsed("confidence", parse_confidence, None)
     family_wise = check.values["family_wise"] = bool(texts.get("family_wise"))
     if family_wise and (text("require") is None or text("confidence") is None):
@@ -170,6 +179,13 @@ def check_settings(
         agents_path = None if stack else str(demo_module.AGENTS)
     check.key = parsed("key", parse_key, None)
     check.baseline = parsed("baseline", parse_version, None)
+    if check.baseline is not None and check.targets:
+        check.fail(
+            "baseline",
+            "not with several versions or agents (a matrix compares them all)",
+            "--baseline: not with several versions or agents: a matrix compares every target "
+            "with the first",
+        )
     if check.baseline is not None and check.baseline == version:
         check.fail(
             "baseline",
@@ -225,6 +241,14 @@ def check_settings(
 
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
     """Validate every flag (nothing is loaded or started); InputError names the flag."""
+    return checked_from_args(args, env)[0]
+
+
+def checked_from_args(
+    args: argparse.Namespace, env: Mapping[str, str]
+) -> tuple[Settings, list[Target]]:
+    """The settings (the first target's) and a matrix's targets (empty: one target), every
+    flag validated; InputError names the flag."""
     texts: dict[str, str | bool | None] = {
         f.name: getattr(args, f.name) for f in FIELDS if f.resume is not Resume.NOT_STORED
     }
@@ -237,7 +261,7 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
     if line is not None:
         raise InputError(line)
     assert check.settings is not None
-    return replace(check.settings, **executor_settings(args, env))
+    return replace(check.settings, **executor_settings(args, env)), check.targets
 
 
 #: Where local `command` agents may run (``--executor``).

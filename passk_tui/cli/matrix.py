@@ -1,0 +1,183 @@
+"""A matrix headless (``--version 1,2,3``, ``--agent a,b``): every target in one go, then the
+matrix on stdout.
+
+Exit status: every target's ``--require`` gate counts (the gate is the same promise for
+each); 1 when any target fails it, or when ``--fail-on-regression`` finds a case (or a
+suite) of another target regressed against the first; else 4 when a confident gate
+leaves some case of some target undecided; else 0. A matrix that could not run, was
+stopped or failed exits as a single evaluation does (2, 3, 130, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+
+from passk_tui.cli.live import run_live
+from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
+from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.inputs.target_list import Target, matrix_targets, parse_agents, parse_versions
+from passk_tui.core.render.extent_text import attempts_cell
+from passk_tui.core.run.gc_thresholds import relaxed_gc
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.core.stats.extent import progress_extent
+from passk_tui.core.text.amounts import clock
+from passk_tui.evaluations.group_run import group_status
+from passk_tui.evaluations.matrix import MatrixRun, find_group, new_matrix, resume_matrix
+from passk_tui.evaluations.matrix_reading import MatrixReading
+from passk_tui.evaluations.settings_text import (
+    checked_from_args,
+    flag,
+    resume_changes,
+    stack_key,
+)
+from passk_tui.store.groups import Group
+
+
+def is_matrix(args: argparse.Namespace) -> bool:
+    """Whether the flags ask for several targets (a comma in --version or --agent), or resume
+    an evaluation that ran in a matrix."""
+    listed = any("," in (text or "") for text in (args.version, args.agent))
+    return listed or (bool(args.resume) and _resumed_group(args.resume) is not None)
+
+
+def _resumed_group(ref: str) -> Group | None:
+    """The group ``--resume`` names; None when it names one evaluation alone, or none (which
+    the single path then says)."""
+    try:
+        return find_group(ref)
+    except (InputError, RunError):
+        return None
+
+
+def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    """Run (or resume) the matrix, print it, exit by every target's gate."""
+    matrix: MatrixRun | None = None
+    stopped_by: list[int] = []
+    try:
+        export_paths = [_check_export(text) for text in args.export or ()]
+        level = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
+        key = stack_key(args, env)
+        group = _resumed_group(args.resume) if args.resume else None
+        if group is not None:
+            if args.baseline is not None:
+                raise InputError("--baseline: not with a matrix (it compares every target)")
+            matrix = resume_matrix(group, key, _resume_changes(args), targets=_given(args, group))
+        else:
+            settings, targets = checked_from_args(args, env)
+            matrix = new_matrix(settings, targets, key)
+        for warning in matrix.warnings:
+            say(f"warning: {warning}")
+        status = "done"
+        if not matrix.shown_only:
+            line = lambda: matrix_progress_line(matrix)  # noqa: E731
+            with relaxed_gc():
+                statuses = asyncio.run(run_live(matrix.running, sys.stderr, stopped_by, line))
+            status = group_status(statuses)
+    except (InputError, RunError) as exc:
+        return fail(exc)
+    except KeyboardInterrupt:
+        return interrupted(matrix.evaluation_id if matrix is not None else None)
+    return _report_end(matrix, status, args, export_paths, level, stopped_exit(stopped_by))
+
+
+def _resume_changes(args: argparse.Namespace) -> dict[str, object]:
+    """The flags given again with a matrix's --resume, but its lists (checked apart)."""
+    return resume_changes(argparse.Namespace(**{**vars(args), "agent": None, "version": None}))
+
+
+def _given(args: argparse.Namespace, group: Group) -> list[Target] | None:
+    """The targets the lists given again name (the stored agent or versions fill a list not
+    given); None when neither is given."""
+    if args.agent is None and args.version is None:
+        return None
+    agents = flag("agent", args.agent, parse_agents, None)
+    versions = flag("version", args.version, parse_versions, None)
+    stored_agents = tuple(dict.fromkeys(t.agent for t in group.targets))
+    stored_versions = tuple(dict.fromkeys(t.version for t in group.targets))
+    return matrix_targets(agents or stored_agents, versions or stored_versions)
+
+
+def _check_export(text: str) -> Path:
+    from passk_tui.reports.matrix_export import check_matrix_export
+
+    return check_matrix_export(text)
+
+
+def _report_end(
+    matrix: MatrixRun,
+    status: str,
+    args: argparse.Namespace,
+    export_paths: list[Path],
+    level: Fraction,
+    cancelled: int,
+) -> int:
+    """The matrix on stdout, each target's errors and gate on stderr, then the exports."""
+    for member in matrix.members:
+        if member.store_error:
+            say(f"warning: {member.store_error}")
+    if status == "failed":
+        code = fail(RunError(matrix.error or "the evaluation failed"))
+        resume_hint(matrix.evaluation_id)
+        return code
+    try:
+        reading = MatrixReading.load(matrix.store, _group(matrix), level)
+        table = reading.table()
+    except (InputError, RunError) as exc:
+        return fail(exc)
+    if not print_out(table, matrix.evaluation_id):
+        return ExitCode.CANNOT_RUN
+    for label, one in zip(reading.labels, reading.readings, strict=True):
+        for line in one.error_lines():
+            say(f"{label} {line.lstrip()}")
+    if status == "cancelled":
+        for label, one in zip(reading.labels, reading.readings, strict=True):
+            say(f"{label} {one.not_run_line()}")
+        resume_hint(matrix.evaluation_id)
+        code = cancelled
+    else:
+        for line in reading.gate_lines(args.require):
+            say(line)
+        if args.fail_on_regression:
+            for line in reading.regression_lines():
+                say(line)
+        code = reading.exit_code(args.fail_on_regression)
+    for path in export_paths:
+        code = _export(reading, path, code)
+    return code
+
+
+def _group(matrix: MatrixRun) -> Group:
+    ids = tuple(m.evaluation_id for m in matrix.members)
+    return Group(matrix.group_id, ids, matrix.targets)
+
+
+def _export(reading: MatrixReading, path: Path, code: int) -> int:
+    """Write the group's export; a failure is one line and exit 5 unless the status says more."""
+    from passk_tui.reports.matrix_export import export_matrix
+
+    try:
+        written = export_matrix(reading, path)
+    except (InputError, RunError) as exc:
+        say(f"export failed: {exc}")
+        return code or ExitCode.EXPORT_FAILED
+    say(f"wrote {written}")
+    return code
+
+
+def matrix_progress_line(matrix: MatrixRun) -> str:
+    """Every target's counts on one line, then the Runs in flight and the time."""
+    sides = []
+    for label, member in zip(matrix.labels, matrix.members, strict=True):
+        p = member.progress
+        sides.append(
+            f"{label} {attempts_cell(progress_extent(p, member.settings))} "
+            f"passed {sum(p.passed)} errored {sum(p.errored)}"
+        )
+    in_flight = sum(m.progress.in_flight for m in matrix.members)
+    elapsed = matrix.members[0].progress.elapsed()
+    return f"{'  '.join(sides)}  {in_flight} in flight  {clock(elapsed)}"
