@@ -20,7 +20,12 @@ from pathlib import Path
 from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.inputs.target_list import Target, matrix_targets, parse_agents, parse_versions
+from passk_tui.core.inputs.target_list import (
+    MatrixTarget,
+    matrix_targets,
+    parse_agents,
+    parse_versions,
+)
 from passk_tui.core.render.extent_text import attempts_cell
 from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
@@ -90,7 +95,7 @@ def _resume_changes(args: argparse.Namespace) -> dict[str, object]:
     return resume_changes(argparse.Namespace(**{**vars(args), "agent": None, "version": None}))
 
 
-def _given(args: argparse.Namespace, group: Group) -> list[Target] | None:
+def _given(args: argparse.Namespace, group: Group) -> list[MatrixTarget] | None:
     """The targets the lists given again name (the stored agent or versions fill a list not
     given); None when neither is given."""
     if args.agent is None and args.version is None:

@@ -16,7 +16,7 @@ from typing import Any
 from passk_tui import demo
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.settings import Settings
-from passk_tui.core.inputs.target_list import Target, target_labels
+from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
 from passk_tui.core.run.events import Event
 from passk_tui.evaluations.group_run import (
     GroupRun,
@@ -37,7 +37,7 @@ MatrixListener = Callable[[int, Event], None]
 class MatrixRun(GroupRun):
     """Every target's evaluation, in the order given (the first is compared with each other)."""
 
-    targets: tuple[Target, ...] = ()
+    targets: tuple[MatrixTarget, ...] = ()
 
     @property
     def labels(self) -> list[str]:
@@ -57,7 +57,7 @@ def _listeners(on_event: MatrixListener | None, count: int) -> list[MemberListen
 
 def new_matrix(
     settings: Settings,
-    targets: Sequence[Target],
+    targets: Sequence[MatrixTarget],
     key: str | None,
     on_event: MatrixListener | None = None,
     *,
@@ -95,7 +95,7 @@ def resume_matrix(
     changes: Mapping[str, Any] | None = None,
     on_event: MatrixListener | None = None,
     *,
-    targets: Sequence[Target] | None = None,
+    targets: Sequence[MatrixTarget] | None = None,
     store: Store | None = None,
 ) -> MatrixRun:
     """Continue every target of ``group`` together, each with its stored settings.

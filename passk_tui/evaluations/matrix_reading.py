@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-from passk_tui.core.inputs.target_list import Target, target_labels
+from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
 from passk_tui.core.render.matrix_text import matrix_regression_lines, plain_matrix
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.core.stats.comparing.matrix import MatrixComparison, compare_matrix
@@ -28,7 +28,7 @@ class MatrixReading:
     """Every target as stored, its reading, and the first compared with each other."""
 
     group_id: str
-    targets: tuple[Target, ...]
+    targets: tuple[MatrixTarget, ...]
     stored: tuple[StoredEvaluation, ...]
     confidence: Fraction = DEFAULT_CONFIDENCE
 

@@ -10,7 +10,7 @@ Both faces use it: the headless one (``baseline_cli``) and the app.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Literal

@@ -32,7 +32,12 @@ from passk_tui.core.inputs.settings import (
     parse_timeout,
     parse_version,
 )
-from passk_tui.core.inputs.target_list import Target, matrix_targets, parse_agents, parse_versions
+from passk_tui.core.inputs.target_list import (
+    MatrixTarget,
+    matrix_targets,
+    parse_agents,
+    parse_versions,
+)
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.target import Target
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
@@ -79,7 +84,7 @@ class SettingsCheck:
     #: The version to run beside ``version`` and compare against (None: none given).
     baseline: int | None = None
     #: A matrix's targets, the first compared with each other (empty: one target alone).
-    targets: list[Target] = field(default_factory=list)
+    targets: list[MatrixTarget] = field(default_factory=list)
     #: The price given by the price in and out (None: none, or one of them is bad).
     price: Price | None = None
 
@@ -158,7 +163,8 @@ def check_settings(
         agents: tuple[str, ...] | None = (demo_module.AGENT,)
     else:
         agents = parsed("agent", parse_agents, None)
-    versions = parsed("version", parse_versions, (demo_module.VERSION,) if demo else None)
+    default_versions: tuple[int, ...] | None = (demo_module.VERSION,) if demo else None
+    versions = parsed("version", parse_versions, default_versions)
     agent = agents[0] if agents else None
     version = versions[0] if versions else None
     check.values.update(agent=agent, version=version)
@@ -246,7 +252,7 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
 
 def checked_from_args(
     args: argparse.Namespace, env: Mapping[str, str]
-) -> tuple[Settings, list[Target]]:
+) -> tuple[Settings, list[MatrixTarget]]:
     """The settings (the first target's) and a matrix's targets (empty: one target), every
     flag validated; InputError names the flag."""
     texts: dict[str, str | bool | None] = {

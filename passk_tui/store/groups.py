@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from passk_tui.core.inputs.target_list import Target
+from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.store.database import Store
 
 
@@ -21,7 +21,7 @@ class Group:
 
     id: str
     evaluation_ids: tuple[str, ...]
-    targets: tuple[Target, ...]
+    targets: tuple[MatrixTarget, ...]
 
 
 def link_group(store: Store, evaluation_ids: Sequence[str]) -> str:
@@ -48,5 +48,5 @@ def group_of(store: Store, evaluation_id: str) -> Group | None:
     return Group(
         group_id,
         tuple(row["id"] for row in rows),
-        tuple(Target(row["agent"], row["version"]) for row in rows),
+        tuple(MatrixTarget(row["agent"], row["version"]) for row in rows),
     )

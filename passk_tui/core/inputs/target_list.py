@@ -17,7 +17,7 @@ from passk_tui.core.inputs.settings import parse_agent_name, parse_version
 T = TypeVar("T")
 
 
-class Target(NamedTuple):
+class MatrixTarget(NamedTuple):
     """One agent at one version: a column of the matrix."""
 
     agent: str
@@ -49,12 +49,12 @@ def parse_agents(text: str) -> tuple[str, ...]:
     return parse_list(text, parse_agent_name)
 
 
-def matrix_targets(agents: Sequence[str], versions: Sequence[int]) -> list[Target]:
+def matrix_targets(agents: Sequence[str], versions: Sequence[int]) -> list[MatrixTarget]:
     """Every agent at every version, agents first, in the order given."""
-    return [Target(agent, version) for agent in agents for version in versions]
+    return [MatrixTarget(agent, version) for agent in agents for version in versions]
 
 
-def target_labels(targets: Sequence[Target]) -> list[str]:
+def target_labels(targets: Sequence[MatrixTarget]) -> list[str]:
     """How each target is named in headers and lines: ``v2`` when only versions differ, the
     agent when only agents do, else ``a v2``."""
     agents = {t.agent for t in targets}
