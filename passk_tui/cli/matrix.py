@@ -35,6 +35,7 @@ from passk_tui.evaluations.group_run import group_status
 from passk_tui.evaluations.matrix import MatrixRun, find_group, new_matrix, resume_matrix
 from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.settings_text import (
+    BASELINE_REFUSED,
     checked_from_args,
     flag,
     resume_changes,
@@ -67,10 +68,10 @@ def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         export_paths = [_check_export(text) for text in args.export or ()]
         level = flag("confidence", args.confidence, parse_exact_confidence, DEFAULT_CONFIDENCE)
         key = stack_key(args, env)
+        if args.baseline is not None:
+            raise InputError(BASELINE_REFUSED)
         group = _resumed_group(args.resume) if args.resume else None
         if group is not None:
-            if args.baseline is not None:
-                raise InputError("--baseline: not with a matrix (it compares every target)")
             matrix = resume_matrix(group, key, _resume_changes(args), targets=_given(args, group))
         else:
             settings, targets = checked_from_args(args, env)

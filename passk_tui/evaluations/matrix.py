@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from passk_tui import demo
@@ -68,6 +69,8 @@ def new_matrix(
     group; nothing runs yet. Errors as ``new_evaluation``'s; none is left running."""
     if len(targets) < 2:
         raise ValueError("a matrix has at least two targets")
+    if target_for is None and settings.stack is None:
+        _check_local(settings, targets)
     store = store if store is not None else Store.open()
     labels = target_labels(targets)
     members = new_members(
@@ -81,6 +84,15 @@ def new_matrix(
     link_group(store, [m.evaluation_id for m in members])
     warnings = list(dict.fromkeys(w for m in members for w in m.warnings))
     return MatrixRun(members, store, warnings=warnings, targets=tuple(targets))
+
+
+def _check_local(settings: Settings, targets: Sequence[MatrixTarget]) -> None:
+    """Every local target is in the agents file: bad input before any target is stored."""
+    from passk_tui.targets.agents_file import find_agents_file, find_version
+
+    path = find_agents_file(Path(settings.agents_path) if settings.agents_path else None)
+    for target in targets:
+        find_version(path, target.agent, target.version)
 
 
 def find_group(ref: str, *, store: Store | None = None) -> Group | None:

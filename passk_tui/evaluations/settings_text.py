@@ -99,6 +99,12 @@ class SettingsCheck:
         return next(iter(self.lines.values()), None)
 
 
+#: --baseline V beside several targets: the matrix already compares each with the first.
+BASELINE_REFUSED = (
+    "--baseline: not with several versions or agents: a matrix compares every target with the first"
+)
+
+
 def check_settings(
     texts: Mapping[str, str | bool | None],
     *,
@@ -189,8 +195,7 @@ def check_settings(
         check.fail(
             "baseline",
             "not with several versions or agents (a matrix compares them all)",
-            "--baseline: not with several versions or agents: a matrix compares every target "
-            "with the first",
+            BASELINE_REFUSED,
         )
     if check.baseline is not None and check.baseline == version:
         check.fail(
