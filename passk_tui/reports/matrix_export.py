@@ -10,17 +10,58 @@ suite line. Both read the ``MatrixReading``; neither computes a figure.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.render.compare_text import count_line, p_text, signed, suite_line
 from passk_tui.core.render.matrix_cells import band, cell_text
-from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM
-from passk_tui.evaluations.matrix_reading import MatrixReading
+from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM, MatrixComparison
+from passk_tui.core.stats.gating.gate import Reading
+from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.reports.compare_export import _case_json, _suite_json, _verdict_counts
 from passk_tui.reports.export import check_export_path, render_json, write_file
 from passk_tui.reports.html_page import esc, interval_bar, page
 from passk_tui.reports.report import build_report
+from passk_tui.store.models import StoredEvaluation
+
+
+class TargetReading(Protocol):
+    """One target's reading, as the matrix's reader gives it (``evaluations.matrix_reading``)."""
+
+    @property
+    def figures(self) -> Sequence[CaseFigures]: ...
+
+    @property
+    def reading(self) -> Reading: ...
+
+
+class MatrixReading(Protocol):
+    """What a matrix export reads: ``evaluations.matrix_reading.MatrixReading``, which the
+    reports layer may not import (it sits above it)."""
+
+    @property
+    def group_id(self) -> str: ...
+
+    @property
+    def targets(self) -> tuple[MatrixTarget, ...]: ...
+
+    @property
+    def stored(self) -> tuple[StoredEvaluation, ...]: ...
+
+    @property
+    def labels(self) -> list[str]: ...
+
+    @property
+    def readings(self) -> Sequence[TargetReading]: ...
+
+    @property
+    def comparison(self) -> MatrixComparison: ...
+
+    @property
+    def k(self) -> int: ...
+
 
 #: What a matrix can be exported as.
 MATRIX_SUFFIXES = (".json", ".html")
