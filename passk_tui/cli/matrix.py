@@ -38,7 +38,7 @@ from passk_tui.evaluations.settings_text import (
     BASELINE_REFUSED,
     checked_from_args,
     flag,
-    resume_changes,
+    matrix_resume_changes,
     stack_key,
 )
 from passk_tui.store.groups import Group
@@ -72,7 +72,8 @@ def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
             raise InputError(BASELINE_REFUSED)
         group = _resumed_group(args.resume) if args.resume else None
         if group is not None:
-            matrix = resume_matrix(group, key, _resume_changes(args), targets=_given(args, group))
+            changes = matrix_resume_changes(args)
+            matrix = resume_matrix(group, key, changes, targets=_given(args, group))
         else:
             settings, targets = checked_from_args(args, env)
             matrix = new_matrix(settings, targets, key)
@@ -89,11 +90,6 @@ def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except KeyboardInterrupt:
         return interrupted(matrix.evaluation_id if matrix is not None else None)
     return _report_end(matrix, status, args, export_paths, level, stopped_exit(stopped_by))
-
-
-def _resume_changes(args: argparse.Namespace) -> dict[str, object]:
-    """The flags given again with a matrix's --resume, but its lists (checked apart)."""
-    return resume_changes(argparse.Namespace(**{**vars(args), "agent": None, "version": None}))
 
 
 def _given(args: argparse.Namespace, group: Group) -> list[MatrixTarget] | None:

@@ -421,3 +421,9 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
             changes[name] = flag(f.flag.removeprefix("--"), given, parse, None)
     changes.update(executor_settings(args, os.environ))
     return changes
+
+
+def matrix_resume_changes(args: argparse.Namespace) -> dict[str, object]:
+    """The flags given again with a matrix's --resume, but its lists of agents and versions
+    (checked against the group's targets apart: ``evaluations.matrix.resume_matrix``)."""
+    return resume_changes(argparse.Namespace(**{**vars(args), "agent": None, "version": None}))

@@ -8,6 +8,7 @@ same in the app and the HTML report, so a cell reads the same wherever it is see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 
 from passk_tui.core.stats.gating.gate import CaseReading
@@ -56,3 +57,32 @@ def cell_text(case: CaseReading, *, interval: bool = True) -> str:
     if case.verdict is not None:
         parts.append(GATE_MARKS[case.verdict])
     return " ".join(parts)
+
+
+#: The Matrix screen's orders: the file's, each target's (weakest first), the largest difference.
+FILE_ORDER = "file"
+DIFFERENCE = "difference"
+
+
+def spread(cases: Sequence[CaseReading | None]) -> float:
+    """How far apart a case's pass@k lies across targets (largest minus smallest; 0 with fewer
+    than two defined), as the largest-difference order reads it."""
+    values = [float(c.figures.pass_at_k) for c in cases if c and c.figures.pass_at_k is not None]
+    return max(values) - min(values) if len(values) > 1 else 0.0
+
+
+def matrix_order(rows: Sequence[Sequence[CaseReading | None]], by: str | int) -> list[int]:
+    """Row positions in the order ``by`` names: ``FILE_ORDER``; a target's position (its
+    weakest pass@k first, undefined last); ``DIFFERENCE`` (the largest spread first). Ties
+    keep the file's order."""
+    if by == FILE_ORDER:
+        return list(range(len(rows)))
+    if by == DIFFERENCE:
+        return sorted(range(len(rows)), key=lambda i: -spread(rows[i]))
+
+    def weakest(i: int) -> tuple[bool, float]:
+        case = rows[i][int(by)]
+        value = None if case is None else case.figures.pass_at_k
+        return (value is None, 0.0 if value is None else float(value))
+
+    return sorted(range(len(rows)), key=weakest)

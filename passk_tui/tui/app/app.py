@@ -31,6 +31,7 @@ from passk_tui.tui.screens.configure.screen import ConfigureScreen
 from passk_tui.tui.view import EvaluationView
 
 if TYPE_CHECKING:
+    from passk_tui.evaluations.matrix import MatrixRun
     from passk_tui.evaluations.pairing import PairedRun
 
 
@@ -80,7 +81,7 @@ class PasskApp(Quitting):
         form: FormValues | None = None,
         env_key: str | None = None,
         offer_demo: bool = False,
-        start: Evaluation | PairedRun | None = None,
+        start: Evaluation | PairedRun | MatrixRun | None = None,
         running: Awaitable[str] | None = None,
         show_timing: bool = True,
         export_paths: Sequence[Path] = (),
