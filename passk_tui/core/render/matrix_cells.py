@@ -59,6 +59,23 @@ def cell_text(case: CaseReading, *, interval: bool = True) -> str:
     return " ".join(parts)
 
 
+def interval_scale(case: CaseReading, width: int = 10) -> str:
+    """pass@k's interval drawn on [0, 1] in ``width`` characters: ``━`` where the interval
+    lies, ``┃`` at the figure, ``·`` elsewhere (``··━━━━┃━━·``); blank while undefined."""
+    found, value = case.intervals.pass_at_k, case.figures.pass_at_k
+    if found is None or value is None:
+        return " " * width
+
+    def at(x: float) -> int:
+        return min(width - 1, int(x * width))
+
+    marks = ["·"] * width
+    for i in range(at(found.low), at(found.high) + 1):
+        marks[i] = "━"
+    marks[at(float(value))] = "┃"
+    return "".join(marks)
+
+
 #: The Matrix screen's orders: the file's, each target's (weakest first), the largest difference.
 FILE_ORDER = "file"
 DIFFERENCE = "difference"

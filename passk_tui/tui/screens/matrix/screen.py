@@ -26,6 +26,7 @@ from passk_tui.core.render.matrix_cells import (
     Band,
     band,
     cell_text,
+    interval_scale,
     matrix_order,
 )
 from passk_tui.core.stats.gating.gate import CaseReading
@@ -47,6 +48,8 @@ BAND_COLOUR = {
 GATE_COLOUR = {"pass": "outcome-passed", "fail": "gate-fail", "undecided": "gate-undecided"}
 #: The widest a case name is drawn (the Case screen has it whole).
 NAME_WIDTH = 24
+#: The characters of a cell's interval scale, where the screen has room for it.
+SCALE_WIDTH = 10
 
 
 class MatrixTable(DataTable[Text]):
@@ -164,9 +167,13 @@ class MatrixScreen(Screen[None]):
         table.clear(columns=True)
         rows = self._cases()
         self._rows = matrix_order(rows, self.order)
-        # Room for the interval in every cell only when the screen has it for every target.
+        # The interval's digits in every cell when the screen has room for them (19 characters
+        # and the table's padding), its scale beside them when it has room for that too.
         targets = len(self.reading.labels)
-        wide = self.app.size.width >= NAME_WIDTH + targets * 20
+        names = [c.figures.name for row in rows for c in row if c is not None]
+        name_width = min(NAME_WIDTH, max(map(len, names), default=4)) + 2
+        room = (self.app.size.width - name_width) // max(1, targets)
+        digits, scale = room >= 21, room >= 21 + SCALE_WIDTH + 1
         table.add_column("case", key="case")
         for label in self.reading.labels:
             table.add_column(terminal_safe(label), key=label)
@@ -181,7 +188,10 @@ class MatrixScreen(Screen[None]):
                     cells.append(Text("-", style=colours.get("muted-text", "")))
                     continue
                 style = colours.get(BAND_COLOUR[band(case)], "")
-                cells.append(Text(cell_text(case, interval=wide), style=style))
+                text = cell_text(case, interval=digits)
+                if scale:
+                    text = f"{text:<19} {interval_scale(case, SCALE_WIDTH)}"
+                cells.append(Text(text, style=style))
             table.add_row(*cells)
         if table.row_count:
             table.cursor_coordinate = cursor  # clamped by the table when rows went
