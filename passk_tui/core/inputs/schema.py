@@ -61,7 +61,7 @@ FIELDS: tuple[Field, ...] = (
         setting="version",
         keyword="version",
         label="Version",
-        placeholder="the exact version, e.g. 3 (or 1,2,3)",
+        placeholder="e.g. 3, or several: 1,2,3",
         resume=Resume.MEASURED,
         column="version",
     ),

@@ -1,6 +1,6 @@
 """A matrix as text: every target's figures per case, then the first against each other.
 
-What a headless matrix prints on stdout (PRODUCT.md, "Several versions at once"): one
+What a headless matrix prints on stdout (docs/matrix.md): one
 row per case with each target's ``passed`` and ``pass@k``; then one row per case with,
 for each other target, its change from the first, the matrix-wide Holm p and the
 verdict; then per pair its count line and suite line, and the notes a comparison has.
