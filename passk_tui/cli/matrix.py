@@ -11,14 +11,20 @@ stopped or failed exits as a single evaluation does (2, 3, 130, ...).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.cli.live import run_live
-from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
+from passk_tui.cli.live import run_together, together_line
+from passk_tui.cli.output import (
+    export_said,
+    fail,
+    interrupted,
+    print_out,
+    resume_hint,
+    say,
+    stopped_exit,
+)
 from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.inputs.target_list import (
     MatrixTarget,
@@ -26,12 +32,7 @@ from passk_tui.core.inputs.target_list import (
     parse_agents,
     parse_versions,
 )
-from passk_tui.core.render.extent_text import attempts_cell
-from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
-from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.text.amounts import clock
-from passk_tui.evaluations.group_run import group_status
 from passk_tui.evaluations.matrix import MatrixRun, find_group, new_matrix, resume_matrix
 from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.settings_text import (
@@ -77,14 +78,8 @@ def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         else:
             settings, targets = checked_from_args(args, env)
             matrix = new_matrix(settings, targets, key)
-        for warning in matrix.warnings:
-            say(f"warning: {warning}")
-        status = "done"
-        if not matrix.shown_only:
-            line = lambda: matrix_progress_line(matrix)  # noqa: E731
-            with relaxed_gc():
-                statuses = asyncio.run(run_live(matrix.running, sys.stderr, stopped_by, line))
-            status = group_status(statuses)
+        running = matrix
+        status = run_together(matrix, stopped_by, lambda: matrix_progress_line(running))
     except (InputError, RunError) as exc:
         return fail(exc)
     except KeyboardInterrupt:
@@ -159,27 +154,12 @@ def _group(matrix: MatrixRun) -> Group:
 
 
 def _export(reading: MatrixReading, path: Path, code: int) -> int:
-    """Write the group's export; a failure is one line and exit 5 unless the status says more."""
+    """Write the group's export (``export_said``)."""
     from passk_tui.reports.matrix_export import export_matrix
 
-    try:
-        written = export_matrix(reading, path)
-    except (InputError, RunError) as exc:
-        say(f"export failed: {exc}")
-        return code or ExitCode.EXPORT_FAILED
-    say(f"wrote {written}")
-    return code
+    return export_said(lambda: export_matrix(reading, path), code)
 
 
 def matrix_progress_line(matrix: MatrixRun) -> str:
     """Every target's counts on one line, then the Runs in flight and the time."""
-    sides = []
-    for label, member in zip(matrix.labels, matrix.members, strict=True):
-        p = member.progress
-        sides.append(
-            f"{label} {attempts_cell(progress_extent(p, member.settings))} "
-            f"passed {sum(p.passed)} errored {sum(p.errored)}"
-        )
-    in_flight = sum(m.progress.in_flight for m in matrix.members)
-    elapsed = matrix.members[0].progress.elapsed()
-    return f"{'  '.join(sides)}  {in_flight} in flight  {clock(elapsed)}"
+    return together_line(list(zip(matrix.labels, matrix.members, strict=True)))
