@@ -211,3 +211,19 @@ def run_together(group: GroupRun, stopped_by: list[int], line: Callable[[], str]
         return "done"
     with relaxed_gc():
         return group_status(asyncio.run(run_live(group.running, sys.stderr, stopped_by, line)))
+
+
+def failed_together(group: GroupRun, status: str) -> int | None:
+    """A pair's or a matrix's end, before its results: what could not be stored said, and
+    when it failed, why in one line with how to resume it and its exit status (else None)."""
+    from passk_tui.cli.output import fail, say
+    from passk_tui.core.errors import RunError
+
+    for member in group.members:
+        if member.store_error:
+            say(f"warning: {member.store_error}")
+    if status != "failed":
+        return None
+    code = fail(RunError(group.error or "the evaluation failed"))
+    resume_hint(group.evaluation_id)
+    return code

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.cli.live import run_together, together_line
+from passk_tui.cli.live import failed_together, run_together, together_line
 from passk_tui.cli.output import (
     export_said,
     fail,
@@ -114,13 +114,9 @@ def _report_end(
     cancelled: int,
 ) -> int:
     """The matrix on stdout, each target's errors and gate on stderr, then the exports."""
-    for member in matrix.members:
-        if member.store_error:
-            say(f"warning: {member.store_error}")
-    if status == "failed":
-        code = fail(RunError(matrix.error or "the evaluation failed"))
-        resume_hint(matrix.evaluation_id)
-        return code
+    failed = failed_together(matrix, status)
+    if failed is not None:
+        return failed
     try:
         reading = MatrixReading.load(matrix.store, _group(matrix), level)
         table = reading.table()

@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from passk_tui.cli.compare import report_comparison
-from passk_tui.cli.live import run_together, together_line
+from passk_tui.cli.live import failed_together, run_together, together_line
 from passk_tui.cli.output import export_said, fail, interrupted, resume_hint, say, stopped_exit
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.bounds import refused_usage_line
@@ -99,13 +99,9 @@ def _report_pair_end(
     cancelled: int,
 ) -> int:
     """The comparison (as `compare` prints it), the candidate's gate, then the exports."""
-    for evaluation in (paired.baseline, paired.candidate):
-        if evaluation.store_error:
-            say(f"warning: {evaluation.store_error}")
-    if status == "failed":
-        code = fail(RunError(paired.error or "the evaluation failed"))
-        resume_hint(paired.evaluation_id)
-        return code
+    failed = failed_together(paired, status)
+    if failed is not None:
+        return failed
     try:
         compared = paired.compared(level)
     except (InputError, RunError) as exc:
