@@ -83,3 +83,13 @@ class MatrixReading:
         if fail_on_regression and self.comparison.fails_on_regression:
             codes.append(1)
         return 1 if 1 in codes else max(codes, default=0)
+
+
+def stored_matrix(ref: str, confidence: Fraction = DEFAULT_CONFIDENCE) -> MatrixReading | None:
+    """The matrix the stored evaluation ``ref`` ran in, as stored now; None when it ran alone.
+    The store's errors as its InputError (exit 2) or RunError (3)."""
+    from passk_tui.store.groups import group_of
+
+    with Store.open() as store:
+        group = group_of(store, store.resolve(ref))
+        return None if group is None else MatrixReading.load(store, group, confidence)

@@ -16,6 +16,7 @@ from passk_tui.tui.app import launch
 from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.configure.form import blank_form
+from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.matrix.screen import MatrixScreen
 from tests.support.app import run_to_end, wait_for
 
@@ -97,6 +98,15 @@ async def test_a_cancelled_matrix_resumes_as_one(app_env: Path) -> None:
         assert [v.evaluation_id for v in app.matrix.views] == [v.evaluation_id for v in views]
         await run_to_end(pilot)
         assert [v.progress.finished for v in app.matrix.views] == [90, 90, 90]
+        # History names the group beside each target, and m opens its matrix.
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.pause(0.3)
+        row = [str(c) for c in app.screen.query_one(DataTable).get_row_at(0)]
+        assert any(f"group {views[0].evaluation_id}" in cell for cell in row)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MatrixScreen))
+        assert [r.finished for r in (o.progress for o in app.screen.reading.readings)] == [90] * 3
 
 
 def test_flags_with_several_versions_start_a_matrix(

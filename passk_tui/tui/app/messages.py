@@ -93,6 +93,13 @@ class CompareRequested(Message):
 
 
 @dataclass
+class MatrixRequested(Message):
+    """Show the matrix the stored evaluation ``ref`` ran in."""
+
+    ref: str
+
+
+@dataclass
 class ExtendRequested(Message):
     """Give a stored evaluation more attempts: every case up to ``attempts`` (a resume that grows)."""
 

@@ -16,7 +16,12 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import not_runnable
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.app.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
+from passk_tui.tui.app.messages import (
+    CompareRequested,
+    MatrixRequested,
+    ResumeRequested,
+    StoredEvaluationOpened,
+)
 from passk_tui.tui.screens.results.screen import RESUMABLE
 from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -68,6 +73,7 @@ class HistoryScreen(Screen[None]):
         Binding("space", "mark", "Mark", tooltip="Mark an evaluation to compare (two at most)"),
         Binding("c", "compare", "Compare", tooltip="Compare the two marked (the older is A)"),
         Binding("f5", "reload", "Reload", tooltip="Read the store again"),
+        Binding("m", "matrix", "Matrix", tooltip="The matrix the chosen evaluation ran in"),
     ]
 
     def __init__(self) -> None:
@@ -233,6 +239,16 @@ class HistoryScreen(Screen[None]):
             self.notify(f"{chosen.id} is {chosen.status}: nothing to resume.", severity="warning")
             return
         self.post_message(ResumeRequested(chosen.id))
+
+    def action_matrix(self) -> None:
+        """The Matrix screen of the chosen evaluation's group (History's agent says ``group``)."""
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        if chosen.group is None:
+            self.notify(f"{chosen.id} ran alone, not in a matrix.", severity="warning")
+            return
+        self.post_message(MatrixRequested(chosen.id))
 
     def action_mark(self) -> None:
         """Mark (or unmark) the chosen evaluation; a third mark lets go of the first."""
