@@ -183,3 +183,19 @@ def test_a_store_from_before_groups_opens_and_reads_alone(tmp_path: Path) -> Non
     with Store.open() as store:
         (old,) = store.list_evaluations()
     assert (old.id, old.group) == ("ev_old", None)
+
+
+def test_resume_given_the_lists_again_must_name_the_same_targets() -> None:
+    first = matrix("--version", "1,2", "--attempts", "3")
+    assert first.returncode == 0
+    same = run(*FLAGS, "--resume", "last", "--agent", "calc", "--version", "1,2")
+    assert same.returncode == 0 and same.stdout == first.stdout
+    other = run(*FLAGS, "--resume", "last", "--version", "1,3")
+    assert (other.returncode, other.stdout) == (2, "")
+    assert other.stderr.startswith("passk-tui: --resume ev_") and other.stderr.endswith(
+        ": the targets v1, v3 would change what is measured (stored: v1, v2); "
+        "start a new evaluation instead\n"
+    )
+    baseline = run("--resume", "last", "--baseline", "3")
+    assert (baseline.returncode, baseline.stdout) == (2, "")
+    assert "--baseline: not with several versions or agents" in baseline.stderr
