@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.render.compare_text import count_line, p_text, signed, suite_line
 from passk_tui.core.render.matrix_cells import band, cell_text
-from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM, MatrixComparison
+from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM, MatrixComparison, matrix_method
 from passk_tui.core.stats.gating.gate import Reading
 from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.reports.compare_export import _case_json, _suite_json, _verdict_counts
@@ -98,7 +98,7 @@ def render_matrix_json(reading: MatrixReading) -> str:
         {
             "a": reading.labels[0],
             "b": label,
-            "method": f"{pair.method.split(', Holm')[0]}, {MATRIX_HOLM}",
+            "method": matrix_method(pair),
             "confidence": float(pair.confidence),
             "counts": _verdict_counts(pair),
             "suite": _suite_json(pair.suite),

@@ -98,3 +98,15 @@ def test_orders_file_each_target_weakest_first_and_largest_difference() -> None:
     assert matrix_order(rows, 0) == [2, 0, 1]  # c (0.53) before s and d (1.00, file order)
     assert matrix_order(rows, 1) == [1, 2, 0]
     assert matrix_order(rows, DIFFERENCE) == [1, 2, 0]
+
+
+def test_a_matrix_names_its_adjustment_in_place_of_the_pairs() -> None:
+    from passk_tui.core.stats.comparing.matrix import matrix_method
+
+    pair = compare(Side("A", 3, [figures("x", 1)]), Side("B", 3, [figures("x", 2)]))
+    assert matrix_method(pair) == (
+        "Fisher's exact test, two-sided, Holm-adjusted over every case of every pair"
+    )
+    anytime = compare(Side("A", 3, [figures("x", 1)], looked=True), Side("B", 3, [figures("x", 2)]))
+    assert matrix_method(anytime).startswith("anytime-valid e-value test")
+    assert matrix_method(anytime).endswith("Holm-adjusted over every case of every pair")

@@ -25,8 +25,16 @@ from passk_tui.core.stats.comparing.compare import (
     holm,
 )
 
-#: How a matrix names its per-case adjustment (the .json ``method`` adds it to the test's name).
+#: How a matrix names its per-case adjustment (``matrix_method``).
 MATRIX_HOLM = "Holm-adjusted over every case of every pair"
+#: How a single comparison names its own adjustment, which a matrix's replaces.
+PAIR_HOLM = "Holm-adjusted across the compared cases"
+
+
+def matrix_method(pair: Comparison) -> str:
+    """The pair's per-case test as a matrix made it (the .json ``method``): its test, adjusted
+    over every case of every pair rather than its own cases."""
+    return pair.method.replace(PAIR_HOLM, MATRIX_HOLM)
 
 
 @dataclass(frozen=True, slots=True)
