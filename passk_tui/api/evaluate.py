@@ -197,7 +197,7 @@ def _plan(
     if isinstance(agent, list | tuple):
         target_for = list_texts(agent, name, texts)
     else:
-        target_for = _agent(agent, name, texts)  # type: ignore[arg-type]  # it says what it takes
+        target_for = _agent(agent, name, texts)
     if baseline is not None:
         if target_for is not None:
             raise InputError(
@@ -236,9 +236,10 @@ def _plan(
 
 
 def _agent(
-    agent: Agent, name: str | None, texts: dict[str, str | bool | None]
+    agent: object, name: str | None, texts: dict[str, str | bool | None]
 ) -> TargetFactory | None:
-    """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory."""
+    """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory
+    (anything else is said to be no agent)."""
     if isinstance(agent, Stack):
         _same_name(name, agent.agent_id, "a stack agent")
         texts.update(agent=agent.agent_id, stack=agent.url)
