@@ -17,6 +17,7 @@ from passk_tui.evaluations.recorded import (
 )
 from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store
+from passk_tui.targets.conversing.users import simulated_users
 
 
 def new_evaluation(
@@ -45,12 +46,13 @@ def new_evaluation(
         target = target_for(evaluation_id, settings)
     else:
         target = make_target(settings, key, evaluation_id)
+    users = simulated_users(cases, settings.agents_path, settings.concurrency)
     store = store if store is not None else Store.open()
     warnings = _definition_changed(store, settings, target.definition)
     as_stored = stored_settings(settings, agents_file=target_for is None)
     store.create_evaluation(evaluation_id, as_stored, cases, digest, definition=target.definition)
     claim = store.claim(evaluation_id)
-    return RecordedEvaluation(
+    evaluation = RecordedEvaluation(
         evaluation_id,
         cases,
         settings,
@@ -61,6 +63,8 @@ def new_evaluation(
         definition=target.definition,
         warnings=warnings,
     )
+    evaluation.users = users
+    return evaluation
 
 
 def _definition_changed(store: Store, settings: Settings, definition: Definition) -> list[str]:

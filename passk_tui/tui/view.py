@@ -12,6 +12,10 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.costs.conversation_spread import (
+    ConversationSpread,
+    progress_conversations,
+)
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.gating.gate import CaseReading, Reading
 from passk_tui.core.stats.progress import Cell, Progress
@@ -101,6 +105,10 @@ class EvaluationView:
         if self._costs is None or self._costs[0] != version:
             self._costs = (version, progress_costs(self.progress, self.settings))
         return self._costs[1]
+
+    def conversations(self) -> list[ConversationSpread]:
+        """Per case its turns, tool calls and steps per attempt (p50 / p95)."""
+        return progress_conversations(self.progress)
 
     @property
     def running(self) -> bool:

@@ -15,6 +15,7 @@ from scipy.stats import fisher_exact
 from statsmodels.stats.multitest import multipletests
 
 from passk_tui.store import Store
+from passk_tui.store.schema import SCHEMA_VERSION
 from tests.support.cli import command, environment, finish, run
 from tests.support.old_stores import insert_old_evaluation, store_at_schema
 from tests.support.processes import wait_until
@@ -178,7 +179,7 @@ def test_kill_9_loses_nothing_and_resume_of_the_group_finishes_every_target(
 
 def test_a_store_from_before_groups_opens_and_reads_alone(tmp_path: Path) -> None:
     data = Path(os.environ["PASSK_DATA_DIR"])
-    with store_at_schema(data / "passk.db", 13) as db:
+    with store_at_schema(data / "passk.db", SCHEMA_VERSION - 1) as db:  # main's, before groups
         insert_old_evaluation(db)
     with Store.open() as store:
         (old,) = store.list_evaluations()

@@ -7,7 +7,7 @@ import contextlib
 import math
 import threading
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,9 +24,11 @@ from passk_tui.core.checks.base import (
 )
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
+from passk_tui.core.checks.tool_called import ToolCalled
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import strings
 from passk_tui.core.text.mentions import near_hint, shorten, type_name
+from passk_tui.core.transcript import Transcript
 
 #: Seconds a regex may search on the event loop before the search moves to a thread of its own.
 REGEX_ON_LOOP = 0.02
@@ -34,8 +36,8 @@ REGEX_ON_LOOP = 0.02
 MAX_CHECK_DEPTH = 64
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
-KINDS = (*TEXT_KINDS, "number", "json", "command", "all", "any")
-MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox")
+KINDS = (*TEXT_KINDS, "number", "json", "command", "tool_called", "all", "any")
+MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox", "on")
 
 
 class _TextCheck(PureCheck):
@@ -119,7 +121,9 @@ class _Regex(Check):
         except regex.error as error:
             raise InputError(f"{where}: bad regex {quote(source)}: {error}") from None
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         text = checked_answer(output)
         loop = asyncio.get_running_loop()
         try:
@@ -202,19 +206,23 @@ class _All(Check):
         ]
         self.waits = any(check.waits for check in self.checks)
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         for check in self.checks:
-            verdict = await check.verdict(output, deadline)
+            verdict = await check.verdict(output, deadline, transcript)
             if not verdict.passed:
                 return verdict
         return PASS
 
 
 class _Any(_All):
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         reasons = []
         for check in self.checks:
-            verdict = await check.verdict(output, deadline)
+            verdict = await check.verdict(output, deadline, transcript)
             if verdict.passed:
                 return PASS
             reasons.append(verdict.reason or "failed")
@@ -260,7 +268,7 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         raise InputError(f"{where}: ignore_case means nothing with {kind}")
     if "tolerance" in spec and kind != "number":
         raise InputError(f"{where}: tolerance goes only with number")
-    for modifier in ("timeout", "sandbox"):
+    for modifier in ("timeout", "sandbox", "on"):
         if modifier in spec and kind != "command":
             raise InputError(f"{where}: {modifier} goes only with command")
     if kind in _TEXT_CLASSES:
@@ -271,6 +279,8 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         return _Json(spec, where)
     if kind == "command":
         return CommandCheck(spec, where, base_dir)
+    if kind == "tool_called":
+        return ToolCalled(spec, where)
     group = _All if kind == "all" else _Any
     return group(spec, where, base_dir, nesting)
 
@@ -308,3 +318,13 @@ def _settle(future: asyncio.Future[Any], setter: Callable[[Any], None], value: A
     """Set the result unless the waiter was cancelled (the future is done then)."""
     if not future.done():
         setter(value)
+
+
+def command_checks(check: Check | None) -> Iterator[CommandCheck]:
+    """Every `command` check in ``check``, those inside `all` and `any` too (``--executor ray``
+    runs them on the cluster)."""
+    if isinstance(check, CommandCheck):
+        yield check
+    elif isinstance(check, _All):
+        for inner in check.checks:
+            yield from command_checks(inner)
