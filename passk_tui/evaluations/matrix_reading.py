@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
-from passk_tui.core.render.matrix_text import matrix_regression_lines, plain_matrix
+from passk_tui.core.render.matrix.text import matrix_regression_lines, plain_matrix
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.core.stats.comparing.matrix import MatrixComparison, compare_matrix
 from passk_tui.evaluations.reading import EvaluationReading

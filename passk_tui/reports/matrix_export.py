@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.render.compare_text import count_line, p_text, signed, suite_line
-from passk_tui.core.render.matrix_cells import band, cell_text
+from passk_tui.core.render.matrix.cells import band, cell_text
 from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM, MatrixComparison, matrix_method
 from passk_tui.core.stats.gating.gate import Reading
 from passk_tui.core.stats.rates.figures import CaseFigures

@@ -15,7 +15,7 @@ from passk_tui.core.inputs.target_list import (
     parse_versions,
     target_labels,
 )
-from passk_tui.core.render.matrix_cells import (
+from passk_tui.core.render.matrix.cells import (
     DIFFERENCE,
     FILE_ORDER,
     Band,

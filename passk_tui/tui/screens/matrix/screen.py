@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.render.compare_text import count_line, suite_line
-from passk_tui.core.render.matrix_cells import (
+from passk_tui.core.render.matrix.cells import (
     DIFFERENCE,
     FILE_ORDER,
     Band,
