@@ -25,7 +25,6 @@ from passk_tui.evaluations.reading import EvaluationReading
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
-from passk_tui.store.groups import Group
 
 
 @dataclass
@@ -74,10 +73,7 @@ class Made:
     def matrix_reading(self) -> MatrixReading:
         """The matrix as stored now, at the comparison's level."""
         assert self.matrix is not None
-        matrix = self.matrix
-        ids = tuple(e.evaluation_id for e in matrix.members)
-        group = Group(matrix.group_id, ids, matrix.targets)
-        return MatrixReading.load(matrix.store, group, self.level)
+        return self.matrix.reading(self.level)
 
     def _matrix_result(self, matrix: MatrixRun, status: Status, stored: bool) -> Result:
         """The first target's Result with every target's beside it, the matrix's table and

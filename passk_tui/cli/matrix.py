@@ -118,7 +118,7 @@ def _report_end(
     if failed is not None:
         return failed
     try:
-        reading = MatrixReading.load(matrix.store, _group(matrix), level)
+        reading = matrix.reading(level)
         table = reading.table()
     except (InputError, RunError) as exc:
         return fail(exc)
@@ -142,11 +142,6 @@ def _report_end(
     for path in export_paths:
         code = _export(reading, path, code)
     return code
-
-
-def _group(matrix: MatrixRun) -> Group:
-    ids = tuple(m.evaluation_id for m in matrix.members)
-    return Group(matrix.group_id, ids, matrix.targets)
 
 
 def _export(reading: MatrixReading, path: Path, code: int) -> int:

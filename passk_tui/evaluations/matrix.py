@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
 from passk_tui.core.run.events import Event
+from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.group_run import (
     GroupRun,
     MemberListener,
@@ -26,6 +28,7 @@ from passk_tui.evaluations.group_run import (
     resume_members,
     resumed_warnings,
 )
+from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.recorded import TargetFactory
 from passk_tui.store import Store
 from passk_tui.store.groups import Group, group_of, link_group
@@ -48,6 +51,12 @@ class MatrixRun(GroupRun):
     @property
     def group_id(self) -> str:
         return self.evaluation_id
+
+    def reading(self, confidence: Fraction = DEFAULT_CONFIDENCE) -> MatrixReading:
+        """Every target as stored now, and the first compared with each other."""
+        ids = tuple(member.evaluation_id for member in self.members)
+        group = Group(self.group_id, ids, self.targets)
+        return MatrixReading.load(self.store, group, confidence)
 
 
 def _listeners(on_event: MatrixListener | None, count: int) -> list[MemberListener]:

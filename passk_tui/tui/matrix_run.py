@@ -46,12 +46,7 @@ class MatrixShown:
 
     def reading(self) -> MatrixReading:
         """The matrix as stored now."""
-        from passk_tui.evaluations.matrix_reading import MatrixReading
-        from passk_tui.store.groups import Group
-
-        m = self.matrix
-        ids = tuple(member.evaluation_id for member in m.members)
-        return MatrixReading.load(m.store, Group(m.group_id, ids, m.targets), self.level)
+        return self.matrix.reading(self.level)
 
     def exit_status(self, first_status: int) -> int:
         """A finished matrix: every target's gate and, asked, a regression against the first;
