@@ -26,14 +26,14 @@ from passk_tui.cli.output import (
     stopped_exit,
 )
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.inputs.target_list import (
-    MatrixTarget,
-    matrix_targets,
-    parse_agents,
-    parse_versions,
-)
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
-from passk_tui.evaluations.matrix import MatrixRun, find_group, new_matrix, resume_matrix
+from passk_tui.evaluations.matrix import (
+    MatrixRun,
+    find_group,
+    given_targets,
+    new_matrix,
+    resume_matrix,
+)
 from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.settings_text import (
     BASELINE_REFUSED,
@@ -74,7 +74,9 @@ def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         group = _resumed_group(args.resume) if args.resume else None
         if group is not None:
             changes = matrix_resume_changes(args)
-            matrix = resume_matrix(group, key, changes, targets=_given(args, group))
+            matrix = resume_matrix(
+                group, key, changes, targets=given_targets(args.agent, args.version, group)
+            )
         else:
             settings, targets = checked_from_args(args, env)
             matrix = new_matrix(settings, targets, key)
@@ -85,18 +87,6 @@ def run_matrix(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except KeyboardInterrupt:
         return interrupted(matrix.evaluation_id if matrix is not None else None)
     return _report_end(matrix, status, args, export_paths, level, stopped_exit(stopped_by))
-
-
-def _given(args: argparse.Namespace, group: Group) -> list[MatrixTarget] | None:
-    """The targets the lists given again name (the stored agent or versions fill a list not
-    given); None when neither is given."""
-    if args.agent is None and args.version is None:
-        return None
-    agents = flag("agent", args.agent, parse_agents, None)
-    versions = flag("version", args.version, parse_versions, None)
-    stored_agents = tuple(dict.fromkeys(t.agent for t in group.targets))
-    stored_versions = tuple(dict.fromkeys(t.version for t in group.targets))
-    return matrix_targets(agents or stored_agents, versions or stored_versions)
 
 
 def _check_export(text: str) -> Path:

@@ -18,7 +18,13 @@ from typing import Any
 from passk_tui import demo
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.settings import Settings
-from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
+from passk_tui.core.inputs.target_list import (
+    MatrixTarget,
+    matrix_targets,
+    parse_agents,
+    parse_versions,
+    target_labels,
+)
 from passk_tui.core.run.events import Event
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.group_run import (
@@ -30,6 +36,7 @@ from passk_tui.evaluations.group_run import (
 )
 from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.recorded import TargetFactory
+from passk_tui.evaluations.settings_text import flag
 from passk_tui.store import Store
 from passk_tui.store.groups import Group, group_of, link_group
 
@@ -108,6 +115,20 @@ def find_group(ref: str, *, store: Store | None = None) -> Group | None:
     """The group the evaluation ``ref`` names is in; None when it ran alone."""
     store = store if store is not None else Store.open()
     return group_of(store, store.resolve(ref))
+
+
+def given_targets(
+    agent_text: str | None, version_text: str | None, group: Group
+) -> list[MatrixTarget] | None:
+    """The targets ``--agent`` and ``--version`` given again with a resume name (the group's
+    agents or versions fill the one not given); None when neither is given."""
+    if agent_text is None and version_text is None:
+        return None
+    agents = flag("agent", agent_text, parse_agents, None)
+    versions = flag("version", version_text, parse_versions, None)
+    stored_agents = tuple(dict.fromkeys(t.agent for t in group.targets))
+    stored_versions = tuple(dict.fromkeys(t.version for t in group.targets))
+    return matrix_targets(agents or stored_agents, versions or stored_versions)
 
 
 def resume_matrix(

@@ -19,6 +19,7 @@ from passk_tui.evaluations.settings_text import (
     BASELINE_REFUSED,
     checked_from_args,
     flag,
+    matrix_resume_changes,
     resume_changes,
     stack_key,
 )
@@ -179,7 +180,7 @@ def _resumed(
 ) -> tuple[Evaluation | PairedRun | MatrixRun, list[str]]:
     """``--resume ID``: the matrix or the pair it is one of (all go on together, as headless),
     else it alone."""
-    from passk_tui.evaluations.matrix import find_group, resume_matrix
+    from passk_tui.evaluations.matrix import find_group, given_targets, resume_matrix
     from passk_tui.evaluations.pairing import find_pair, resume_pair
     from passk_tui.evaluations.resume import resume_evaluation
 
@@ -187,10 +188,8 @@ def _resumed(
     if group is not None:
         if baseline is not None:
             raise InputError(BASELINE_REFUSED)
-        changes = resume_changes(
-            argparse.Namespace(**{**vars(args), "agent": None, "version": None})
-        )
-        matrix = resume_matrix(group, key, changes)
+        targets = given_targets(args.agent, args.version, group)
+        matrix = resume_matrix(group, key, matrix_resume_changes(args), targets=targets)
         return matrix, matrix.warnings
     pair = find_pair(args.resume)
     if pair is not None:
