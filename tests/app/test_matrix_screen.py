@@ -123,3 +123,28 @@ def test_flags_with_several_versions_start_a_matrix(
     assert [m.settings.version for m in start.members] == [1, 2]
     for member in start.members:
         member.release()
+
+
+def test_the_app_resumes_a_matrix_only_with_its_own_targets(
+    app_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from passk_tui.evaluations.matrix import new_matrix
+    from passk_tui.evaluations.settings_text import check_settings
+
+    texts = {"agent": "calc", "version": "1,2", "cases": str(AGENTS / "cases.toml")}
+    check = check_settings({**texts, "agents": str(AGENTS / "agents.toml"), "attempts": "1"})
+    assert check.settings is not None
+    made = new_matrix(check.settings, check.targets, None)
+    for member in made.members:
+        member.release()
+    started: list[object] = []
+    monkeypatch.setattr(PasskApp, "run", lambda self, **kw: started.append(self._start))
+    other = build_parser().parse_args(["--resume", made.group_id, "--version", "1,3"])
+    assert launch.run_app(other, {}) == 2 and started == []
+    assert "the targets v1, v3 would change what is measured" in capsys.readouterr().err
+    same = build_parser().parse_args(["--resume", made.members[1].evaluation_id])
+    launch.run_app(same, {})
+    (start,) = started
+    assert isinstance(start, MatrixRun) and start.group_id == made.group_id
+    for member in start.members:
+        member.release()
