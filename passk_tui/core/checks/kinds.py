@@ -24,6 +24,7 @@ from passk_tui.core.checks.base import (
 )
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
+from passk_tui.core.checks.judge import JUDGE_KEYS, JudgeCheck
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import strings
 from passk_tui.core.text.mentions import near_hint, shorten, type_name
@@ -34,8 +35,8 @@ REGEX_ON_LOOP = 0.02
 MAX_CHECK_DEPTH = 64
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
-KINDS = (*TEXT_KINDS, "number", "json", "command", "all", "any")
-MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox")
+KINDS = (*TEXT_KINDS, "number", "json", "command", "judge", "all", "any")
+MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox", *JUDGE_KEYS)
 
 
 class _TextCheck(PureCheck):
@@ -263,6 +264,9 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
     for modifier in ("timeout", "sandbox"):
         if modifier in spec and kind != "command":
             raise InputError(f"{where}: {modifier} goes only with command")
+    for key in JUDGE_KEYS:
+        if key in spec and kind != "judge":
+            raise InputError(f"{where}: {key} goes only with judge")
     if kind in _TEXT_CLASSES:
         return _TEXT_CLASSES[kind](spec, where)
     if kind == "number":
@@ -271,6 +275,8 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         return _Json(spec, where)
     if kind == "command":
         return CommandCheck(spec, where, base_dir)
+    if kind == "judge":
+        return JudgeCheck(spec, where)
     group = _All if kind == "all" else _Any
     return group(spec, where, base_dir, nesting)
 

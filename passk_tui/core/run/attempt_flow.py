@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict
+from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict, Vote
+from passk_tui.core.checks.panel import Judges, Panel, close_panel, open_panel
 from passk_tui.core.errors import RunError
 from passk_tui.core.inputs.bounds import bounded_output, bounded_usage
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
-from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import AttemptFinished, AttemptRetrying, AttemptStarted, Event
 from passk_tui.core.run.policy import SamplingPolicy, Slot
 from passk_tui.core.run.pool import Pool
@@ -45,6 +45,8 @@ class AttemptFlow:
 
     settings: Settings
     target: Target
+    #: The judge agents a `judge` check asks (None: the cases have no judge, or none was made).
+    judges: Judges | None
     policy: SamplingPolicy
     progress: Progress
     _sink: RecordSink | None
@@ -96,13 +98,13 @@ class AttemptFlow:
         self.progress.run_ended(planned.case_index, planned.attempt)
         check = planned.case.check
         if turn.status != "completed" or check is None or not check.waits:
-            verdict = await self._judge(planned.case, turn, deadline)
+            verdict, votes = await self._judge(planned, turn, deadline)
         else:
-            # A check that may wait (a process, a slow regex) is withdrawn with the Runs.
-            judging = loop.create_task(self._judge(planned.case, turn, deadline))
+            # A check that may wait (a process, a slow regex, a judge) is withdrawn with the Runs.
+            judging = loop.create_task(self._judge(planned, turn, deadline))
             self._in_flight[judging] = planned
             try:
-                verdict = await judging
+                verdict, votes = await judging
             except asyncio.CancelledError:
                 if asyncio.current_task().cancelling():  # type: ignore[union-attr]
                     raise
@@ -111,7 +113,7 @@ class AttemptFlow:
                 return
             finally:
                 self._in_flight.pop(judging, None)
-        self._keep(self._record(planned, turn, verdict, started, retries))
+        self._keep(self._record(planned, turn, verdict, started, retries, votes))
         # Let the record's write (scheduled just now) run before this worker asks the policy
         # for its next attempt: the policy then knows of this one (a budget, what it cost).
         await asyncio.sleep(0)
@@ -170,13 +172,24 @@ class AttemptFlow:
             return Turn("failed", error=f"{type(exc).__name__}: {exc}")
         return task.result()
 
-    async def _judge(self, case: Case, turn: Turn, deadline: float) -> Verdict | None:
-        """The check's verdict on a completed Turn, bounded by the deadline; None for errored ones."""
+    async def _judge(
+        self, planned: PlannedAttempt, turn: Turn, deadline: float
+    ) -> tuple[Verdict | None, tuple[Vote, ...]]:
+        """The check's verdict on a completed Turn, bounded by the deadline (None for errored
+        ones), and the judge's votes on it: a `judge` check asks them through the attempt's
+        panel, open while the check runs."""
+        check = planned.case.check
         if turn.status != "completed":
-            return None
-        if case.check is None:
-            return Verdict(True)
-        return await case.check.judge(turn.output, deadline)
+            return None, ()
+        if check is None:
+            return Verdict(True), ()
+        panel = Panel(planned, self.judges) if self.judges is not None else None
+        token = open_panel(panel)
+        try:
+            verdict = await check.judge(turn.output, deadline)
+        finally:
+            close_panel(token)
+        return verdict, tuple(panel.votes) if panel is not None else ()
 
     def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
         """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""
@@ -205,6 +218,7 @@ class AttemptFlow:
         verdict: Verdict | None,
         started: float,
         retries: int,
+        votes: tuple[Vote, ...] = (),
     ) -> AttemptRecord:
         error = turn.error
         if verdict is None:
@@ -235,6 +249,7 @@ class AttemptFlow:
             retries=retries,
             finish_reason=turn.finish_reason,
             node=turn.node,
+            votes=votes,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

@@ -50,6 +50,7 @@ class Evaluation(AttemptFlow):
         self.cases = list(cases)
         self.settings = settings
         self.target = target
+        self.judges = None
         #: Which attempt to start next; by default every case 1..attempts, minus ``previous``.
         self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
