@@ -14,7 +14,7 @@ from typing import Any
 
 from passk_tui.core.attempt import Verdict, Vote
 from passk_tui.core.checks.base import PASS, Check, checked_answer, string_field
-from passk_tui.core.checks.panel import current_panel
+from passk_tui.core.checks.panel import JudgeName, current_panel
 from passk_tui.core.errors import InputError
 from passk_tui.core.text.mentions import type_name
 
@@ -92,6 +92,7 @@ class JudgeCheck(Check):
             raise InputError(f"{where}: agent: a judge needs the agent that grades")
         self.agent = string_field(spec, "agent", where)
         self.version = _whole(spec, "version", where, None)
+        self.name = JudgeName(self.agent, self.version)
         self.votes: int = _whole(spec, "votes", where, 1) or 1
         if self.votes % 2 == 0:
             raise InputError(f"{where}: votes must be odd (a majority decides), got {self.votes}")
@@ -130,7 +131,7 @@ class JudgeCheck(Check):
         votes: list[Vote] = []
         for _ in range(self.votes):
             for _ask in range(1 + ASKED_AGAIN):
-                vote = await panel.ask(self, prompt, digest)
+                vote = await panel.ask(self.name, prompt, digest)
                 if vote.verdict is not None:
                     votes.append(vote)
                     break

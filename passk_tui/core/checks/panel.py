@@ -10,24 +10,43 @@ numbers the judge's Runs of the attempt, keeps the votes for the record, and ask
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from passk_tui.core.attempt import Vote
 
-if TYPE_CHECKING:
-    from passk_tui.core.checks.judge import JudgeCheck
-    from passk_tui.core.run.attempt_keys import PlannedAttempt
+
+class Judged(Protocol):
+    """The attempt being judged, as a panel needs it (``PlannedAttempt`` is one; named by its
+    shape, since the planned attempt's module imports the checks)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def case_index(self) -> int: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def retake(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeName:
+    """Which judge a check asks: an agent and its version (None: its newest)."""
+
+    agent: str
+    version: int | None
 
 
 class Judges(Protocol):
     """The judge agents of an evaluation: one vote at a time, stored before it is returned."""
 
     async def vote(
-        self, attempt: PlannedAttempt, check: JudgeCheck, prompt: str, digest: str, run: int
+        self, attempt: Judged, judge: JudgeName, prompt: str, digest: str, run: int
     ) -> Vote:
         """The vote of Run ``run`` (key ``<attempt key>/judge/<run>``) on ``prompt`` (whose
         sha256 is ``digest``): the stored one if it was asked this prompt before, else a new
-        Run of the check's judge, kept in the store before it is returned. Never raises for
+        Run of ``judge``, kept in the store before it is returned. Never raises for
         the judge's own failure: that is a vote without a verdict, with its error."""
         ...
 
@@ -35,18 +54,15 @@ class Judges(Protocol):
 class Panel:
     """One attempt's judging: its input, its judges, the votes asked so far."""
 
-    def __init__(self, attempt: PlannedAttempt, judges: Judges) -> None:
+    def __init__(self, attempt: Judged, case_input: Any, judges: Judges) -> None:
         self.attempt = attempt
+        self.case_input = case_input
         self.judges = judges
         self.votes: list[Vote] = []
 
-    @property
-    def case_input(self) -> Any:
-        return self.attempt.case.input
-
-    async def ask(self, check: JudgeCheck, prompt: str, digest: str) -> Vote:
-        """The next Run of the judge on this attempt, numbered after the ones before."""
-        vote = await self.judges.vote(self.attempt, check, prompt, digest, len(self.votes) + 1)
+    async def ask(self, judge: JudgeName, prompt: str, digest: str) -> Vote:
+        """The next Run of ``judge`` on this attempt, numbered after the ones before."""
+        vote = await self.judges.vote(self.attempt, judge, prompt, digest, len(self.votes) + 1)
         self.votes.append(vote)
         return vote
 

@@ -183,7 +183,7 @@ class AttemptFlow:
             return None, ()
         if check is None:
             return Verdict(True), ()
-        panel = Panel(planned, self.judges) if self.judges is not None else None
+        panel = Panel(planned, planned.case.input, self.judges) if self.judges is not None else None
         token = open_panel(panel)
         try:
             verdict = await check.judge(turn.output, deadline)
