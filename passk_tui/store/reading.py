@@ -17,13 +17,13 @@ from passk_tui.core.text.mentions import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
 from passk_tui.store import rows as layout
 from passk_tui.store.claims import is_claimed
-from passk_tui.store.connection import StoreConnection
 from passk_tui.store.errors import UnknownEvaluation
 from passk_tui.store.history import gate_counts
 from passk_tui.store.models import EvaluationSummary, StoredEvaluation
+from passk_tui.store.votes import StoreVotes, with_votes
 
 
-class StoreReads(StoreConnection):
+class StoreReads(StoreVotes):
     """What the store reads back; never writes."""
 
     def resolve(self, ref: str) -> str:
@@ -196,6 +196,7 @@ class StoreReads(StoreConnection):
         ):
             record = layout.record_from_row(r)
             (withdrawn if record.outcome is Outcome.WITHDRAWN else records).append(record)
+        records = with_votes(records, self.votes_of(evaluation_id))
         in_flight = [
             Slot(r["case_index"], r["attempt"], r["retake"])
             for r in self._query(

@@ -41,6 +41,12 @@ class JudgeName:
 class Judges(Protocol):
     """The judge agents of an evaluation: one vote at a time, stored before it is returned."""
 
+    async def prepare(self) -> None:
+        """Check every judge before any Run; raise InputError or RunError."""
+
+    async def aclose(self) -> None:
+        """Release the judges' connections and processes."""
+
     async def vote(
         self, attempt: Judged, judge: JudgeName, prompt: str, digest: str, run: int
     ) -> Vote:
