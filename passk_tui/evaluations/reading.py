@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.inputs.price import money_text
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.adaptive_text import adaptive_lines
 from passk_tui.core.render.cost_text import cost_summary
@@ -26,7 +27,9 @@ from passk_tui.core.render.reruns_text import reruns_said
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, judge_agreements
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
@@ -34,6 +37,7 @@ from passk_tui.core.stats.progress import Progress
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
 from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
 from passk_tui.core.stats.rates.intervals import GateVerdict
+from passk_tui.core.text.amounts import counted
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.store.models import StoredEvaluation
 
@@ -195,6 +199,25 @@ class EvaluationReading:
     def cost_line(self) -> str | None:
         """The evaluation's cost and tokens in one line; None when nothing was reported or priced."""
         return cost_summary(self.costs, self.settings)
+
+    @cached_property
+    def judges(self) -> list[JudgeAgreement]:
+        """Each judge's agreement with itself over the evaluation's answers (none: no judge)."""
+        return judge_agreements(self.records)
+
+    @cached_property
+    def judge_costs(self) -> JudgeCosts:
+        """The judge's Runs, tokens and cost, apart from the agent's."""
+        return judge_costs(self.records)
+
+    def judge_lines(self) -> list[str]:
+        """A line per judge (votes per answer, unanimity, Fleiss' kappa), and what it cost."""
+        lines = [agreement.line() for agreement in self.judges]
+        if lines and self.judge_costs.cost is not None:
+            lines.append(
+                f"judge cost {money_text(self.judge_costs.cost)} in all ({counted(self.judge_costs.runs, 'judge Run')})"
+            )
+        return lines
 
     def budget_line(self) -> str | None:
         """Which cases got fewer attempts, when the evaluation's budget ended it."""

@@ -31,7 +31,7 @@ from passk_tui.core.stats.gating.family_wise import promise_words
 from passk_tui.core.stats.gating.gate import gate_text
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
-from passk_tui.reports import costs
+from passk_tui.reports import costs, judge_json
 from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import CaseReport, Report, build_report, iso_time, read_as
@@ -264,6 +264,7 @@ def render_json(report: Report) -> str:
             # Attempts run again elsewhere because their Ray node died (each counted once).
             "reruns": reruns(stored.records),
             **costs.evaluation_json(stored, report.costs, raw),
+            **judge_json.evaluation_json(stored.records, raw),
         },
         "intervals": {
             "level": reading.level,
@@ -274,19 +275,28 @@ def render_json(report: Report) -> str:
         },
         "gate": _gate_json(report),
         "cases": [
-            {**_case_json(c, verbatim), **costs.case_json(row, raw)}
-            for c, row in zip(report.cases, report.costs, strict=True)
+            {
+                **_case_json(c, verbatim),
+                **costs.case_json(row, raw),
+                **judge_json.case_json([r for r in stored.records if r.case_index == i], raw),
+            }
+            for i, (c, row) in enumerate(zip(report.cases, report.costs, strict=True))
         ],
         "attempts": [
             {
                 # Not dataclasses.asdict: it deep-copies the answer, recursing as deep as it nests.
-                **{field.name: getattr(r, field.name) for field in fields(r)},
+                **{
+                    field.name: getattr(r, field.name)
+                    for field in fields(r)
+                    if field.name != "votes"
+                },
                 "outcome": str(r.outcome),
                 "output": verbatim(r.output),
                 "usage": verbatim(r.usage),
                 "started": iso_time(r.started),
                 "ended": iso_time(r.ended),
                 "duration": r.duration,
+                "judge": judge_json.attempt_json(r, verbatim, raw),
             }
             for r in stored.records
         ],

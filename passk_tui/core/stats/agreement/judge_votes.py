@@ -76,7 +76,7 @@ class JudgeAgreement:
     agent: str
     version: int
     votes: int
-    """Votes per answer (the most asked of any answer: a check's ``votes``)."""
+    """Votes per answer (a check's ``votes``)."""
     answers: int
     unanimous: int
     fleiss_kappa: float | None
@@ -107,15 +107,15 @@ def judged(records: Iterable[AttemptRecord]) -> list[tuple[AttemptRecord, list[A
 
 
 def judge_agreements(records: Iterable[AttemptRecord]) -> list[JudgeAgreement]:
-    """Each judge's agreement over the records, in the order the judges first voted."""
-    by_judge: dict[tuple[str, int], list[AnswerVotes]] = {}
+    """Each judge's agreement over the records, in the order the judges first voted: a judge
+    asked for a different number of votes by different cases is one line per number."""
+    by_judge: dict[tuple[str, int, int], list[AnswerVotes]] = {}
     for _, answers in judged(records):
         for answer in answers:
-            by_judge.setdefault((answer.agent, answer.version), []).append(answer)
+            by_judge.setdefault((answer.agent, answer.version, answer.asked), []).append(answer)
     found = []
-    for (agent, version), answers in by_judge.items():
-        votes = max(a.asked for a in answers)
-        table = [[a.passes, a.fails] for a in answers if a.complete and a.asked == votes]
+    for (agent, version, votes), answers in by_judge.items():
+        table = [[a.passes, a.fails] for a in answers if a.complete]
         found.append(
             JudgeAgreement(
                 agent,
