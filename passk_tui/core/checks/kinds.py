@@ -214,12 +214,16 @@ class _All(Check):
 class _Any(_All):
     async def verdict(self, output: Any, deadline: float) -> Verdict:
         reasons = []
+        unjudged = None
         for check in self.checks:
             verdict = await check.verdict(output, deadline)
             if verdict.passed:
                 return PASS
             reasons.append(verdict.reason or "failed")
-        return Verdict(False, "none passed: " + "; ".join(reasons))
+            unjudged = unjudged or (verdict if verdict.errored else None)
+        # One that could not judge (a judge without a majority, a sandbox's limit) may have
+        # passed: the answer is not wrong, the attempt is errored.
+        return unjudged or Verdict(False, "none passed: " + "; ".join(reasons))
 
 
 _TEXT_CLASSES: dict[str, Callable[[dict[str, Any], str], Check]] = {
