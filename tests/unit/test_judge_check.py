@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,11 @@ from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.checks.panel import Judged, JudgeName, Panel, close_panel, open_panel
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.budget import BudgetedPolicy
 from passk_tui.core.run.cases import Case
+from passk_tui.core.run.policy import Slot
+from passk_tui.core.run.sampling import sampling_policy
+from tests.support.records import record, settings_for
 
 
 @pytest.mark.parametrize(
@@ -142,3 +148,18 @@ def test_a_judge_inside_all_runs_only_after_the_string_checks_pass() -> None:
     verdict, judges, _ = _judged(spec, [False])
     assert verdict == Verdict(False, "judge: 1/1 votes fail")
     assert judges.asked == [("ev/c/x/1/judge/1", JudgeName("g", 2))]
+
+
+def test_budgets_count_the_judge_runs_and_money() -> None:
+    settings = settings_for(Path("c.toml"), attempts=10, budget_runs=8)
+    policy = sampling_policy(settings, 1)
+    assert isinstance(policy, BudgetedPolicy)
+    first = policy.next()
+    assert isinstance(first, Slot)
+    votes = tuple(replace(_vote(n, True), cost=Fraction(1, 100)) for n in (1, 2, 3))
+    policy.landed(replace(record(0, first.attempt), votes=votes))
+    # 1 Run of the agent and 3 of the judge: 4 of 8 spent, so 4 more attempts at most.
+    assert policy.runs_started == 4
+    assert policy.cost_spent == Fraction(3, 100)
+    started = [policy.next() for _ in range(6)]
+    assert sum(isinstance(slot, Slot) for slot in started) == 4
