@@ -17,12 +17,12 @@ from weakref import WeakKeyDictionary
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.bounds import refused_usage_line
-from passk_tui.core.inputs.price import money_text
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.adaptive_text import adaptive_lines
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.error_groups import ErrorGroup, error_groups, errors_said
 from passk_tui.core.render.extent_text import not_run_text
+from passk_tui.core.render.judge_text import judge_lines
 from passk_tui.core.render.reruns_text import reruns_said
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
@@ -37,7 +37,6 @@ from passk_tui.core.stats.progress import Progress
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
 from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
 from passk_tui.core.stats.rates.intervals import GateVerdict
-from passk_tui.core.text.amounts import counted
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.store.models import StoredEvaluation
 
@@ -212,12 +211,7 @@ class EvaluationReading:
 
     def judge_lines(self) -> list[str]:
         """A line per judge (votes per answer, unanimity, Fleiss' kappa), and what it cost."""
-        lines = [agreement.line() for agreement in self.judges]
-        if lines and self.judge_costs.cost is not None:
-            lines.append(
-                f"judge cost {money_text(self.judge_costs.cost)} in all ({counted(self.judge_costs.runs, 'judge Run')})"
-            )
-        return lines
+        return judge_lines(self.judges, self.judge_costs)
 
     def budget_line(self) -> str | None:
         """Which cases got fewer attempts, when the evaluation's budget ended it."""

@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.judge_text import vote_heading, votes_said
 from passk_tui.core.stats.progress import CELL_OF_OUTCOME
 from passk_tui.core.text.amounts import retries_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
@@ -58,6 +59,8 @@ class AttemptDetail(Vertical):
         with VerticalScroll(id="attempt-diff"):
             yield Static(id="attempt-diff-lines")
         yield TextArea("", id="attempt-answer", read_only=True, soft_wrap=True, show_cursor=False)
+        with VerticalScroll(id="attempt-votes"):
+            yield Static(id="attempt-votes-lines")
 
     def show_pending(self, attempt: int) -> None:
         muted = palette(self.app).get("muted-text", "")
@@ -69,6 +72,7 @@ class AttemptDetail(Vertical):
         answer.placeholder = "no answer yet"
         answer.load_text("")
         self.query_one("#attempt-diff").display = False
+        self.query_one("#attempt-votes").display = False
 
     def show(self, record: AttemptRecord, verdict: Text, reference: AttemptRecord | None) -> None:
         """``record`` with its ``verdict`` line; beside ``reference`` (a passing attempt)
@@ -80,6 +84,7 @@ class AttemptDetail(Vertical):
         answer.placeholder = why_no_answer(record)
         if answer.text != text:
             answer.load_text(text)
+        self._show_votes(record)
         box = self.query_one("#attempt-diff", VerticalScroll)
         failing = record.outcome is not Outcome.PASSED and record.output is not None
         box.display = failing and reference is not None
@@ -95,6 +100,22 @@ class AttemptDetail(Vertical):
         )
         self.query_one("#attempt-diff-lines", Static).update(body)
 
+    def _show_votes(self, record: AttemptRecord) -> None:
+        """The judge's Runs on the answer, each its verdict and its text, beside the answer."""
+        box = self.query_one("#attempt-votes", VerticalScroll)
+        box.display = bool(record.votes)
+        if not record.votes:
+            return
+        box.border_title = f"judge: {votes_said(record)}"
+        body = Text()
+        for vote in record.votes:
+            if body:
+                body.append("\n\n")
+            body.append(terminal_safe(vote_heading(vote)), style="bold")
+            if vote.text:
+                body.append("\n" + terminal_safe_lines(vote.text))
+        self.query_one("#attempt-votes-lines", Static).update(body)
+
 
 #: How much of a Ray node id the Case screen shows (ids are 56 hex digits; 12 tell them apart).
 NODE_CHARS = 12
@@ -109,6 +130,7 @@ def verdict_text(record: AttemptRecord, colours: dict[str, str], has_check: bool
         (f" · {retries_text(record.retries)}" if record.retries else "", ""),
         (finish_text(record.finish_reason), ""),
         (f" · node {terminal_safe(record.node[:NODE_CHARS])}" if record.node else "", ""),
+        (f" · {votes_said(record)}" if record.votes else "", ""),
     )
     if record.outcome is Outcome.PASSED and not has_check:
         text.append(" · completion only: no check, a completed Turn passes")
