@@ -16,6 +16,7 @@ from passk_tui.core.render.compare_text import plain_comparison
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.evaluations.judging import JudgeCallables
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
 from passk_tui.evaluations.reading import EvaluationReading
@@ -79,6 +80,7 @@ def made(
     resume: str | None,
     baseline: int | None,
     on_event: Callable[[Event], None],
+    judges: JudgeCallables | None = None,
 ) -> Made:
     """Make (or resume) what the keywords ask for, kept in ``store``; nothing runs yet."""
     both: Callable[[str, Event], None] = lambda role, event: on_event(event)  # noqa: E731
@@ -87,12 +89,16 @@ def made(
         if baseline is not None:
             paired = new_pair(settings, baseline, key, both, store=store)
             return _pair(paired)
-        one = new_evaluation(settings, key, on_event, store=store, target_for=target_for)
+        one = new_evaluation(
+            settings, key, on_event, store=store, target_for=target_for, judges=judges
+        )
         return Made([one], False, one.warnings)
     pair = find_pair(resume, store=store) if target_for is None else None
     if pair is not None:
         return _pair(resume_pair(pair, key, changes, both, baseline_version=baseline, store=store))
-    resumed = resume_evaluation(resume, key, changes, on_event, store=store, target_for=target_for)
+    resumed = resume_evaluation(
+        resume, key, changes, on_event, store=store, target_for=target_for, judges=judges
+    )
     return Made([resumed.evaluation], resumed.shown_only, resumed.warnings)
 
 

@@ -87,6 +87,9 @@ class Result:
     baseline: Result | None = field(default=None, repr=False)
     """With ``baseline=V``: version V's own Result, run beside this one."""
     _comparison: str | None = field(default=None, repr=False)
+    judge: tuple[str, ...] = ()
+    """What the judge said of itself, as stderr says it: a line per judge (votes per answer,
+    unanimity, Fleiss' kappa) and its cost; () when no case has a `judge` check."""
 
     def table(self) -> str:
         """The plain table as the CLI prints it: ``print(result.table())`` writes its stdout."""
@@ -120,4 +123,5 @@ class Result:
             reading.reading.method.name,
             stored,
             reading.table().removesuffix("\n"),
+            judge=tuple(reading.judge_lines()),
         )

@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from passk_tui.core.attempt import Turn, Vote
 from passk_tui.core.checks.base import Check, raw_text
@@ -207,15 +208,32 @@ def agents_file_judges(agents_path: str | None, concurrency: int) -> JudgeMaker:
     return make
 
 
+#: Python callables that judge, by the agent name a `judge` check gives (the API's ``judges=``).
+JudgeCallables = Mapping[str, Callable[..., Any]]
+
+
 def judges_for(
     cases: Sequence[Case],
     settings: Settings,
     store: Store,
     evaluation_id: str,
-    make: JudgeMaker | None = None,
+    callables: JudgeCallables | None = None,
 ) -> StoredJudges | None:
-    """The evaluation's judges: ``make``'s (the API's callables), else the agents file's."""
-    maker = make or agents_file_judges(settings.agents_path, settings.concurrency)
+    """The evaluation's judges: a callable of ``callables`` by its name (version 0, as a
+    callable agent's), else the agents file's agent."""
+    from_file = agents_file_judges(settings.agents_path, settings.concurrency)
+    named = dict(callables or {})
+
+    def make(name: JudgeName) -> Judge:
+        judge = named.get(name.agent)
+        if judge is None:
+            return from_file(name)
+        from passk_tui.targets.callable import CallableTarget
+
+        return Judge(
+            name.agent, name.version or 0, CallableTarget(judge, evaluation_id, settings.timeout)
+        )
+
     return make_judges(
-        cases, maker, store=store, evaluation_id=evaluation_id, timeout=settings.timeout
+        cases, make, store=store, evaluation_id=evaluation_id, timeout=settings.timeout
     )
