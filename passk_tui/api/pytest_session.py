@@ -33,7 +33,7 @@ from passk_tui.core.run.cases import Case as CoreCase
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.sampling import reading, sampling_policy
-from passk_tui.core.stats.gating.gate import Reading, gate_lines, gate_text
+from passk_tui.core.stats.gating.gate import Reading, gate_lines, how_read
 from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.judging import StoredJudges, judges_for
 from passk_tui.evaluations.recorded import file_sha256
@@ -233,7 +233,7 @@ class MarkedTests:
             read = reading(figures, settings)
             shown = read if settings.confidence is not None else None
             if len(groups) > 1:
-                lines.append(f"{how_read(settings)}:")
+                lines.append(f"{how_read(settings.k, settings.require, settings.confidence)}:")
             lines += plain_table(figures, settings.k, shown).rstrip("\n").split("\n")
         return lines
 
@@ -241,16 +241,6 @@ class MarkedTests:
         """The lines the terminal summary shows (the table, where it is stored)."""
         self.finish()
         return self.lines
-
-
-def how_read(settings: Settings) -> str:
-    """A group's heading in the marker's words: ``k=3, require=0.8, confidence=0.95``."""
-    words = [f"k={settings.k}"]
-    if settings.require is not None:
-        words.append(f"require={gate_text(settings.require)}")
-    if settings.confidence is not None:
-        words.append(f"confidence={settings.confidence:g}")
-    return ", ".join(words)
 
 
 def shared_settings(each: list[Settings], cases_path: str) -> Settings:

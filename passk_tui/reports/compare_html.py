@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passk_tui.core.inputs.agent_definition import describe
+from passk_tui.core.inputs.agent_definition import describe, outside_verdict
 from passk_tui.core.render.compare_text import count_line, notes, p_text, signed, suite_line
 from passk_tui.core.stats.comparing.compare import CaseComparison, ChangeVerdict
 from passk_tui.core.stats.rates.figures import CaseFigures
@@ -53,6 +53,11 @@ class _Side:
             c.name: sorted(progress.records[i], key=lambda r: r.attempt)
             for i, c in enumerate(stored.cases)
         }
+
+    @property
+    def decided_by(self) -> str | None:
+        """Who decided its attempts when another tool did (an import); None for a run of ours."""
+        return outside_verdict(self.stored.definition)
 
     @property
     def label(self) -> str:
@@ -217,10 +222,11 @@ def _case_attempts(index: int, c: CaseComparison, a: _Side, b: _Side) -> str:
     errored = c.a.errored or c.b.errored
     marks = " has-errored" * bool(errored) + f" {c.verdict}"
     same = (case_a.input, case_a.spec) == (case_b.input, case_b.spec)
+    decided_a, decided_b = a.decided_by, b.decided_by
     what = (
-        input_and_check(case_a)
-        if same
-        else input_and_check(case_a, "A: ") + input_and_check(case_b, "B: ")
+        input_and_check(case_a, decided_by=decided_a)
+        if same and decided_a == decided_b
+        else input_and_check(case_a, "A: ", decided_a) + input_and_check(case_b, "B: ", decided_b)
     )
     sides = "".join(
         f'<section><p class="note"><b>{side}</b> {esc(s.label)}: {f.passed}/{f.n} passed · '

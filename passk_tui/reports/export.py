@@ -34,7 +34,15 @@ from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_
 from passk_tui.reports import costs, judge_json
 from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json
-from passk_tui.reports.report import CaseReport, Report, build_report, iso_time, read_as
+from passk_tui.reports.report import (
+    CaseReport,
+    Report,
+    TableGroup,
+    build_report,
+    iso_time,
+    read_as,
+    table_groups,
+)
 from passk_tui.store.models import StoredEvaluation
 
 #: Each suffix's renderer as ``module:function``, imported when an export of that kind is
@@ -309,14 +317,17 @@ def render_json(report: Report) -> str:
 # -- .csv ----------------------------------------------------------------------------------
 
 
-def csv_header(k: int) -> list[str]:
+def csv_header(k: int | None) -> list[str]:
+    """The .csv's columns at one k; ``None``: each row at its own k, said in a ``k`` column."""
+    shown = "k" if k is None else k
     figures = [
         f"{name}{part}"
-        for name in ("pass@1", f"pass@{k}", f"pass^{k}")
+        for name in ("pass@1", f"pass@{shown}", f"pass^{shown}")
         for part in ("", " low", " high")
     ]
     return [
         "case",
+        *(["k"] if k is None else []),
         "attempts",
         "passed",
         "wrong",
@@ -342,12 +353,16 @@ def render_csv(report: Report) -> str:
     reading = report.reading
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(csv_header(reading.k))
+    ks = {read_as(c, report)[0].k for c in report.cases}
+    shared_k = ks.pop() if len(ks) == 1 else None if ks else reading.k
+    writer.writerow(csv_header(shared_k))
     for c, row in zip(report.cases, report.costs, strict=True):
-        f, intervals = c.figures, c.reading.intervals
+        terms, shown = read_as(c, report)
+        f, intervals = shown.figures, shown.intervals
         writer.writerow(
             [
                 f.name,
+                *([terms.k] if shared_k is None else []),
                 f.n,
                 f.passed,
                 f.wrong,
@@ -360,8 +375,8 @@ def render_csv(report: Report) -> str:
                 *_bounds(intervals.pass_hat_k),
                 yes_no(f.all_passed),
                 c.reading.verdict or "-",
-                read_as(c, report)[0].gate_kind,
-                f"{read_as(c, report)[0].level:g}",
+                terms.gate_kind,
+                f"{terms.level:g}",
                 reading.method.name,
                 _reason(c) or "-",
                 *costs.csv_cells(row),
@@ -447,25 +462,33 @@ def render_md(report: Report) -> str:
     """The table with pass^k and the pass@k interval, then the gate: for a PR comment or CI summary."""
     stored, reading = report.stored, report.reading
     s = stored.settings
-    rows = table_rows([c.figures for c in report.cases], s.k, reading, pass_hat=True)
-    if s.adaptive:
-        rows = [(*rows[0], "stopped")] + [
-            (*row, _reason(c) or "-") for row, c in zip(rows[1:], report.cases, strict=True)
-        ]
+    groups = table_groups(report)
+    through = f"pass@{s.k}" if len(groups) == 1 else "each test's own pass@k"
     lines = [
         f"### passk-tui: {md_cell(s.agent)} version {s.version}",
         "",
-        *(md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]),
-        "",
+        *(line for group in groups for line in _md_table(group, s.adaptive)),
         *_md_gate(report),
         "",
         f"Intervals: {level_text(reading.level)} {reading.method.label}, for the per-attempt pass "
-        f"rate, mapped through pass@{s.k}; {report.intervals.why}. `-` is a figure fewer than "
+        f"rate, mapped through {through}; {report.intervals.why}. `-` is a figure fewer than "
         "k attempts cannot define.",
         "",
         f"Evaluation `{stored.id}`, {stored.status}: {_counted(report)}.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _md_table(group: TableGroup, adaptive: bool) -> list[str]:
+    """One results table (under its heading when the tests are read in several ways)."""
+    figures = [c.figures for c in group.cases]
+    rows = table_rows(figures, group.reading.k, group.reading, pass_hat=True)
+    if adaptive:
+        rows = [(*rows[0], "stopped")] + [
+            (*row, _reason(c) or "-") for row, c in zip(rows[1:], group.cases, strict=True)
+        ]
+    heading = [] if group.heading is None else [f"**{md_cell(group.heading)}**", ""]
+    return [*heading, *(md_row(row) for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]]), ""]
 
 
 def _counted(report: Report) -> str:

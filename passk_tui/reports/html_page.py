@@ -127,13 +127,13 @@ def clipped(text: str, limit: int = CLIP_CHARS) -> str:
     return f"<pre>{cut_text(text, limit)}</pre>"
 
 
-def input_and_check(case: Case, prefix: str = "") -> str:
-    """A case's input and its check (as written in the cases file), each clipped."""
-    check = (
-        "none: passes when its Turn completes"
-        if case.spec is None
-        else json.dumps(case.spec, ensure_ascii=False, default=str)
-    )
+def input_and_check(case: Case, prefix: str = "", decided_by: str | None = None) -> str:
+    """A case's input and its check (as written in the cases file), each clipped; an imported
+    case has none of ours: its tool decided (``decided_by``)."""
+    if case.spec is not None:
+        check = json.dumps(case.spec, ensure_ascii=False, default=str)
+    else:
+        check = f"none: {decided_by or 'passes when its Turn completes'}"
     return (
         f'<p class="note">{esc(prefix)}Input</p>{clipped(value_text(case.input))}'
         f'<p class="note">{esc(prefix)}Check</p>{clipped(check)}'

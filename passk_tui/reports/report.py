@@ -6,7 +6,7 @@ lay this out; none of them computes a figure or decides a verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
@@ -14,7 +14,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import gate_confidence
 from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, read
+from passk_tui.core.stats.gating.gate import CaseReading, Reading, how_read, read
 from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
@@ -121,6 +121,39 @@ def read_as(c: CaseReport, report: Report) -> tuple[Reading, CaseReading]:
     if c.own is not None:
         return c.own, c.own.cases[0]
     return report.reading, c.reading
+
+
+@dataclass(frozen=True, slots=True)
+class TableGroup:
+    """Cases read one way (one k, gate and level), as one results table shows them."""
+
+    #: The way in a marker's words (``k=3, require=0.8``) when the report has several; else None.
+    heading: str | None
+    #: The group's k, gate and level; its ``cases`` are the group's, each at that k and level.
+    reading: Reading
+    cases: tuple[CaseReport, ...]
+
+
+def table_groups(report: Report) -> list[TableGroup]:
+    """The report's cases as their tables show them: one group read as the evaluation, or, for
+    a pytest session's tests, one per way of reading them, each row under its own pass@k
+    (as the session's terminal summary groups them)."""
+    if not report.per_test:
+        return [TableGroup(None, report.reading, report.cases)]
+    grouped: dict[tuple[object, ...], list[CaseReport]] = {}
+    for c in report.cases:
+        terms = read_as(c, report)[0]
+        grouped.setdefault((terms.k, terms.require, terms.confident, terms.level), []).append(c)
+    groups = []
+    for members in grouped.values():
+        terms = read_as(members[0], report)[0]
+        confidence = terms.level if terms.confident else None
+        heading = how_read(terms.k, terms.require, confidence) if len(grouped) > 1 else None
+        cases = tuple(replace(c, reading=read_as(c, report)[1]) for c in members)
+        groups.append(
+            TableGroup(heading, replace(terms, cases=tuple(c.reading for c in cases)), cases)
+        )
+    return groups
 
 
 def snapshot(evaluation: Evaluation) -> StoredEvaluation:

@@ -9,12 +9,12 @@ so the page stays readable, light and usable with scripts off.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from fractions import Fraction
 
 from passk_tui.core.attempt import AttemptRecord
-from passk_tui.core.inputs.agent_definition import describe, fields
+from passk_tui.core.inputs.agent_definition import describe, fields, outside_verdict
 from passk_tui.core.inputs.price import price_text
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.adaptive_text import stop_rule_text
@@ -35,7 +35,7 @@ from passk_tui.reports.html_page import (
     page,
     settings_list,
 )
-from passk_tui.reports.report import Report
+from passk_tui.reports.report import Report, TableGroup, table_groups
 from passk_tui.reports.report_attempts import ATTEMPTS_NOTE, CASE_REM, attempts_list
 from passk_tui.store.models import StoredEvaluation
 
@@ -97,17 +97,19 @@ def case_rows(report: Report) -> list[CaseRow]:
 
 def render_report(report: Report) -> str:
     """The whole report as one HTML document."""
-    stored, reading = report.stored, report.reading
+    stored = report.stored
     s = stored.settings
     rows = case_rows(report)
+    groups = [_group_rows(group, rows, s) for group in table_groups(report)]
+    decided = outside_verdict(stored.definition)
     title = f"passk-tui: {s.agent} version {s.version}"
     body = "\n".join(
         [
-            f"<header><h1>{esc(title)}</h1>{_subtitle(stored)}</header>",
-            _verdict(rows, s, reading),
+            f"<header><h1>{esc(title)}</h1>{_subtitle(stored, report.per_test)}</header>",
+            *(_verdict(*group, anchor=f"verdict{i or ''}") for i, group in enumerate(groups)),
             _split(rows),
             '<h2 id="results">Results</h2>',
-            _table(rows, s, reading),
+            *(_table(*group, anchor=f"figures{i or ''}") for i, group in enumerate(groups)),
             '<h2 id="cost">What it cost</h2>',
             cost_section(stored, report.costs),
             "<h2>Settings</h2>",
@@ -116,10 +118,21 @@ def render_report(report: Report) -> str:
             f'<p class="note">{ATTEMPTS_NOTE} A case with an errored attempt is marked in red, '
             "one with a wrong answer (and none errored) in orange. On paper, the opened ones "
             "print with their attempts.</p>",
-            blocks([_case_attempts(row) for row in rows], CASE_REM),
+            blocks([_case_attempts(row, decided) for row in rows], CASE_REM),
         ]
     )
     return page(title, body)
+
+
+def _group_rows(
+    group: TableGroup, rows: Sequence[CaseRow], s: Settings
+) -> tuple[list[CaseRow], Settings, Reading, str | None]:
+    """One way of reading the cases (a pytest session's tests may each have their own): its
+    rows read that way, the settings it reads them by (its k and gate), and its heading."""
+    terms = group.reading
+    at = {c.case.name: c.reading for c in group.cases}
+    shown = [replace(r, reading=at[r.case.name]) for r in rows if r.case.name in at]
+    return shown, replace(s, k=terms.k, require=terms.require), terms, group.heading
 
 
 def _when(seconds: float | None) -> str | None:
@@ -128,16 +141,24 @@ def _when(seconds: float | None) -> str | None:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _subtitle(stored: StoredEvaluation) -> str:
+def _subtitle(stored: StoredEvaluation, per_test: bool) -> str:
+    """Which evaluation, what ran, how far it got. A pytest session's tests planned their own
+    attempts, so it has no one planned total (the stored count is the fewest's)."""
     s = stored.settings
     recorded = len(stored.records)
+    if s.adaptive:
+        extent = (
+            f"{recorded:,} attempts recorded (adaptive: {s.attempts} to {s.max_attempts} per case)"
+        )
+    elif per_test:
+        extent = f"{recorded:,} attempts recorded, each test its own number"
+    else:
+        extent = f"{recorded:,} of {len(stored.cases) * s.attempts:,} attempts recorded"
     parts = [
         f"evaluation <code>{esc(stored.id)}</code>",
         f"ran <code>{esc(describe(stored.definition))}</code>",
         esc(stored.status),
-        f"{recorded:,} attempts recorded (adaptive: {s.attempts} to {s.max_attempts} per case)"
-        if s.adaptive
-        else f"{recorded:,} of {len(stored.cases) * s.attempts:,} attempts recorded",
+        extent,
         f"started {esc(_when(stored.created))}",
     ]
     if stored.finished is not None:
@@ -157,11 +178,20 @@ def _names(rows: Sequence[CaseRow]) -> str:
     return shown + (f" and {more:,} more" if more > 0 else "")
 
 
-def _verdict(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
-    """The gate's verdict in one line at the top: held, failed (naming cases) or undecided."""
+def _verdict(
+    rows: Sequence[CaseRow],
+    s: Settings,
+    reading: Reading,
+    heading: str | None = None,
+    anchor: str = "verdict",
+) -> str:
+    """The gate's verdict in one line at the top: held, failed (naming cases) or undecided;
+    under the way the cases were read, when a pytest session read its tests in several."""
+    said = "" if heading is None else f"<b>{esc(heading)}</b>: "
     if s.require is None:
         return (
-            '<div class="verdict none" id="verdict">No gate (<code>--require</code>) was set.</div>'
+            f'<div class="verdict none" id="{anchor}">{said}No gate (<code>--require</code>) '
+            "was set.</div>"
         )
     confidence, confident = reading.level, reading.confident
     shown = esc(gate_text(s.require))
@@ -190,9 +220,9 @@ def _verdict(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
     if not lines:
         verb = "lies at or above" if confident else "is at least"
         held = f"Gate held: every case's {how} {verb} {shown}."
-        return f'<div class="verdict pass" id="verdict">{held}</div>'
+        return f'<div class="verdict pass" id="{anchor}">{said}{held}</div>'
     kind = "fail" if failing else "undecided"
-    return f'<div class="verdict {kind}" id="verdict">{"<br>".join(lines)}</div>'
+    return f'<div class="verdict {kind}" id="{anchor}">{said}{"<br>".join(lines)}</div>'
 
 
 def _split(rows: Sequence[CaseRow]) -> str:
@@ -262,7 +292,13 @@ def _figure(
     return f'<td class="num fig">{two_decimals(value)}\n{interval_text(interval)}{drawn}</td>'
 
 
-def _table(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
+def _table(
+    rows: Sequence[CaseRow],
+    s: Settings,
+    reading: Reading,
+    heading: str | None = None,
+    anchor: str = "figures",
+) -> str:
     """The results table: a sticky head, then the rows in blocks laid out only near the screen.
 
     Every block is its own fixed-layout table with the same columns (sized from the
@@ -301,11 +337,13 @@ def _table(rows: Sequence[CaseRow], s: Settings, reading: Reading) -> str:
         "that always fails.</p>"
     )
     table = (
-        f'<div class="results" id="figures" style="--name:{name};--cells:{cells};--table-w:{width}">'
+        f'<div class="results" id="{anchor}" style="--name:{name};--cells:{cells};--table-w:{width}">'
         f'<div class="head"><table class="figures fixed">{columns}{head}</table></div>'
         f"{body}</div>"
     )
-    return f"{legend()}{table}{note}"
+    said = "" if heading is None else f"<h3>{esc(heading)}</h3>"
+    key = legend() if anchor == "figures" else ""  # once, above the first table
+    return f"{said}{key}{table}{note}"
 
 
 def _columns(s: Settings) -> tuple[str, str]:
@@ -351,7 +389,7 @@ def _table_row(r: CaseRow, s: Settings) -> str:
 # -- per case, its attempts ----------------------------------------------------------------
 
 
-def _case_attempts(r: CaseRow) -> str:
+def _case_attempts(r: CaseRow, decided_by: str | None) -> str:
     """One case's attempts in a collapsed <details>: the input, the check, then one line each."""
     f = r.figures
     marks = " has-errored" * bool(f.errored) + " has-wrong" * bool(f.wrong)
@@ -359,5 +397,5 @@ def _case_attempts(r: CaseRow) -> str:
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<b class="name">{esc(r.case.name)}</b>{f.passed}/{f.n} passed · {f.wrong} wrong · '
         f"{f.errored} errored{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}"
-        f"</summary>{input_and_check(r.case)}{attempts_list(r.records)}</details>"
+        f"</summary>{input_and_check(r.case, decided_by=decided_by)}{attempts_list(r.records)}</details>"
     )

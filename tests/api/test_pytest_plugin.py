@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -137,7 +138,7 @@ def test_the_gate_decides_each_marked_tests_outcome(tmp_path: Path) -> None:
 
 def test_every_export_says_what_pytest_said_of_each_test(tmp_path: Path) -> None:
     (tmp_path / "test_marked.py").write_text(MARKED)
-    for name in ("out.xml", "out.json", "out.md"):
+    for name in ("out.xml", "out.json", "out.md", "out.csv", "out.html"):
         done = pytest_in(tmp_path, "test_marked.py", "--passk-export", name)
         assert outcomes(done.stdout) == {
             "test_holds": "PASSED",
@@ -184,6 +185,23 @@ def test_every_export_says_what_pytest_said_of_each_test(tmp_path: Path) -> None
     assert "**Gate failed**: `test\\_marked.py::test\\_fails`: pass@1 0.50, `require=0.9`." in md
     assert "**Gate undecided**: `test\\_marked.py::test\\_undecided`: pass@1 95% CI" in md
     assert "Gate held" not in md
+    # Before: the .md, .csv and .html tables headed pass@k with the session's smallest k (1),
+    # so test_holds (k=3) showed its pass@1 under "pass@1" twice and no pass@3 anywhere.
+    assert "**k=3, require=0.8**" in md and "**k=1, require=0.5, confidence=0.95**" in md
+    holds_table = md.split("**k=3, require=0.8**")[1].split("**k=1")[0]
+    assert "| pass@3 |" in holds_table
+    assert "| test\\_marked.py::test\\_holds | 9/10 | 1 | 0 | 0.90 | 1.00 |" in holds_table
+    rows = list(csv.DictReader((tmp_path / "out.csv").read_text().splitlines()))
+    assert [(r["case"], r["k"], r["pass@k"], r["gate"]) for r in rows] == [
+        ("test_marked.py::test_holds", "3", "1.00", "pass"),
+        ("test_marked.py::test_fails", "1", "0.50", "fail"),
+        ("test_marked.py::test_undecided", "1", "0.60", "undecided"),
+        ("test_marked.py::test_reports", "1", "0.00", "-"),
+    ]
+    html = (tmp_path / "out.html").read_text()
+    assert "<h3>k=3, require=0.8</h3>" in html and "<th>pass@3<br>" in html
+    assert "<b>k=1, require=0.9</b>: Gate failed: pass@1 below" in html
+    assert "33 attempts recorded, each test its own number" in html  # before: "33 of 12"
 
 
 def test_agent_version_and_export_of_the_session(tmp_path: Path) -> None:

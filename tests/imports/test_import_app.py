@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from passk_tui.evaluations.imported import ImportView, import_files
 from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
@@ -26,7 +28,7 @@ async def test_an_inspect_import_opens_from_history(app_env: Path) -> None:
         rows = table_text(app.screen.query_one(TABLES))
         assert len(rows) == 1 and imported.evaluation_id.startswith(rows[0][0].rstrip("…"))
         assert app.screen.unavailable("resume") == (
-            f"it was imported from inspect 0.3.285: {RUN1.name}: there is nothing to run"
+            f"it was imported from inspect 0.3.285: {RUN1.name}; passk-tui cannot run more of it"
         )
         await pilot.press("enter")
         assert isinstance(app.screen, ResultsScreen)
@@ -38,3 +40,11 @@ async def test_an_inspect_import_opens_from_history(app_env: Path) -> None:
         assert isinstance(app.screen, CaseScreen)
         outcomes = [row[1] for row in table_text(app.screen.query_one(TABLES))]
         assert outcomes.count("✓ passed") == 3 and len(outcomes) == 5
+        # Before: "check none: completion only (a completed Turn passes)", and each passed
+        # attempt "completion only: no check": inspect's scorer decided them, not a Turn.
+        spec = str(app.screen.query_one("#case-spec", Static).render())
+        assert "none: decided by inspect (imported), not by a check of ours" in spec
+        assert "completion only" not in spec
+        await pilot.pause()
+        verdict = str(app.screen.query_one("#attempt-verdict", Static).render())
+        assert "✓ passed" in verdict and "decided by inspect (imported)" in verdict

@@ -80,7 +80,7 @@ def test_resume_of_an_import_is_bad_input() -> None:
     assert result.returncode == 2
     assert result.stderr == (
         f"passk-tui: --resume {only}: it was imported from inspect 0.3.285: "
-        f"{RUN1.name}: there is nothing to run\n"
+        f"{RUN1.name}; passk-tui cannot run more of it\n"
     )
 
 
@@ -137,7 +137,11 @@ def test_every_face_reads_an_import(tmp_path: Path) -> None:
         "import", "tau-bench", str(FIXTURES / "tau-bench-results.json"), "--export", str(report)
     )
     assert result.returncode == 0, result.stderr
-    assert "imported from tau-bench 1: tau-bench-results.json" in report.read_text()
+    page = report.read_text()
+    assert "imported from tau-bench 1: tau-bench-results.json" in page
+    # Before: each case's check read "none: passes when its Turn completes".
+    assert "none: decided by tau-bench (imported), not by a check of ours" in page
+    assert "passes when its Turn completes" not in page
     plan = passk("plan", "--from", "last", "--require", "0.5")
     assert plan.returncode == 0, plan.stderr
     history = passk("history")

@@ -37,7 +37,8 @@ class Cluster:
     def add_worker(self) -> str:
         """Start a worker node (1 CPU) and return its node id once the cluster lists it."""
         before = set(alive_nodes(self))
-        process = _start([RAY, "start", f"--address={self.address}", *_NODE_FLAGS], self.env)
+        argv = [RAY, "start", f"--address={self.address}", *_NODE_FLAGS, *_own_ports()]
+        process = _start(argv, self.env, self.temp)
         node = _wait_for_new_node(self, before, process)
         self.nodes[node] = process
         return node
@@ -57,6 +58,23 @@ class Cluster:
 _NODE_FLAGS = ["--num-cpus=1", "--disable-usage-stats", "--block"]
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _own_ports() -> list[str]:
+    """A free port for each of a node's servers that Ray would otherwise put on a fixed
+    default (the dashboard agent on 52365, the client server on 10001...): another Ray on this
+    machine (a second test session, a developer's own cluster) then cannot make `ray start`
+    fail by holding them."""
+    names = ("dashboard-agent-listen", "dashboard-agent-grpc", "metrics-export")
+    names += ("runtime-env-agent", "node-manager", "object-manager")
+    return [f"--{name}-port={_free_port()}" for name in names]
+
+
 def project_run(folder: Path, *args: str) -> list[str]:
     """passk-tui on agent 'a' version 1 of ``folder``'s agents.toml and cases.toml, headless."""
     agents, cases = str(folder / "agents.toml"), str(folder / "cases.toml")
@@ -65,9 +83,7 @@ def project_run(folder: Path, *args: str) -> list[str]:
 
 def start_cluster(home: Path) -> Cluster:
     """A head node of 1 CPU on a free port, its state in a private temp dir and $HOME."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = _free_port()
     temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit
     env = {
         **os.environ,
@@ -78,8 +94,8 @@ def start_cluster(home: Path) -> Cluster:
     }
     cluster = Cluster(f"127.0.0.1:{port}", env, Path(temp))
     head = [RAY, "start", "--head", f"--port={port}", f"--temp-dir={temp}"]
-    head += ["--include-dashboard=false", *_NODE_FLAGS]
-    process = _start(head, env)
+    head += ["--include-dashboard=false", f"--ray-client-server-port={_free_port()}"]
+    process = _start([*head, *_NODE_FLAGS, *_own_ports()], env, Path(temp))
     cluster.nodes[_wait_for_new_node(cluster, set(), process)] = process
     return cluster
 
@@ -98,20 +114,31 @@ def alive_nodes(cluster: Cluster) -> list[str]:
     return [word.removeprefix("node_") for word in active.split() if word.startswith("node_")]
 
 
-def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        argv,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group: stopped by its id, with its children
-    )
+def _start(argv: list[str], env: dict[str, str], temp: Path) -> subprocess.Popen[bytes]:
+    """``ray start`` in its own process group, what it says kept in ``temp`` for a failure."""
+    log = temp / f"ray-start-{time.monotonic_ns()}.log"
+    with log.open("wb") as said:
+        process = subprocess.Popen(
+            argv,
+            env=env,
+            stdout=said,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopped by its id, with its children
+        )
+    _LOGS[process.pid] = log
+    return process
+
+
+#: Each `ray start`'s output, by its pid: the last lines name why one ended.
+_LOGS: dict[int, Path] = {}
 
 
 def _wait_for_new_node(cluster: Cluster, before: set[str], process: subprocess.Popen[bytes]) -> str:
     give_up = time.monotonic() + JOIN_LIMIT
     while time.monotonic() < give_up:
-        assert process.poll() is None, f"ray start ended with {process.returncode}"
+        if process.poll() is not None:
+            said = _LOGS[process.pid].read_text(errors="replace").strip().splitlines()[-5:]
+            raise AssertionError(f"ray start ended with {process.returncode}: {said}")
         new = set(alive_nodes(cluster)) - before
         if new:
             return new.pop()

@@ -130,8 +130,16 @@ def not_runnable(evaluation_id: str, definition: Definition | None) -> str | Non
     """Why no command line or app can run more of this evaluation (a Python callable's, an
     import's); None when it can be resumed like any other."""
     if (definition or {}).get("kind") == IMPORT:
-        return f"it was {describe(definition)}: there is nothing to run"
+        return f"it was {describe(definition)}; passk-tui cannot run more of it"
     return python_only(evaluation_id, definition)
+
+
+def outside_verdict(definition: Definition | None) -> str | None:
+    """Who decided each attempt of an imported evaluation (its tool's own scorer), for the
+    screens that would otherwise say it had no check; None for a run of ours."""
+    if (definition or {}).get("kind") != IMPORT:
+        return None
+    return f"decided by {(definition or {}).get('tool')} (imported), not by a check of ours"
 
 
 def public_url(url: str) -> str:

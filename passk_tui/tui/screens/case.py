@@ -19,6 +19,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.inputs.agent_definition import outside_verdict
 from passk_tui.core.render.cost_text import case_cost_text
 from passk_tui.core.stats.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.rates.figures import two_decimals
@@ -136,6 +137,8 @@ class CaseScreen(CaseViews):
         text.append("\ncheck  ", style="bold")
         if case.spec:
             text.append(terminal_safe(check_as_written(case.spec, self.view.settings.cases_path)))
+        elif decided := outside_verdict(self.view.definition):
+            text.append(f"none: {decided}")
         else:
             text.append("none: completion only (a completed Turn passes)")
         return text
@@ -298,7 +301,9 @@ class CaseScreen(CaseViews):
         reference = next(
             (records[a] for a in sorted(records) if records[a].outcome is Outcome.PASSED), None
         )
-        pane.show(record, verdict_text(record, palette(self.app), spec is not None), reference)
+        decided = outside_verdict(self.view.definition)
+        verdict = verdict_text(record, palette(self.app), spec is not None, decided)
+        pane.show(record, verdict, reference)
 
     def action_focus_answer(self) -> None:
         self.query_one("#attempt-answer").focus()

@@ -121,8 +121,14 @@ class AttemptDetail(Vertical):
 NODE_CHARS = 12
 
 
-def verdict_text(record: AttemptRecord, colours: dict[str, str], has_check: bool) -> Text:
-    """``✗ wrong · Turn completed`` and why: the check's reason, or the error."""
+def verdict_text(
+    record: AttemptRecord,
+    colours: dict[str, str],
+    has_check: bool,
+    decided_by: str | None = None,
+) -> Text:
+    """``✗ wrong · Turn completed`` and why: the check's reason, or the error; an imported
+    attempt's verdict is its tool's (``decided_by``), not ours."""
     cell = CELL_OF_OUTCOME[record.outcome]
     text = parts_line(
         (f"{SYMBOLS[cell]} {NAMES[cell]}", f"bold {colours.get(THEME_COLOUR[cell], '')}"),
@@ -132,7 +138,9 @@ def verdict_text(record: AttemptRecord, colours: dict[str, str], has_check: bool
         (f" · node {terminal_safe(record.node[:NODE_CHARS])}" if record.node else "", ""),
         (f" · {votes_said(record)}" if record.votes else "", ""),
     )
-    if record.outcome is Outcome.PASSED and not has_check:
+    if record.outcome is Outcome.PASSED and decided_by is not None:
+        text.append(f" · {decided_by}")
+    elif record.outcome is Outcome.PASSED and not has_check:
         text.append(" · completion only: no check, a completed Turn passes")
     elif record.outcome is Outcome.PASSED:
         text.append(" · the check passed")

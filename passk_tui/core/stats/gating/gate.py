@@ -37,6 +37,17 @@ def gate_text(require: Fraction) -> str:
     return f"{float(require):g}"
 
 
+def how_read(k: int, require: Fraction | None, confidence: float | None) -> str:
+    """A way of reading cases in a pytest marker's words (``k=3, require=0.8, confidence=0.95``):
+    the heading of each group when tests of one session are read differently."""
+    words = [f"k={k}"]
+    if require is not None:
+        words.append(f"require={gate_text(require)}")
+    if confidence is not None:
+        words.append(f"confidence={confidence:g}")
+    return ", ".join(words)
+
+
 @dataclass(frozen=True, slots=True)
 class CaseReading:
     """One case: its figures, their intervals, and the gate's verdict (None with no gate)."""
