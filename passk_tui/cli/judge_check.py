@@ -10,7 +10,6 @@ from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import fail, print_out, say
 from passk_tui.core.checks.judge import MAX_VOTES
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.inputs.labels import load_labels
 from passk_tui.core.inputs.settings import (
     DEFAULT_TIMEOUT,
     parse_agent_name,
@@ -21,6 +20,7 @@ from passk_tui.core.inputs.settings import (
     parse_version,
     parse_whole_number,
 )
+from passk_tui.core.run.labels import load_labels
 from passk_tui.core.stats.rates.intervals import outward_ends
 from passk_tui.evaluations.judge_check import check_judge
 from passk_tui.evaluations.settings_text import flag

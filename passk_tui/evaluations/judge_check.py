@@ -15,9 +15,9 @@ from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.checks.judge import JudgeCheck
 from passk_tui.core.checks.panel import JudgeName, Panel, close_panel, open_panel
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.labels import Labelled
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
+from passk_tui.core.run.labels import Labelled
 from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, judge_agreements
 from passk_tui.core.stats.agreement.labels import LabelAgreement
 from passk_tui.evaluations.judging import StoredJudges, agents_file_judges

@@ -138,7 +138,7 @@ async def test_bad_judge_check_input_is_one_line_exit_2(
 
 
 def test_the_shipped_labels_are_well_formed() -> None:
-    from passk_tui.core.inputs.labels import load_labels
+    from passk_tui.core.run.labels import load_labels
 
     labelled = load_labels(EXAMPLE)
     assert len(labelled) == 20
