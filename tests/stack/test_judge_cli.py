@@ -79,8 +79,12 @@ async def test_a_judged_suite_runs_and_its_votes_are_never_asked_twice(
     folder = _folder(tmp_path, judge.base_url)
     env = _env(tmp_path)
     args = ("--agent", "echo", "--version", "1", "--cases", "cases.toml", "--attempts", "2")
-    code, out, err = await run_async(*args, "--export", "run.json", env=env, cwd=folder)
+    code, out, err = await run_async(
+        *args, "--export", "run.json", "--export", "run.html", env=env, cwd=folder
+    )
     assert code == 0, err
+    html = (folder / "run.html").read_text()
+    assert '<h2 id="judge">The judge</h2>' in html and "votes 2/3 pass: Mostly right." in html
     rows = {line.split()[0]: line.split()[1:4] for line in out.splitlines()[2:]}
     assert rows == {
         "good": ["2/2", "0", "0"],
