@@ -48,7 +48,7 @@ RESUMED = {
 #: The keywords whose value is the settings' as given (a path, a flag), not parsed from text.
 TAKEN_AS_GIVEN = frozenset(word for word in RESUMED if BY_NAME[word].parse is None)
 #: ``evaluate``'s keywords that are not settings: how it is called, kept and reported.
-NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress"})
+NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress", "judges"})
 
 
 @dataclass
