@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from scipy.stats import binomtest
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from tests.support.cli import environment, run_async
-from tests.support.judge_server import ScriptedJudge
+from tests.support.judge_server import ScriptedJudge, serving_judge
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "judge" / "labels.jsonl"
@@ -30,12 +29,7 @@ LABELLED = [
 ]
 
 
-@pytest.fixture
-async def judge() -> AsyncIterator[ScriptedJudge]:
-    server = ScriptedJudge()
-    await server.start()
-    yield server
-    await server.stop()
+judge = pytest.fixture(serving_judge, name="judge")
 
 
 def _folder(tmp_path: Path, base_url: str) -> Path:

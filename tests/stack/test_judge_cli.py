@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
 from tests.support.cli import environment, run_async
-from tests.support.judge_server import ScriptedJudge
+from tests.support.judge_server import ScriptedJudge, serving_judge
 
 ECHO = Path(__file__).parents[1] / "support" / "agents" / "echo.py"
 ROOT = Path(__file__).parents[2]
@@ -51,12 +50,7 @@ check = { any = [ { equals = "never" }, { judge = "Is good.", agent = "grader", 
 """
 
 
-@pytest.fixture
-async def judge() -> AsyncIterator[ScriptedJudge]:
-    server = ScriptedJudge()
-    await server.start()
-    yield server
-    await server.stop()
+judge = pytest.fixture(serving_judge, name="judge")
 
 
 def _folder(tmp_path: Path, base_url: str) -> Path:

@@ -16,12 +16,10 @@ base URL, and at SIGTERM the count of requests, for the CLI's tests across proce
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 from collections import Counter
+from collections.abc import AsyncIterator
 
-from tests.support.fake_openai import FakeOpenAI, Reply, text_usage
-from tests.support.processes import until_stopped
+from tests.support.fake_openai import FakeOpenAI, Reply, serve, text_usage
 
 #: Where the answer sits in the default prompt: between these two lines.
 _ANSWER_START = "The agent answered:\n"
@@ -62,22 +60,20 @@ class ScriptedJudge(FakeOpenAI):
         return Reply(content=text, usage=text_usage(body["messages"], text))
 
 
+async def serving_judge() -> AsyncIterator[ScriptedJudge]:
+    """A scripted judge listening for one test (``judge = pytest.fixture(serving_judge)``)."""
+    server = ScriptedJudge()
+    await server.start()
+    yield server
+    await server.stop()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve until SIGINT/SIGTERM; the base URL on stdout, then the request count."""
     parser = argparse.ArgumentParser(prog="python -m tests.support.judge_server")
     parser.add_argument("--latency", type=float, default=0.0)
     args = parser.parse_args(argv)
-
-    async def serve() -> None:
-        server = ScriptedJudge(args.latency)
-        print(await server.start(), flush=True)
-        try:
-            await until_stopped()
-        finally:
-            await server.stop()
-            print(json.dumps({"requests": server.requests}), flush=True)
-
-    asyncio.run(serve())
+    serve(lambda: ScriptedJudge(args.latency))
 
 
 if __name__ == "__main__":
