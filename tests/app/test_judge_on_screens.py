@@ -52,6 +52,8 @@ async def test_results_say_the_judge_line_and_the_case_shows_each_vote(app_env: 
         app.push_screen(CaseScreen(view, 0))
         await pilot.pause()
         assert "votes 2/3 pass" in text(app, "#attempt-verdict")
+        said = f"judge: unanimous on {judged - 1} of {judged} answers"
+        assert said in text(app, "#case-figures")
         box = app.screen.query_one("#attempt-votes")
         assert box.display and box.border_title == "judge: votes 2/3 pass"
         votes = text(app, "#attempt-votes-lines")

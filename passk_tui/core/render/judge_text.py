@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from passk_tui.core.attempt import AttemptRecord, Vote
 from passk_tui.core.inputs.price import money_text
-from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, answer_votes
+from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, answer_votes, judged
 from passk_tui.core.stats.costs.judge_costs import JudgeCosts
 from passk_tui.core.text.amounts import counted
 
@@ -36,3 +36,12 @@ def judge_lines(agreements: Sequence[JudgeAgreement], costs: JudgeCosts) -> list
             f"judge cost {money_text(costs.cost)} in all ({counted(costs.runs, 'judge Run')})"
         )
     return lines
+
+
+def case_judge_text(records: Sequence[AttemptRecord]) -> str | None:
+    """A case's judged answers in words: ``judge: unanimous on 4 of 5 answers``; None when
+    no answer of the case was judged."""
+    answers = [all(a.unanimous for a in votes) for _, votes in judged(records)]
+    if not answers:
+        return None
+    return f"judge: unanimous on {sum(answers)} of {counted(len(answers), 'answer')}"
