@@ -92,7 +92,8 @@ async def _judged(
     async with gate:
         token = open_panel(panel)
         try:
-            verdict = await case.check.judge(item.answer, asyncio.get_running_loop().time() + 1e9)
+            # No attempt deadline here: each judge Run is bounded by --timeout (StoredJudges).
+            verdict = await case.check.judge(item.answer, asyncio.get_running_loop().time())
         finally:
             close_panel(token)
     said = None if verdict.errored else verdict.passed

@@ -83,8 +83,6 @@ class StoredJudges:
                 place: {vote.run: vote for vote in votes}
                 for place, votes in store.votes_of(evaluation_id).items()
             }
-        #: The judge Runs this session started (stored votes reused are not among them).
-        self.runs_started = 0
 
     async def prepare(self) -> None:
         """Check every judge (its key, its endpoint's address) before any Run."""
@@ -121,7 +119,6 @@ class StoredJudges:
         planned = PlannedAttempt(
             attempt.case_index, Case("judge", prompt, None), attempt.attempt, key, attempt.retake
         )
-        self.runs_started += 1
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(self._timeout):
