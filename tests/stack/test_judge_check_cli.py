@@ -132,8 +132,12 @@ async def test_bad_judge_check_input_is_one_line_exit_2(
 
 
 def test_the_shipped_labels_are_well_formed() -> None:
+    from passk_tui.core.run.cases import load_cases
     from passk_tui.core.run.labels import load_labels
+    from passk_tui.evaluations.judging import judge_checks
 
     labelled = load_labels(EXAMPLE)
     assert len(labelled) == 20
     assert {item.passed for item in labelled} == {True, False}
+    cases = load_cases(EXAMPLE.parent / "cases.toml")
+    assert len(judge_checks(cases)) == len(cases) == 4
