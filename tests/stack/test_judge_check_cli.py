@@ -11,6 +11,7 @@ import pytest
 from scipy.stats import binomtest
 from statsmodels.stats.inter_rater import cohens_kappa
 
+from passk_tui.core.text.decimals import fixed
 from tests.support.cli import environment, run_async
 from tests.support.judge_server import ScriptedJudge, serving_judge
 
@@ -69,9 +70,9 @@ async def test_judge_check_prints_accuracy_interval_kappa_and_confusion(
     lines = out.splitlines()
     assert lines[0].startswith("judge: grader v2, 3 votes per answer; unanimous on ")  # newest
     assert lines[1] == (
-        f"accuracy {right}/{total} = {right / total:.2f}, 95% exact interval {low}-{high}"
+        f"accuracy {right}/{total} = {fixed(right / total)}, 95% exact interval {low}-{high}"
     )
-    assert lines[2] == f"Cohen's kappa {kappa:.2f}"
+    assert lines[2] == f"Cohen's kappa {fixed(kappa)}"
     assert lines[3:] == [
         "            judged pass  judged fail  no verdict",
         "label pass  11           1            0",

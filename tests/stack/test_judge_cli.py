@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
+from passk_tui.core.text.decimals import fixed
 from tests.support.cli import environment, run_async
 from tests.support.judge_server import ScriptedJudge, serving_judge
 
@@ -106,7 +107,7 @@ async def test_a_judged_suite_runs_and_its_votes_are_never_asked_twice(
     kappa = fleiss_kappa(table)
     line = (
         f"judge: grader v1, 3 votes per answer; unanimous on {unanimous * 100 // answers}% "
-        f"of answers (Fleiss' kappa {kappa:.2f})"
+        f"of answers (Fleiss' kappa {fixed(kappa)})"
     )
     assert f"passk-tui: {line}\n" in err
     block = exported["evaluation"]["judge"]

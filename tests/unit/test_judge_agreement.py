@@ -16,6 +16,7 @@ from passk_tui.core.stats.agreement.judge_votes import (
     unanimous_share,
 )
 from passk_tui.core.stats.agreement.kappa import cohens_kappa, fleiss_kappa
+from passk_tui.core.text.decimals import fixed
 
 
 def _table(rng: random.Random, subjects: int, raters: int) -> list[list[int]]:
@@ -90,7 +91,7 @@ def test_agreement_line_and_kappa_of_an_evaluation() -> None:
     assert (agreement.answers, agreement.unanimous) == (5, 3)
     complete = [[3, 0], [2, 1], [0, 3], [3, 0]]
     assert agreement.fleiss_kappa == pytest.approx(sm_fleiss_kappa(complete))
-    kappa = f"{sm_fleiss_kappa(complete):.2f}"
+    kappa = f"{fixed(sm_fleiss_kappa(complete))}"
     assert agreement.line() == (
         f"judge: grader v1, 3 votes per answer; unanimous on 60% of answers (Fleiss' kappa {kappa})"
     )

@@ -16,6 +16,7 @@ from passk_tui.core.attempt import AttemptRecord, Outcome, Vote
 from passk_tui.core.checks.judge import ASKED_AGAIN
 from passk_tui.core.stats.agreement.kappa import fleiss_kappa
 from passk_tui.core.text.amounts import counted
+from passk_tui.core.text.decimals import fixed
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ class JudgeAgreement:
             return head
         # Down, never up: 995 of 1000 is not "unanimous on 100%".
         percent = self.unanimous * 100 // self.answers
-        kappa = "-" if self.fleiss_kappa is None else f"{self.fleiss_kappa:.2f}"
+        kappa = "-" if self.fleiss_kappa is None else fixed(self.fleiss_kappa)
         return f"{head}; unanimous on {percent}% of answers (Fleiss' kappa {kappa})"
 
 

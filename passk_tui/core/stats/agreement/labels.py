@@ -18,6 +18,7 @@ from passk_tui.core.stats.rates.intervals import (
     interval_text,
     level_text,
 )
+from passk_tui.core.text.decimals import fixed
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ class LabelAgreement:
         """What `judge-check` prints: accuracy and interval, kappa, the confusion counts."""
         if not self.labelled:
             return ["no labelled answers"]
-        kappa = "-" if self.kappa is None else f"{self.kappa:.2f}"
+        kappa = "-" if self.kappa is None else fixed(self.kappa)
         rows = [
             ("", "judged pass", "judged fail", "no verdict"),
             ("label pass", *map(str, (self.pass_pass, self.pass_fail, self.pass_none))),
@@ -78,7 +79,7 @@ class LabelAgreement:
             "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
         ]
         return [
-            f"accuracy {self.right}/{self.labelled} = {self.accuracy:.2f}, "
+            f"accuracy {self.right}/{self.labelled} = {fixed(self.right / self.labelled)}, "
             f"{level_text(confidence)} exact interval {interval_text(self.interval(confidence))}",
             f"Cohen's kappa {kappa}",
             *table,
