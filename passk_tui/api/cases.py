@@ -24,12 +24,16 @@ class Case:
     ``check`` is what a cases file's ``check`` table holds, as a dict: ``{"equals": "391"}``,
     ``{"contains": "refund", "ignore_case": True}``, ``{"all": [...]}``; None only with
     ``completion_only=True``. ``timeout`` (seconds) overrides ``timeout=`` for this case.
+    A conversation gives ``turns`` (the user's messages, in order) or ``user`` (a simulated
+    user: ``{"agent", "instruction", "max_turns", "stop"}``) instead of ``input``.
     """
 
     name: str
-    input: Any
+    input: Any = None
     check: Mapping[str, Any] | None = None
     timeout: float | None = None
+    turns: Sequence[str] | None = None
+    user: Mapping[str, Any] | None = None
 
 
 def written_cases(
@@ -64,6 +68,8 @@ def _row(case: object, number: int) -> dict[str, Any]:
     if isinstance(case, Case):
         row = {"name": case.name, "input": case.input, "check": case.check}
         row["timeout"] = case.timeout
+        row["turns"] = None if case.turns is None else list(case.turns)
+        row["user"] = None if case.user is None else dict(case.user)
     elif isinstance(case, Mapping):
         row = dict(case)
     else:

@@ -173,7 +173,27 @@ def parse_history(argv: list[str]) -> argparse.Namespace:
             "newest first: id, when, agent, version, cases, attempts recorded, status "
             "(done, interrupted, cancelled, failed, running, or not started: it failed before "
             "its first attempt) and the cases under the gate. "
-            "Continue one with `passk-tui --resume ID`."
+            "Continue one with `passk-tui --resume ID`. "
+            "--flaky: per case, how often its verdict (the gate's, else all passed) changed "
+            "between evaluations of the same version, then per version change the cases whose "
+            "pass rate moved beyond chance (Fisher's exact test, Holm over the cases)."
+        ),
+        epilog=(
+            "exit status: 0 listed, 2 bad flags, or --flaky with no stored evaluation "
+            "(of that agent)"
         ),
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--flaky",
+        action="store_true",
+        help="flakiness over time instead of the list: one agent's evaluations, per case",
+    )
+    parser.add_argument(
+        "--agent",
+        metavar="A",
+        help="with --flaky: whose evaluations (default: the newest evaluation's agent)",
+    )
+    args = parser.parse_args(argv)
+    if args.agent is not None and not args.flaky:
+        parser.error("--agent: only with --flaky (the list shows every agent)")
+    return args

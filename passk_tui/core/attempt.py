@@ -7,6 +7,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from passk_tui.core.transcript import Message, Transcript, plain_transcript
+
 #: Turn statuses after which nothing more will happen (runs-api.md).
 ENDED_STATUSES = frozenset({"completed", "failed", "stopped", "cancelled", "timed_out"})
 
@@ -41,6 +43,9 @@ class Turn:
     its token limit); None when the target has no such thing to say."""
     node: str | None = None
     """The Ray node the attempt ran on (``--executor ray``); None: here, or on the stack."""
+    steps: tuple[Message, ...] = ()
+    """What the agent said and did in this Turn, step by step (a model's tool calls and
+    their answers, then its last answer); empty: one answer, the ``output``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,9 @@ class AttemptRecord:
     node: str | None = None
     """The Ray node it ran on (``--executor ray``); None: here, or on the stack. Its
     ``retries`` then count the times it was run again because its node died."""
+    transcript: Transcript | None = None
+    """Its conversation, bounded (``Transcript.bounded``); None for one message in and one
+    answer out with no tools, whose input and answer say it all (``plain_transcript``)."""
     votes: tuple[Vote, ...] = ()
     """The judge's Runs on this answer, in order (a `judge` check's); () when none judged it."""
 
@@ -114,3 +122,12 @@ class AttemptRecord:
     def duration(self) -> float:
         """Wall seconds from the attempt's first request to its end."""
         return self.ended - self.started
+
+
+def transcript_of(record: AttemptRecord, given: Any) -> Transcript:
+    """An attempt's transcript: the one stored, or for one input (``given``) and one answer
+    with no tools, the two of them."""
+    if record.transcript is not None:
+        return record.transcript
+    answered = record.status == "completed" or record.output is not None
+    return plain_transcript(given, record.output, answered)

@@ -18,6 +18,7 @@ from passk_tui.evaluations.recorded import (
 )
 from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store
+from passk_tui.targets.conversing.users import simulated_users
 
 
 def new_evaluation(
@@ -48,6 +49,7 @@ def new_evaluation(
         target = target_for(evaluation_id, settings)
     else:
         target = make_target(settings, key, evaluation_id)
+    users = simulated_users(cases, settings.agents_path, settings.concurrency)
     store = store if store is not None else Store.open()
     made_judges = judges_for(cases, settings, store, evaluation_id, judges)
     warnings = _definition_changed(store, settings, target.definition)
@@ -65,6 +67,7 @@ def new_evaluation(
         definition=target.definition,
         warnings=warnings,
     )
+    evaluation.users = users
     evaluation.judges = made_judges
     return evaluation
 

@@ -47,6 +47,10 @@ class RecordedEvaluation(Evaluation):
         definition: Definition | None = None,
         warnings: Sequence[str] = (),
     ) -> None:
+        if settings.executor == "ray":  # the `command` checks run on the cluster too
+            from passk_tui.targets.ray.checks import place_checks
+
+            place_checks(cases, settings.ray_address)
         self.store = store
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
         self.store_error: str | None = None

@@ -34,6 +34,7 @@ from passk_tui.evaluations.resume_rules import (
 )
 from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store, StoredEvaluation
+from passk_tui.targets.conversing.users import simulated_users
 
 #: How long a stack keeps idempotency keys (runs-api.md): past it, a replay is not guaranteed.
 KEY_LIFETIME = 24 * 3600
@@ -135,6 +136,8 @@ def resume_evaluation(
     evaluation.judges = made_judges
     if finished:
         evaluation.status_reason = stored.status_reason  # shown as it ended
+    else:
+        evaluation.users = simulated_users(stored.cases, settings.agents_path, settings.concurrency)
     return Resumed(evaluation, stored, finished, warnings)
 
 

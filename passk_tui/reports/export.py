@@ -43,6 +43,10 @@ from passk_tui.reports.report import (
     read_as,
     table_groups,
 )
+from passk_tui.reports.transcripts import (
+    conversation_json,
+    transcript_json,
+)
 from passk_tui.store.models import StoredEvaluation
 
 #: Each suffix's renderer as ``module:function``, imported when an export of that kind is
@@ -180,6 +184,7 @@ def _case_json(c: CaseReport, verbatim: Callable[[Any], str]) -> dict[str, Any]:
     case = {
         "name": c.figures.name,
         "input": verbatim(c.case.input),
+        **{key: verbatim(value) for key, value in c.case.conversation().items()},
         "check": verbatim(c.case.spec),
         "figures": figures_json(c.figures),
         "curve": curve_json(c.figures),
@@ -286,17 +291,20 @@ def render_json(report: Report) -> str:
             {
                 **_case_json(c, verbatim),
                 **costs.case_json(row, raw),
+                "conversation": conversation_json(shape),
                 **judge_json.case_json([r for r in stored.records if r.case_index == i], raw),
             }
-            for i, (c, row) in enumerate(zip(report.cases, report.costs, strict=True))
+            for i, (c, row, shape) in enumerate(
+                zip(report.cases, report.costs, report.conversations, strict=True)
+            )
         ],
         "attempts": [
             {
                 # Not dataclasses.asdict: it deep-copies the answer, recursing as deep as it nests.
                 **{
-                    field.name: getattr(r, field.name)
-                    for field in fields(r)
-                    if field.name != "votes"
+                    f.name: getattr(r, f.name)
+                    for f in fields(r)
+                    if f.name not in ("transcript", "votes")
                 },
                 "outcome": str(r.outcome),
                 "output": verbatim(r.output),
@@ -305,6 +313,7 @@ def render_json(report: Report) -> str:
                 "ended": iso_time(r.ended),
                 "duration": r.duration,
                 "judge": judge_json.attempt_json(r, verbatim, raw),
+                "transcript": verbatim(transcript_json(r, stored.cases[r.case_index])),
             }
             for r in stored.records
         ],

@@ -135,7 +135,8 @@ def input_and_check(case: Case, prefix: str = "", decided_by: str | None = None)
     else:
         check = f"none: {decided_by or 'passes when its Turn completes'}"
     return (
-        f'<p class="note">{esc(prefix)}Input</p>{clipped(value_text(case.input))}'
+        f'<p class="note">{esc(prefix)}{"Conversation" if case.conversational else "Input"}</p>'
+        f"{clipped(value_text(case.conversation() or case.input))}"
         f'<p class="note">{esc(prefix)}Check</p>{clipped(check)}'
     )
 

@@ -14,6 +14,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import gate_confidence
 from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
+from passk_tui.core.stats.costs.conversation_spread import ConversationSpread, conversation_spreads
 from passk_tui.core.stats.gating.gate import CaseReading, Reading, how_read, read
 from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.core.stats.rates.figures import CaseFigures
@@ -69,6 +70,8 @@ class Report:
     intervals: IntervalChoice
     costs: tuple[CaseCosts, ...] = ()
     """Per case, in case order: tokens, durations and money (``core.stats.costs.case_costs``)."""
+    conversations: tuple[ConversationSpread, ...] = ()
+    """Per case, in case order: turns, tool calls and steps per attempt (p50 / p95)."""
     session: SessionGate | None = None
     """A pytest session's gate, its tests' own (``api/pytest_report.py``); None: the reading's."""
 
@@ -111,8 +114,10 @@ def build_report(source: StoredEvaluation | Evaluation, confidence: float | None
         CaseReport(case, case_reading, durations[i], failures[i], stored.stop_reasons.get(i))
         for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
     )
-    costs = case_costs([c.name for c in stored.cases], stored.records, s.price)
-    return Report(stored, reading, cases, choice, tuple(costs))
+    names = [c.name for c in stored.cases]
+    costs = case_costs(names, stored.records, s.price)
+    shapes = tuple(conversation_spreads(names, stored.records))
+    return Report(stored, reading, cases, choice, tuple(costs), conversations=shapes)
 
 
 def read_as(c: CaseReport, report: Report) -> tuple[Reading, CaseReading]:

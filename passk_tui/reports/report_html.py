@@ -38,6 +38,7 @@ from passk_tui.reports.html_page import (
 from passk_tui.reports.judge_html import judge_section
 from passk_tui.reports.report import Report, TableGroup, table_groups
 from passk_tui.reports.report_attempts import ATTEMPTS_NOTE, CASE_REM, attempts_list
+from passk_tui.reports.transcripts import transcripts_html
 from passk_tui.store.models import StoredEvaluation
 
 #: Cases named in the verdict line before "and N more".
@@ -399,5 +400,6 @@ def _case_attempts(r: CaseRow, decided_by: str | None) -> str:
         f'<details class="case{marks}" id="case-{r.index}"><summary>'
         f'<b class="name">{esc(r.case.name)}</b>{f.passed}/{f.n} passed · {f.wrong} wrong · '
         f"{f.errored} errored{'' if r.stop_reason is None else ' · ' + esc(str(r.stop_reason))}"
-        f"</summary>{input_and_check(r.case, decided_by=decided_by)}{attempts_list(r.records)}</details>"
+        f"</summary>{input_and_check(r.case, decided_by=decided_by)}{attempts_list(r.records)}"
+        f"{transcripts_html(r.records)}</details>"
     )

@@ -191,7 +191,9 @@ class StoreReads(StoreVotes):
         records: list[AttemptRecord] = []
         withdrawn: list[AttemptRecord] = []
         for r in self._query(
-            "SELECT * FROM attempts WHERE evaluation_id = ? ORDER BY case_index, attempt, retake",
+            "SELECT a.*, t.transcript FROM attempts a LEFT JOIN transcripts t"
+            " USING (evaluation_id, case_index, attempt, retake)"
+            " WHERE a.evaluation_id = ? ORDER BY a.case_index, a.attempt, a.retake",
             (evaluation_id,),
         ):
             record = layout.record_from_row(r)

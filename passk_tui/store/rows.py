@@ -22,10 +22,12 @@ from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import bounded_output, storable_json, storable_text
+from passk_tui.core.inputs.conversation import user_from_json
 from passk_tui.core.inputs.price import exact_decimal, price_from_texts
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.transcript import Transcript
 from passk_tui.store.errors import StoreUnusable
 
 _DECODER = json.JSONDecoder()
@@ -88,6 +90,8 @@ def settings_row(settings: Settings) -> dict[str, Any]:
         "family_wise": int(settings.family_wise),
         "extended": int(settings.extended),
         "label": text(settings.label),
+        "executor": settings.executor,
+        "ray_address": text(settings.ray_address),
         **_cost_columns(settings),
     }
 
@@ -127,6 +131,8 @@ def settings_from_row(row: sqlite3.Row) -> Settings:
         family_wise=bool(row["family_wise"]),
         extended=bool(row["extended"]),
         label=row["label"],
+        executor=row["executor"],
+        ray_address=row["ray_address"],
     )
 
 
@@ -177,7 +183,26 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
         retries=row["retries"],
         finish_reason=row["finish_reason"],
         node=row["node"],
+        transcript=_transcript_from(row),
     )
+
+
+def transcript_column(record: AttemptRecord) -> str:
+    """An attempt's transcript as stored: its JSON, bounded (``Transcript.bounded``)."""
+    assert record.transcript is not None
+    return to_json(record.transcript.bounded().to_json())
+
+
+def _transcript_from(row: sqlite3.Row) -> Transcript | None:
+    """The stored transcript of an attempt row read with it; None when it has none."""
+    if "transcript" not in row.keys() or row["transcript"] is None:  # noqa: SIM118 (a Row)
+        return None
+    return Transcript.from_json(json.loads(row["transcript"]))
+
+
+def conversation_column(case: Case) -> str | None:
+    """A case's ``turns`` or simulated ``user`` as stored; None for a case of one input."""
+    return to_json(case.conversation()) if case.conversational else None
 
 
 def stop_reasons(case_rows: Sequence[sqlite3.Row], where: str) -> dict[int, StopReason]:
@@ -199,4 +224,7 @@ def case_from_row(row: sqlite3.Row, where: str, base_dir: Path) -> Case:
         check = None if spec is None else compile_check(spec, f"{where}: check", base_dir)
     except InputError as exc:
         raise StoreUnusable(f"stored check no longer compiles: {exc}") from None
-    return Case(row["name"], json.loads(row["input"]), check, spec, row["timeout"])
+    stored = None if row["conversation"] is None else json.loads(row["conversation"])
+    turns = None if stored is None or "turns" not in stored else tuple(stored["turns"])
+    user = None if stored is None or "user" not in stored else user_from_json(stored["user"])
+    return Case(row["name"], json.loads(row["input"]), check, spec, row["timeout"], turns, user)

@@ -175,6 +175,27 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE evaluations ADD COLUMN label TEXT;
     """,
+    # Conversations and tools: each attempt's transcript (JSON, ``core/transcript.py``,
+    # bounded: ``cut`` counts the messages dropped), kept only for attempts that held a
+    # conversation or called tools; a case's ``turns`` or simulated ``user`` (JSON; NULL:
+    # one input, as every case stored before it).
+    """
+    CREATE TABLE transcripts (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,
+        retake        INTEGER NOT NULL,
+        transcript    TEXT NOT NULL,
+        PRIMARY KEY (evaluation_id, case_index, attempt, retake)
+    ) WITHOUT ROWID;
+    ALTER TABLE cases ADD COLUMN conversation TEXT;
+    """,
+    # --executor and --ray-address, so that a resume runs where the evaluation ran; stored
+    # before them, an evaluation ran here ('local', no address).
+    """
+    ALTER TABLE evaluations ADD COLUMN executor TEXT NOT NULL DEFAULT 'local';
+    ALTER TABLE evaluations ADD COLUMN ray_address TEXT;
+    """,
     # The judge's votes: each Run of a `judge` check's agent on one attempt (run 1.., asks
     # again included; its key is '<attempt key>/judge/<run>'), kept as soon as it ends so a
     # resume never asks it again; reused only for the prompt it answered (its sha256).

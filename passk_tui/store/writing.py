@@ -198,6 +198,16 @@ def insert_records(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+    # Beside its attempt, in the same transaction: a record is never shown without it.
+    db.executemany(
+        "INSERT INTO transcripts (evaluation_id, case_index, attempt, retake, transcript)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [
+            (evaluation_id, r.case_index, r.attempt, r.retake, layout.transcript_column(r))
+            for r in records
+            if r.transcript is not None
+        ],
+    )
     if not in_flight:
         return
     db.executemany(
@@ -211,8 +221,8 @@ def _insert_cases(
     db: sqlite3.Connection, evaluation_id: str, cases: Sequence[Case], start: int = 0
 ) -> None:
     db.executemany(
-        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec, timeout)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO cases (evaluation_id, case_index, name, input, check_spec, timeout,"
+        " conversation) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 evaluation_id,
@@ -221,6 +231,7 @@ def _insert_cases(
                 layout.to_json(case.input),
                 None if case.spec is None else layout.to_json(case.spec),
                 case.timeout,
+                layout.conversation_column(case),
             )
             for index, case in enumerate(cases, start)
         ],

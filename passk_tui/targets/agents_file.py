@@ -31,6 +31,7 @@ from passk_tui.core.inputs.toml_text import parse_toml
 from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
 from passk_tui.core.text.mentions import shorten
 from passk_tui.targets.addresses import address_problem
+from passk_tui.targets.conversing.tools_file import MAX_STEPS, ToolsFile, load_tools
 
 if TYPE_CHECKING:
     from passk_tui.core.run.target import Target
@@ -83,6 +84,10 @@ class AgentVersion:
     """A `command` version's ``sandbox``: where it runs; None: on the host."""
     cpus: float = 1
     """CPUs each attempt asks a Ray cluster for (``--executor ray``)."""
+    tools: ToolsFile | None = None
+    """An `openai` version's ``tools = "tools.toml"``, read; None: the model has no tools."""
+    max_steps: int = MAX_STEPS
+    """Model requests a Turn may make while the model keeps calling tools."""
 
     def label(self, source: Path | str) -> str:
         """How messages name this version: ``agents.toml: agent 'calc' version 2``."""
@@ -189,6 +194,7 @@ def local_target(
 
         return RayCommandTarget(target, address=ray_address, cpus=spec.cpus)
     assert spec.openai is not None
+    from passk_tui.targets.conversing.tools import ToolBox
     from passk_tui.targets.openai import OpenAITarget
 
     return OpenAITarget(
@@ -200,6 +206,8 @@ def local_target(
         request_timeout=spec.openai.timeout,
         concurrency=concurrency,
         label=label,
+        tools=None if spec.tools is None else ToolBox(spec.tools),
+        max_steps=spec.max_steps,
     )
 
 
@@ -221,7 +229,9 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
     """One ``[agents.NAME.versions.N]`` table, validated."""
     if not isinstance(spec, dict):
         raise InputError(f"{where}: must be a table with 'command' or 'openai'")
-    _no_unknown_keys(spec, ("command", "openai", "price", "sandbox", "cpus"), where)
+    _no_unknown_keys(
+        spec, ("command", "openai", "price", "sandbox", "cpus", "tools", "max_steps"), where
+    )
     price = _price(spec["price"], where) if "price" in spec else None
     has_command, has_openai = "command" in spec, "openai" in spec
     if has_command == has_openai:
@@ -250,7 +260,29 @@ def _parse_version(spec: Any, agent: str, number: int, folder: Path, where: str)
         if key in spec:
             raise InputError(f"{where}: {key} goes only with command")
     openai = _parse_openai(spec["openai"], where)
-    return AgentVersion(agent, number, folder, openai=openai, price=price)
+    tools, max_steps = _tools(spec, where, folder)
+    return AgentVersion(
+        agent, number, folder, openai=openai, price=price, tools=tools, max_steps=max_steps
+    )
+
+
+def _tools(spec: dict[str, Any], where: str, folder: Path) -> tuple[ToolsFile | None, int]:
+    """An `openai` version's ``tools = "tools.toml"`` (relative to the agents file), read and
+    checked, and its ``max_steps``."""
+    max_steps = spec.get("max_steps", MAX_STEPS)
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= 1000:
+        raise InputError(f"{where}: max_steps must be a whole number from 1 to 1000")
+    if "tools" not in spec:
+        if "max_steps" in spec:
+            raise InputError(f"{where}: max_steps goes only with tools")
+        return None, max_steps
+    name = spec["tools"]
+    if not isinstance(name, str) or not name:
+        raise InputError(f"{where}: tools must be the path of a tools file (tools.toml)")
+    path = folder / name
+    if not path.is_file():
+        raise InputError(f"{where}: tools: no such file {name!r} (relative to the agents file)")
+    return load_tools(path, f"{where}: tools {name}"), max_steps
 
 
 _PRICE_KEYS = ("input_per_mtok", "output_per_mtok")

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from passk_tui.core.attempt import Turn
 from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.text.decimals import fixed
+from passk_tui.core.transcript import Conversation
 
 if TYPE_CHECKING:
     from passk_tui.core.run.attempt_keys import PlannedAttempt
@@ -84,8 +85,9 @@ class _Outcome:
 
 
 class CallableTarget:
-    """Calls ``agent(input)`` once per attempt: a return is a completed Turn, anything raised a
-    failed one carrying its type and message (the attempt is errored)."""
+    """Calls ``agent(input)`` once per attempt (per turn of a conversation, with the list of its
+    messages): a return is a completed Turn, anything raised a failed one carrying its type
+    and message (the attempt is errored)."""
 
     def __init__(self, agent: Callable[..., Any], evaluation_id: str, timeout: float) -> None:
         self.agent = agent
@@ -110,7 +112,10 @@ class CallableTarget:
         given = {"case": attempt.case.name, "attempt": attempt.attempt}
         given["evaluation"] = self.evaluation_id
         keywords = {name: value for name, value in given.items() if name in self._keywords}
-        call = functools.partial(self.agent, attempt.case.input, **keywords)
+        given_input = attempt.case.input
+        if isinstance(given_input, Conversation):
+            given_input = given_input["messages"]  # a conversation: the list of its messages
+        call = functools.partial(self.agent, given_input, **keywords)
         interrupts = self._interrupts.count
         if self._async:
             outcome = await self._on_loop(call)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -13,6 +14,10 @@ from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import openai_definition
 from passk_tui.core.text.mentions import shorten
+from passk_tui.core.transcript import Message, usage_sum
+from passk_tui.targets.conversing.openai_chat import assistant_wire, request_messages, tool_requests
+from passk_tui.targets.conversing.tools import ToolBox
+from passk_tui.targets.conversing.tools_file import MAX_STEPS
 from passk_tui.targets.http import make_client, send
 from passk_tui.targets.http_proxy import PROXY_REASONS
 from passk_tui.targets.retry import TRANSPORT_ERRORS, Backoff, retry_after, transport_reason
@@ -45,11 +50,6 @@ _UNREACHABLE = frozenset(
 )
 
 
-def user_text(value: Any) -> str:
-    """A case input as the user message: a string as is, anything else as JSON text."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
 class OpenAITarget:
     """Asks one model per attempt with one user message (after the system prompt, if any).
 
@@ -76,6 +76,8 @@ class OpenAITarget:
         max_retries: int = MAX_RETRIES,
         backoff_base: float = BACKOFF_BASE,
         backoff_cap: float = BACKOFF_CAP,
+        tools: ToolBox | None = None,
+        max_steps: int = MAX_STEPS,
     ) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
@@ -87,6 +89,9 @@ class OpenAITarget:
         self.max_retries = max_retries
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
+        #: The tools the model may call (``tools = "tools.toml"``); None: it has none.
+        self.tools = tools
+        self.max_steps = max_steps
         headers = {"Content-Type": "application/json"}
         key = None
         if api_key_env:
@@ -111,6 +116,14 @@ class OpenAITarget:
                 timeout=request_timeout,
             )
         )
+        if tools is not None:
+            # What the model could call is part of what was measured.
+            self.definition["tools"] = {
+                "file": str(tools.file.path),
+                "sha256": tools.file.sha256,
+                "names": list(tools.tools),
+            }
+            self.definition["max_steps"] = max_steps
         self._client = make_client(concurrency)
         # Built once, not per request as client.post would: the client's default headers
         # merged with ours (httpx.Headers masks the key in its repr) and the parsed URL.
@@ -145,13 +158,92 @@ class OpenAITarget:
                 raise RunError(self._scrub(f"{where}: cannot reach {base}: {reason}")) from None
 
     async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
-        """Ask the model once (retrying transient failures) and map the completion to a Turn."""
-        messages = []
-        if self.system is not None:
-            messages.append({"role": "system", "content": self.system})
-        messages.append({"role": "user", "content": user_text(attempt.case.input)})
-        body = json.dumps({"model": self.model, "messages": messages, **self.params}).encode()
+        """Ask the model (retrying transient failures) and map its answer to a Turn; with tools,
+        run the calls it asks for and ask again, until a plain answer or ``max_steps``."""
+        messages = request_messages(attempt.case.input, self.system)
+        if self.tools is None:
+            response = await self._ask(self._body(messages), deadline, notify)
+            if isinstance(response, Turn):
+                return response
+            return self._scrubber.turn(self._reply(response)[0])
+        return await self._with_tools(messages, deadline, notify, self.tools)
 
+    async def _with_tools(
+        self,
+        messages: list[dict[str, Any]],
+        deadline: float,
+        notify: RetryNotice,
+        tools: ToolBox,
+    ) -> Turn:
+        """The tool loop: each step one request; each call answered; the steps kept."""
+        loop = asyncio.get_running_loop()
+        steps: list[Message] = []
+        turn = Turn("failed", error="no step was made")
+        for step in range(1, self.max_steps + 1):
+            began = loop.time()
+            response = await self._ask(self._body(messages), deadline, notify)
+            if isinstance(response, Turn):
+                return self._ended(response, steps)
+            turn, message = self._reply(response)
+            turn = self._scrubber.turn(turn)
+            requests = tool_requests(message or {}, step)
+            if isinstance(requests, str):
+                failed = Turn("failed", error=f"malformed response from {self.url}: {requests}")
+                return self._ended(failed, steps)
+            said = Message(
+                "assistant",
+                turn.output if isinstance(turn.output, str) else "",
+                0,
+                usage=turn.usage,
+                duration=loop.time() - began,
+                calls=tuple(r.id for r in requests),
+            )
+            steps.append(said)
+            if turn.status != "completed" or not requests:
+                return self._ended(turn, steps)
+            messages.append(assistant_wire(said.content, requests))
+            for request in requests:
+                arguments, answer = await tools.call(request.name, request.arguments, deadline)
+                content = self._scrub(answer.content)
+                steps.append(
+                    Message(
+                        "tool",
+                        content,
+                        0,
+                        duration=answer.duration,
+                        id=request.id,
+                        name=request.name,
+                        arguments=self._scrubber.value(arguments),
+                        error=answer.error,
+                    )
+                )
+                messages.append({"role": "tool", "tool_call_id": request.id, "content": content})
+        stopped = Turn(
+            "stopped",
+            output=turn.output,
+            error=f"max_steps {self.max_steps} reached and the model still called tools",
+            turn_id=turn.turn_id,
+            finish_reason=turn.finish_reason,
+        )
+        return self._ended(stopped, steps)
+
+    @staticmethod
+    def _ended(turn: Turn, steps: list[Message]) -> Turn:
+        """The Turn of a tool loop: its steps, and the tokens of every step."""
+        usage = usage_sum(step.usage for step in steps) if steps else turn.usage
+        return replace(turn, usage=usage, steps=tuple(steps))
+
+    def _body(self, messages: list[dict[str, Any]]) -> bytes:
+        """A request body: the model, the messages, the tools if any, the version's params."""
+        extra = {} if self.tools is None else {"tools": self.tools.declared()}
+        return json.dumps(
+            {"model": self.model, "messages": messages, **extra, **self.params}
+        ).encode()
+
+    async def _ask(
+        self, body: bytes, deadline: float, notify: RetryNotice
+    ) -> httpx.Response | Turn:
+        """A 200 response to ``body``, retrying transient failures; a failed Turn otherwise."""
         if self._url is None:
             self._url = httpx.URL(self.url)  # a bad URL raises here, as client.post did
         loop = asyncio.get_running_loop()
@@ -177,7 +269,7 @@ class OpenAITarget:
             else:
                 status = response.status_code
                 if status == 200:
-                    return self._scrubber.turn(self._turn(response))
+                    return response
                 if status != 429 and status < 500:
                     return Turn("failed", error=self._scrub(self._http_error(response)))
                 reason = f"HTTP {status} from {self.url}"
@@ -192,9 +284,10 @@ class OpenAITarget:
         """Close the shared HTTP client."""
         await self._client.aclose()
 
-    def _turn(self, response: httpx.Response) -> Turn:
+    def _reply(self, response: httpx.Response) -> tuple[Turn, dict[str, Any] | None]:
         """A 200 response as a Turn: completed (cut off at its token limit too), or stopped
-        when the endpoint withheld the answer; the finish reason is kept either way.
+        when the endpoint withheld the answer; the finish reason is kept either way. Beside
+        it the reply's message (None when malformed), where its tool calls are.
 
         Unscrubbed: ``execute`` masks the key in all of it (an echoing endpoint)."""
         try:
@@ -203,13 +296,14 @@ class OpenAITarget:
             message = choice["message"]
             content = message.get("content")
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            return Turn("failed", error=f"malformed response from {self.url}: {_peek(response)}")
+            malformed = f"malformed response from {self.url}: {_peek(response)}"
+            return Turn("failed", error=malformed), None
         if content is None:
             content = ""  # e.g. a tool call or a refusal: no text answer
         if not isinstance(content, str):
             return Turn(
                 "failed", error=f"malformed response from {self.url}: message content is not text"
-            )
+            ), None
         usage = _usage(data.get("usage"))
         turn_id = data.get("id") if isinstance(data.get("id"), str) else None
         raw = choice.get("finish_reason")
@@ -218,9 +312,10 @@ class OpenAITarget:
         if finish in _WITHHELD:
             status = "stopped"
             error = f"the endpoint's filter stopped the answer (finish_reason {finish})"
-        return Turn(
+        turn = Turn(
             status, output=content, error=error, turn_id=turn_id, usage=usage, finish_reason=finish
         )
+        return turn, message
 
     def _http_error(self, response: httpx.Response) -> str:
         """``HTTP 400 from <url>: <the server's message>``."""

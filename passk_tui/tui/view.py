@@ -14,6 +14,10 @@ from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.agreement.judge_votes import judge_agreements
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.costs.conversation_spread import (
+    ConversationSpread,
+    progress_conversations,
+)
 from passk_tui.core.stats.costs.judge_costs import judge_costs
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.gating.gate import CaseReading, Reading
@@ -104,6 +108,10 @@ class EvaluationView:
         if self._costs is None or self._costs[0] != version:
             self._costs = (version, progress_costs(self.progress, self.settings))
         return self._costs[1]
+
+    def conversations(self) -> list[ConversationSpread]:
+        """Per case its turns, tool calls and steps per attempt (p50 / p95)."""
+        return progress_conversations(self.progress)
 
     def judge_lines(self) -> list[str]:
         """What the judge said of itself: a line per judge and its cost (none: no judge)."""

@@ -59,10 +59,20 @@ _NODE_FLAGS = ["--num-cpus=1", "--disable-usage-stats", "--block"]
 
 
 def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A port free now and never handed out before: the kernel may give a port it just
+    released again, and Ray refuses two servers on one port (a run saw the GCS's port given
+    to the dashboard agent too)."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port: int = probe.getsockname()[1]
+        if port not in _GIVEN:
+            _GIVEN.add(port)
+            return port
+
+
+#: The ports ``_free_port`` handed out in this process.
+_GIVEN: set[int] = set()
 
 
 def _own_ports() -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from scipy.special import comb
 
-from tests.ray.cluster import Cluster, project_run
+from tests.ray.cluster import Cluster, command, project_run
 
 pytestmark = pytest.mark.ray
 
@@ -138,13 +138,15 @@ def test_kill_9_of_passk_tui_then_resume_runs_only_what_is_missing(
     run.wait()
     kept = sum(_nodes_stored(data).values())
     export = tmp_path / "out.json"
-    code, _, err = finished(
-        passk(cluster, project, data, "--resume", "last", "--export", str(export))
-    )
-    assert code == 0, err
+    # No --executor again: the evaluation ran on the cluster, so its resume does.
+    resume = [*command("--resume", "last", "--export", str(export))]
+    env = {**cluster.env, "PASSK_DATA_DIR": str(data)}
+    ran = subprocess.run(resume, env=env, capture_output=True, text=True, timeout=900)
+    assert ran.returncode == 0, ran.stderr
     attempts = json.loads(export.read_text())["attempts"]
     assert len(attempts) == len(CASES) * 3  # each once: the kept ones were not run again
     assert kept >= 3
+    assert {a["node"] for a in attempts} <= set(cluster.nodes)  # all on the cluster
 
 
 def test_a_sandboxed_attempt_runs_on_a_node(
@@ -160,6 +162,51 @@ def test_a_sandboxed_attempt_runs_on_a_node(
     attempts = json.loads(export.read_text())["attempts"]
     assert {a["outcome"] for a in attempts} == {"passed"}
     assert {a["node"] for a in attempts} <= set(cluster.nodes)
+
+
+#: A `command` check that marks the node it ran on, beside the cases file (Ray ships it).
+CHECK = """\
+import os, pathlib, sys
+from expected import ANSWER
+(pathlib.Path(MARKS) / f"check {os.environ['PASSK_NODE']} {os.getpid()}").touch()
+sys.exit(0 if sys.stdin.read().strip() == ANSWER else 1)
+"""
+
+
+def test_command_checks_run_on_the_cluster_from_the_cases_folder(
+    cluster: Cluster, project: Path, tmp_path: Path
+) -> None:
+    marks = write_project(project, 0.2)
+    checks = tmp_path / "cases"  # apart from the agents folder: shipped on its own
+    checks.mkdir()
+    (checks / "check.py").write_text(CHECK.replace("MARKS", repr(str(marks))))
+    (checks / "expected.py").write_text("ANSWER = 'ok'\n")
+    check = f'check = {{ command = [{json.dumps(sys.executable)}, "check.py"] }}'
+    (project / "cases.toml").unlink()
+    (checks / "cases.toml").write_text(
+        "".join(f'[[cases]]\nname = "{name}"\ninput = "{name}"\n{check}\n' for name in CASES)
+    )
+    export = tmp_path / "out.json"
+    args = ["--attempts", "3", "--k", "1", "--export", str(export)]
+    command = project_run(project, "--concurrency", "2", "--executor", "ray", *args)
+    command[command.index("--cases") + 1] = str(checks / "cases.toml")
+    ran = subprocess.run(
+        command,
+        env={
+            **cluster.env,
+            "PASSK_DATA_DIR": str(tmp_path / "data"),
+            "RAY_ADDRESS": cluster.address,
+        },
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert ran.returncode == 0, ran.stderr
+    attempts = json.loads(export.read_text())["attempts"]
+    assert Counter(a["outcome"] for a in attempts) == {"passed": 8, "wrong": 4}
+    checked = [mark.name.split()[1] for mark in marks.iterdir() if mark.name.startswith("check ")]
+    assert len(checked) == len(attempts)  # every check ran as a task, none here
+    assert set(checked) <= set(cluster.nodes)
 
 
 def _nodes_stored(data: Path) -> dict[str, int]:

@@ -25,6 +25,7 @@ import pytest
 
 from passk_tui.core.attempt import Turn, Verdict
 from passk_tui.core.checks.command import CommandCheck
+from passk_tui.core.sandbox import room
 from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import limit_hit
 from passk_tui.core.sandbox.settings import parse_sandbox
@@ -141,6 +142,22 @@ async def test_the_probe_gets_through_only_without_the_sandbox(
         assert (outcome, said.split(":")[:2]) == ("errored", ["sandbox", " process limit"])
     elif probe == "memory":
         assert (outcome, said.split(":")[:2]) == ("errored", ["sandbox", " memory limit"])
+    else:
+        assert outcome == "passed", said
+
+
+@both
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+@pytest.mark.parametrize("probe", ["fork", "proc", "home"])
+async def test_bwrap_run_as_root_holds_the_same_walls(
+    scene: Scene, runner: str, probe: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made by root, bwrap runs as nobody; where nobody cannot reach what it binds, bwrap
+    runs as root and makes the program nobody itself: the walls are the same."""
+    monkeypatch.setattr(room, "others_reach", lambda paths: False)
+    outcome, said = await RUNNERS[runner](scene, probe, True)
+    if probe == "fork":
+        assert (outcome, said.split(":")[:2]) == ("errored", ["sandbox", " process limit"])
     else:
         assert outcome == "passed", said
 

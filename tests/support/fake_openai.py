@@ -35,6 +35,14 @@ class Reply:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    tool_calls: list[dict[str, Any]] | None = None
+    """The message's ``tool_calls`` (the model asks for tools), as a real endpoint sends them."""
+
+
+def tool_call(name: str, arguments: Any, ident: str = "call_1") -> dict[str, Any]:
+    """One ``tool_calls`` entry: a function call with its arguments as JSON text."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"id": ident, "type": "function", "function": {"name": name, "arguments": text}}
 
 
 @dataclass
@@ -49,8 +57,16 @@ class Seen:
 class FakeOpenAI:
     """The server: ``await start()`` gives the base URL (``http://127.0.0.1:PORT/v1``)."""
 
-    def __init__(self, answer: str | Callable[[list[dict]], str] = "42", latency: float = 0.0):
+    def __init__(
+        self,
+        answer: str | Callable[[list[dict]], str] = "42",
+        latency: float = 0.0,
+        respond: Callable[[dict], Reply] | None = None,
+    ):
         self.answer = answer
+        #: The model's behaviour as a whole: the request body in, the reply out (tool calls,
+        #: a conversation); None: ``answer`` says what every request gets.
+        self.respond = respond
         self.latency = latency
         self.script: deque[Reply] = deque()
         self.seen: list[Seen] = []
@@ -119,7 +135,7 @@ class FakeOpenAI:
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": reply.content},
+                        "message": _message(reply),
                         "finish_reason": reply.finish_reason,
                     }
                 ],
@@ -137,12 +153,22 @@ class FakeOpenAI:
 
     def _default_reply(self, body: dict) -> Reply:
         """What a request gets when nothing is queued."""
+        if self.respond is not None:
+            return self.respond(body)
         return Reply(content=self._default(body))
 
     def _default(self, body: dict) -> str:
         if callable(self.answer):
             return self.answer(body["messages"])
         return self.answer
+
+
+def _message(reply: Reply) -> dict[str, Any]:
+    """The completion's message: its text, and the tool calls it asks for if any."""
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.tool_calls:
+        message["tool_calls"] = reply.tool_calls
+    return message
 
 
 def _echoing(reply: Reply, authorization: str) -> Reply:

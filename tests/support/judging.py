@@ -11,13 +11,18 @@ from scipy.special import betaln
 
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.kinds import Check
+from passk_tui.core.transcript import Transcript
 
 
-def verdict_of(check: Check, output: Any, seconds: float = 30.0) -> Verdict:
-    """The check's verdict on one answer, the attempt's deadline ``seconds`` away."""
+def verdict_of(
+    check: Check, output: Any, seconds: float = 30.0, transcript: Transcript | None = None
+) -> Verdict:
+    """The check's verdict on one answer (and its attempt's transcript), the attempt's
+    deadline ``seconds`` away."""
 
     async def judged() -> Verdict:
-        return await check.judge(output, asyncio.get_running_loop().time() + seconds)
+        deadline = asyncio.get_running_loop().time() + seconds
+        return await check.judge(output, deadline, transcript)
 
     return asyncio.run(judged())
 

@@ -226,6 +226,15 @@ class Run:
         return body
 
 
+def _echo(given: Any) -> Any:
+    """What an echoing agent answers: its input; for a conversation (``{"messages": [...]}``,
+    runs-api.md) the last message's text, as an agent holding a conversation answers in text."""
+    messages = given.get("messages") if isinstance(given, dict) else None
+    if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
+        return f"you said: {messages[-1].get('content')}"
+    return given
+
+
 def _timestamp() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
@@ -428,7 +437,7 @@ class StackState:
         return run
 
     def _finish(self, run: Run, script: TurnScript) -> None:
-        output = run.input if script.output is ECHO else script.output
+        output = _echo(run.input) if script.output is ECHO else script.output
         error = script.error
         if script.echo_authorization:
             error = f"upstream refused the request (Authorization: Bearer {run.api_key})"

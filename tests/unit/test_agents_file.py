@@ -141,7 +141,7 @@ def test_good_file_loads_every_version(tmp_path: Path) -> None:
         ),
         (
             "[agents.calc.versions.1]\ncommand = ['x']\ncwd = 'elsewhere'\n",
-            "agents.toml: agent 'calc' version 1: unknown key 'cwd' (expected: command, openai, price, sandbox, cpus)",
+            "agents.toml: agent 'calc' version 1: unknown key 'cwd' (expected: command, openai, price, sandbox, cpus, tools, max_steps)",
         ),
         (
             "[agents.calc]\ndescription = 'hi'\n[agents.calc.versions.1]\ncommand = ['x']\n",

@@ -128,6 +128,7 @@ CORE_ROOMS = [
     "core.errors",
     "core.version",
     "core.text",
+    "core.transcript",
     "core.attempt",
     "core.inputs",
     "core.sandbox",

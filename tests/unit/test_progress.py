@@ -54,7 +54,7 @@ class SlowCheck(Check):
         self.release = threading.Event()
         self.entered = threading.Event()
 
-    async def verdict(self, output: object, deadline: float) -> Verdict:
+    async def verdict(self, output: object, deadline: float, transcript: object = None) -> Verdict:
         return await asyncio.to_thread(self._held)
 
     def _held(self) -> Verdict:

@@ -15,6 +15,7 @@ from passk_tui.core.text.mentions import (
     shown_number,
     type_name,
 )
+from passk_tui.core.transcript import Transcript
 
 PASS = Verdict(True)
 
@@ -81,16 +82,24 @@ class Check(ABC):
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
 
-    async def judge(self, output: Any, deadline: float) -> Verdict:
-        """Judge one answer by ``deadline`` (the event loop's clock); a reason says why it failed."""
+    async def judge(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
+        """Judge one answer by ``deadline`` (the event loop's clock); a reason says why it failed.
+
+        ``transcript`` is the attempt's (``core/transcript.py``), for the checks that read it
+        (``tool_called``, ``on = "transcript"``); None: the answer is all there was.
+        """
         try:
-            return await self.verdict(output, deadline)
+            return await self.verdict(output, deadline, transcript)
         except RecursionError:
             # An answer nested thousands deep (JSON from an agent) must not end the run.
             return Verdict(False, "answer nested too deep to check")
 
     @abstractmethod
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         """The verdict itself, for ``judge``."""
 
 
@@ -99,7 +108,9 @@ class PureCheck(Check):
 
     waits = False
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         return self.evaluate(output)
 
     @abstractmethod

@@ -3,23 +3,46 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import PASS, Check, raw_text, tail
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.bounds import positive_seconds, strings
+from passk_tui.core.inputs.bounds import positive_seconds, storable_json, strings
 from passk_tui.core.inputs.program import argv_problem, program_problem, run_program
-from passk_tui.core.sandbox.room import Sandbox
-from passk_tui.core.sandbox.settings import parse_sandbox
+from passk_tui.core.sandbox.room import Ended, Sandbox
+from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
+from passk_tui.core.transcript import Transcript
 
+#: What a check may read (``on``): the last answer (the default) or the whole transcript.
+ON_VALUES = ("answer", "transcript")
 #: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
 COMMAND_TIMEOUT = 60.0
 
 
+class Elsewhere(Protocol):
+    """Where a `command` check's program runs when not here (``--executor ray``: a Ray task).
+
+    Given the command as written (relative to the cases file's folder, which it ships),
+    the folder, the answer, the sandbox settings and the check's timeout; raises
+    TimeoutError past the timeout and OSError when the program cannot start, as here.
+    """
+
+    async def __call__(
+        self,
+        argv: Sequence[str],
+        folder: Path,
+        stdin: bytes,
+        sandbox: SandboxSettings | None,
+        seconds: float,
+    ) -> Ended: ...
+
+
 class CommandCheck(Check):
-    """A program judges the untrimmed answer on its stdin: exit 0 passes.
+    """A program judges the untrimmed answer on its stdin (with ``on = "transcript"``: the
+    attempt's transcript as JSON, ``core/transcript.py``): exit 0 passes.
 
     Bounded by its own ``timeout`` and the attempt's deadline; past either, or when
     the attempt is cancelled, its whole process group is killed and reaped. With
@@ -29,6 +52,8 @@ class CommandCheck(Check):
     def __init__(self, spec: dict[str, Any], where: str, base_dir: Path) -> None:
         super().__init__(spec)
         self.argv = list(strings(spec, "command", where))
+        #: The command as written: what a node runs in its copy of the folder.
+        self.written = tuple(self.argv)
         self.timeout = COMMAND_TIMEOUT
         if "timeout" in spec:
             self.timeout = positive_seconds(spec["timeout"], f"{where}: timeout")
@@ -39,23 +64,35 @@ class CommandCheck(Check):
         # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.
         if "/" in self.argv[0]:
             self.argv[0] = str(self.cwd / self.argv[0])
-        settings = parse_sandbox(spec.get("sandbox", False), where, self.cwd)
-        self.sandbox = None if settings is None else Sandbox(settings, self.cwd, self.argv[0])
+        on = spec.get("on", "answer")
+        if on not in ON_VALUES:
+            raise InputError(f"{where}: on must be one of {', '.join(map(repr, ON_VALUES))}")
+        #: True: the program reads the attempt's transcript as JSON, not the answer.
+        self.on_transcript = on == "transcript"
+        self.settings = parse_sandbox(spec.get("sandbox", False), where, self.cwd)
+        self.sandbox = None
+        if self.settings is not None:
+            self.sandbox = Sandbox(self.settings, self.cwd, self.argv[0])
+        #: Set when the evaluation runs its programs elsewhere (``--executor ray``).
+        self.elsewhere: Elsewhere | None = None
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         remaining = deadline - asyncio.get_running_loop().time()
         limit = min(self.timeout, max(0.0, remaining))
-        data = raw_text(output).encode("utf-8", "replace")
+        if self.on_transcript:
+            seen = transcript if transcript is not None else Transcript()
+            data = storable_json(seen.to_json()).encode("utf-8", "replace")
+        else:
+            data = raw_text(output).encode("utf-8", "replace")
         try:
             async with asyncio.timeout(limit):
-                if self.sandbox is None:
-                    code, stdout, stderr = await run_program(self.argv, self.cwd, data)
-                else:
-                    ended = await self.sandbox.run(self.argv, data, self.timeout)
-                    if ended.limit:
-                        said = tail(ended.stderr.decode("utf-8", "replace"))
-                        return Verdict(False, f"{ended.limit}: {said}", errored=True)
-                    code, stdout, stderr = ended.code, ended.stdout, ended.stderr
+                ended = await self._run(data)
+            if ended.limit:
+                said = tail(ended.stderr.decode("utf-8", "replace"))
+                return Verdict(False, f"{ended.limit}: {said}", errored=True)
+            code, stdout, stderr = ended.code, ended.stdout, ended.stderr
         except TimeoutError:
             if limit < self.timeout:
                 return Verdict(False, "command still running at the attempt's deadline")
@@ -71,3 +108,11 @@ class CommandCheck(Check):
         last = tail(stderr.decode("utf-8", "replace")) or tail(stdout.decode("utf-8", "replace"))
         reason = f"command exited {code}"
         return Verdict(False, f"{reason}: {last}" if last else reason)
+
+    async def _run(self, data: bytes) -> Ended:
+        """The program run once on the answer: elsewhere, sandboxed here, or here."""
+        if self.elsewhere is not None:
+            return await self.elsewhere(self.written, self.cwd, data, self.settings, self.timeout)
+        if self.sandbox is not None:
+            return await self.sandbox.run(self.argv, data, self.timeout)
+        return Ended(*await run_program(self.argv, self.cwd, data))

@@ -14,9 +14,12 @@ from typing import Any
 
 from passk_tui.core.attempt import Verdict, Vote
 from passk_tui.core.checks.base import PASS, Check, checked_answer, string_field
+from passk_tui.core.checks.command import ON_VALUES
 from passk_tui.core.checks.panel import JudgeName, current_panel
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.bounds import storable_json
 from passk_tui.core.text.mentions import type_name
+from passk_tui.core.transcript import Transcript
 
 #: The judge's prompt unless the check gives its own: the case input, the answer, the rubric.
 DEFAULT_PROMPT = """You grade one answer of an AI agent against a rubric.
@@ -36,7 +39,7 @@ or exactly
 VERDICT: FAIL"""
 
 #: The keys of a judge check besides ``judge`` (the rubric) itself.
-JUDGE_KEYS = ("agent", "version", "votes", "prompt")
+JUDGE_KEYS = ("agent", "version", "votes", "prompt")  # and ``on``, shared with `command`
 #: How many times a vote with no verdict, or whose Run errored, is asked again.
 ASKED_AGAIN = 2
 #: The most votes per answer: beyond it no majority is any surer, and the bill is not.
@@ -101,6 +104,11 @@ class JudgeCheck(Check):
         self.prompt = string_field(spec, "prompt", where) if "prompt" in spec else DEFAULT_PROMPT
         if "{answer}" not in self.prompt:
             raise InputError(f"{where}: prompt must hold {{answer}}, where the answer goes")
+        on = spec.get("on", "answer")
+        if on not in ON_VALUES:
+            raise InputError(f"{where}: on must be one of {', '.join(map(repr, ON_VALUES))}")
+        #: True: the judge is shown the attempt's transcript as JSON where the answer goes.
+        self.on_transcript = on == "transcript"
 
     def prompt_for(self, case_input: Any, output: Any) -> str:
         """The prompt the judge is asked: the template with the input, answer and rubric in."""
@@ -122,10 +130,15 @@ class JudgeCheck(Check):
             rest = rest[at + len(placeholder) :]
         return "".join(parts)
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         panel = current_panel()
         if panel is None:
             return Verdict(False, "judge: no judge to ask here", errored=True)
+        if self.on_transcript:
+            seen = transcript if transcript is not None else Transcript()
+            output = storable_json(seen.to_json())
         prompt = self.prompt_for(panel.case_input, output)
         digest = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
         votes: list[Vote] = []

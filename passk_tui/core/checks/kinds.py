@@ -7,7 +7,7 @@ import contextlib
 import math
 import threading
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,9 +25,11 @@ from passk_tui.core.checks.base import (
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
 from passk_tui.core.checks.judge import JUDGE_KEYS, JudgeCheck
+from passk_tui.core.checks.tool_called import ToolCalled
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import strings
 from passk_tui.core.text.mentions import near_hint, shorten, type_name
+from passk_tui.core.transcript import Transcript
 
 #: Seconds a regex may search on the event loop before the search moves to a thread of its own.
 REGEX_ON_LOOP = 0.02
@@ -35,8 +37,8 @@ REGEX_ON_LOOP = 0.02
 MAX_CHECK_DEPTH = 64
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
-KINDS = (*TEXT_KINDS, "number", "json", "command", "judge", "all", "any")
-MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox", *JUDGE_KEYS)
+KINDS = (*TEXT_KINDS, "number", "json", "command", "tool_called", "judge", "all", "any")
+MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox", "on", *JUDGE_KEYS)
 
 
 class _TextCheck(PureCheck):
@@ -120,7 +122,9 @@ class _Regex(Check):
         except regex.error as error:
             raise InputError(f"{where}: bad regex {quote(source)}: {error}") from None
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         text = checked_answer(output)
         loop = asyncio.get_running_loop()
         try:
@@ -203,20 +207,24 @@ class _All(Check):
         ]
         self.waits = any(check.waits for check in self.checks)
 
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         for check in self.checks:
-            verdict = await check.verdict(output, deadline)
+            verdict = await check.verdict(output, deadline, transcript)
             if not verdict.passed:
                 return verdict
         return PASS
 
 
 class _Any(_All):
-    async def verdict(self, output: Any, deadline: float) -> Verdict:
+    async def verdict(
+        self, output: Any, deadline: float, transcript: Transcript | None = None
+    ) -> Verdict:
         reasons = []
         unjudged = None
         for check in self.checks:
-            verdict = await check.verdict(output, deadline)
+            verdict = await check.verdict(output, deadline, transcript)
             if verdict.passed:
                 return PASS
             reasons.append(verdict.reason or "failed")
@@ -268,6 +276,8 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
     for modifier in ("timeout", "sandbox"):
         if modifier in spec and kind != "command":
             raise InputError(f"{where}: {modifier} goes only with command")
+    if "on" in spec and kind not in ("command", "judge"):
+        raise InputError(f"{where}: on goes only with command or judge")
     for key in JUDGE_KEYS:
         if key in spec and kind != "judge":
             raise InputError(f"{where}: {key} goes only with judge")
@@ -279,6 +289,8 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         return _Json(spec, where)
     if kind == "command":
         return CommandCheck(spec, where, base_dir)
+    if kind == "tool_called":
+        return ToolCalled(spec, where)
     if kind == "judge":
         return JudgeCheck(spec, where)
     group = _All if kind == "all" else _Any
@@ -318,3 +330,13 @@ def _settle(future: asyncio.Future[Any], setter: Callable[[Any], None], value: A
     """Set the result unless the waiter was cancelled (the future is done then)."""
     if not future.done():
         setter(value)
+
+
+def command_checks(check: Check | None) -> Iterator[CommandCheck]:
+    """Every `command` check in ``check``, those inside `all` and `any` too (``--executor ray``
+    runs them on the cluster)."""
+    if isinstance(check, CommandCheck):
+        yield check
+    elif isinstance(check, _All):
+        for inner in check.checks:
+            yield from command_checks(inner)

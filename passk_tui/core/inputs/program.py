@@ -7,8 +7,11 @@ import contextlib
 import os
 import shutil
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: Variables no local program is given: the stack key is the user's, held for the stack
 #: alone: a local program is never given it. ``serve`` hands a ``--key`` to its app
@@ -55,6 +58,11 @@ def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return {name: value for name, value in env.items() if name not in WITHHELD}
 
 
+#: How a program cut short is ended: by default its group killed and it reaped
+#: (``kill_and_reap``); a sandbox ends its PID namespace first.
+Stop = Callable[[asyncio.subprocess.Process], Awaitable[None]]
+
+
 async def run_program(
     argv: Sequence[str],
     cwd: Path,
@@ -62,33 +70,53 @@ async def run_program(
     running: set[asyncio.subprocess.Process] | None = None,
     extra_env: Mapping[str, str] | None = None,
     pass_fds: Sequence[int] = (),
+    stop: Stop | None = None,
+    user: int | None = None,
 ) -> tuple[int | None, bytes, bytes]:
     """Run ``argv`` in its own process group with ``stdin``: (exit code, stdout, stderr).
 
     When cancelled (a deadline, the user) the whole group is killed and the
-    program reaped before ``CancelledError`` goes on; after a normal exit the
-    group is killed too, so a backgrounded grandchild does not outlive it.
+    program reaped before ``CancelledError`` goes on (or ``stop`` ends it); after a
+    normal exit the group is killed too, so a backgrounded grandchild does not outlive it.
     OSError (the program cannot start) propagates. ``running`` holds the
     process while it runs, for a caller that must kill it on close. Its
     environment is ``child_env(extra_env)``: never the stack key. ``pass_fds`` are
-    inherited by the program (a sandbox's status pipe).
+    inherited by the program (a sandbox's status pipe); ``user`` is who it runs as
+    (uid and gid, no other groups; a sandbox made by root: nobody), by default us.
     """
-    proc = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=cwd,
-        env=child_env(extra_env),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-        pass_fds=pass_fds,
+    end = stop or kill_and_reap
+    starting = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            env=child_env(extra_env),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=pass_fds,
+            user=user,
+            group=user,
+            extra_groups=None if user is None else [],
+        )
     )
+    try:
+        proc = await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        # Cancelled while it starts: asyncio would kill the program alone (not its group,
+        # nor a sandbox's namespace), so it is let start, then ended as below.
+        with contextlib.suppress(asyncio.CancelledError):
+            await to_the_end(asyncio.wait((starting,)))
+        if not starting.cancelled() and starting.exception() is None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await to_the_end(end(starting.result()))
+        raise
     if running is not None:
         running.add(proc)
     try:
         stdout, stderr = await proc.communicate(stdin)
     except BaseException:
-        await kill_and_reap(proc)
+        await to_the_end(end(proc))
         raise
     finally:
         if running is not None:
@@ -106,14 +134,22 @@ def kill_group(pgid: int) -> None:
 async def kill_and_reap(proc: asyncio.subprocess.Process) -> None:
     """Kill the program's whole group and wait for the program itself, even if cancelled again."""
     kill_group(proc.pid)
-    waiting = asyncio.ensure_future(proc.wait())
+    await to_the_end(proc.wait())
+
+
+async def to_the_end(awaitable: Awaitable[T]) -> T:
+    """Await ``awaitable`` to its end even when cancelled meanwhile, then pass the cancel on.
+
+    For what must not be left half done (a kill and its reaping): a second cancel
+    (the user's, after a deadline's) waits for it, so no zombie or orphan is left.
+    """
+    future = asyncio.ensure_future(awaitable)
     cancelled = False
-    while not waiting.done():
+    while not future.done():
         try:
-            await asyncio.shield(waiting)
+            await asyncio.wait((future,))
         except asyncio.CancelledError:
-            # A second cancel (user cancel after the deadline) must not leave a zombie:
-            # SIGKILL makes this wait short, so finish it, then pass the cancel on.
             cancelled = True
     if cancelled:
         raise asyncio.CancelledError
+    return future.result()

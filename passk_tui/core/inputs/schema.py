@@ -217,7 +217,8 @@ FIELDS: tuple[Field, ...] = (
         "where local command agents run: local (default) or ray (a Ray cluster)",
         "WHERE",
         setting="executor",
-        resume=Resume.NOT_STORED,
+        resume=Resume.NOT_STORED,  # stored; given again, read beside the table (executor_settings)
+        column="executor",
     ),
     Field(
         "ray_address",
@@ -227,6 +228,7 @@ FIELDS: tuple[Field, ...] = (
         "ADDRESS",
         setting="ray_address",
         resume=Resume.NOT_STORED,
+        column="ray_address",
     ),
     Field(
         "timeout",

@@ -12,6 +12,7 @@ from fractions import Fraction
 from passk_tui.core.inputs.price import money_text, price_text
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.stats.costs.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.stats.costs.conversation_spread import ConversationSpread
 from passk_tui.core.text.amounts import counted
 from passk_tui.core.text.decimals import fixed
 
@@ -66,6 +67,15 @@ def case_cost_text(row: CaseCosts, priced: bool, show_timing: bool = True) -> st
     if priced:
         parts.append(f"cost {money_text(row.cost)}, per pass {money_text(row.cost_per_pass)}")
     return " · ".join(parts)
+
+
+def conversation_text(row: ConversationSpread) -> str:
+    """``turns p50 3.0 p95 3.0 · tool calls p50 1.0 p95 2.0 · steps p50 2.0 p95 3.0``: how long
+    the case's conversations ran, per attempt."""
+    return (
+        f"turns {_spread(row.turns, 1)} · tool calls {_spread(row.tool_calls, 1)} · "
+        f"steps {_spread(row.steps, 1)}"
+    )
 
 
 def budget_text(budget_runs: int | None, budget_cost: Fraction | None) -> str | None:

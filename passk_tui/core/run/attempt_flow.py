@@ -22,11 +22,13 @@ from passk_tui.core.errors import RunError
 from passk_tui.core.inputs.bounds import bounded_output, bounded_usage
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.conversation import TranscriptLog, UserAgents, play
 from passk_tui.core.run.events import AttemptFinished, AttemptRetrying, AttemptStarted, Event
 from passk_tui.core.run.policy import SamplingPolicy, Slot
 from passk_tui.core.run.pool import Pool
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.progress import Cell, Progress
+from passk_tui.core.transcript import Transcript
 
 
 class RecordSink(Protocol):
@@ -47,6 +49,7 @@ class AttemptFlow:
     target: Target
     #: The judge agents a `judge` check asks (None: the cases have no judge, or none was made).
     judges: Judges | None
+    users: UserAgents | None
     policy: SamplingPolicy
     progress: Progress
     _sink: RecordSink | None
@@ -77,7 +80,8 @@ class AttemptFlow:
             self.progress.mark(planned.case_index, planned.attempt, Cell.RETRYING)
             self._emit(AttemptRetrying(planned, reason, delay))
 
-        task = loop.create_task(self._run(planned, deadline, notify))
+        log = TranscriptLog()
+        task = loop.create_task(self._run(planned, deadline, notify, log))
         self._in_flight[task] = planned
         try:
             await asyncio.wait((task,), timeout=max(0.0, deadline - loop.time()))
@@ -97,11 +101,12 @@ class AttemptFlow:
             return
         self.progress.run_ended(planned.case_index, planned.attempt)
         check = planned.case.check
+        transcript = log.transcript() if log.kept else None
         if turn.status != "completed" or check is None or not check.waits:
-            verdict, votes = await self._judge(planned, turn, deadline)
+            verdict, votes = await self._judge(planned, turn, deadline, log)
         else:
             # A check that may wait (a process, a slow regex, a judge) is withdrawn with the Runs.
-            judging = loop.create_task(self._judge(planned, turn, deadline))
+            judging = loop.create_task(self._judge(planned, turn, deadline, log))
             self._in_flight[judging] = planned
             try:
                 verdict, votes = await judging
@@ -113,13 +118,15 @@ class AttemptFlow:
                 return
             finally:
                 self._in_flight.pop(judging, None)
-        self._keep(self._record(planned, turn, verdict, started, retries, votes))
+        self._keep(self._record(planned, turn, verdict, started, retries, transcript, votes))
         # Let the record's write (scheduled just now) run before this worker asks the policy
         # for its next attempt: the policy then knows of this one (a budget, what it cost).
         await asyncio.sleep(0)
 
-    async def _run(self, planned: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
-        """The attempt's Run, requested once the sink keeps the attempt as in flight.
+    async def _run(
+        self, planned: PlannedAttempt, deadline: float, notify: RetryNotice, log: TranscriptLog
+    ) -> Turn:
+        """The attempt's Runs (one, or a conversation's), once the sink keeps it as in flight.
 
         Inside the attempt's task, so that a stop or a failure before then withdraws
         or halts it like any attempt in flight, and its Run is never requested.
@@ -128,7 +135,7 @@ class AttemptFlow:
             await self._started(planned, self._sink)
         self.progress.mark(planned.case_index, planned.attempt, Cell.RUNNING)
         self._emit(AttemptStarted(planned))
-        return await self.target.execute(planned, deadline, notify)
+        return await play(self.target, planned, deadline, notify, log, self.users)
 
     def _started(self, planned: PlannedAttempt, sink: RecordSink) -> asyncio.Future[None]:
         """Done once ``planned`` is kept as in flight, with the others starting this loop tick."""
@@ -173,7 +180,7 @@ class AttemptFlow:
         return task.result()
 
     async def _judge(
-        self, planned: PlannedAttempt, turn: Turn, deadline: float
+        self, planned: PlannedAttempt, turn: Turn, deadline: float, log: TranscriptLog
     ) -> tuple[Verdict | None, tuple[Vote, ...]]:
         """The check's verdict on a completed Turn, bounded by the deadline (None for errored
         ones), and the judge's votes on it: a `judge` check asks them through the attempt's
@@ -186,7 +193,7 @@ class AttemptFlow:
         panel = Panel(planned, planned.case.input, self.judges) if self.judges is not None else None
         token = open_panel(panel)
         try:
-            verdict = await check.judge(turn.output, deadline)
+            verdict = await check.judge(turn.output, deadline, log.transcript())
         finally:
             close_panel(token)
         return verdict, tuple(panel.votes) if panel is not None else ()
@@ -218,6 +225,7 @@ class AttemptFlow:
         verdict: Verdict | None,
         started: float,
         retries: int,
+        transcript: Transcript | None = None,
         votes: tuple[Vote, ...] = (),
     ) -> AttemptRecord:
         error = turn.error
@@ -249,6 +257,8 @@ class AttemptFlow:
             retries=retries,
             finish_reason=turn.finish_reason,
             node=turn.node,
+            # Bounded as the answer is: what is kept (and shown) of a runaway conversation.
+            transcript=None if transcript is None else transcript.bounded(),
             votes=votes,
         )
 

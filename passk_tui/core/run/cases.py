@@ -15,11 +15,12 @@ from passk_tui.core.checks.base import Check, strict_json_loads
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import lone_surrogate, positive_seconds
+from passk_tui.core.inputs.conversation import SimulatedUser, parse_turns, parse_user
 from passk_tui.core.inputs.toml_text import parse_toml
-from passk_tui.core.text.mentions import near_hint, type_name
+from passk_tui.core.text.mentions import refuse_unknown_keys, type_name
 from passk_tui.core.text.terminal_text import escape, first_unsafe
 
-CASE_KEYS = ("name", "input", "check", "timeout")
+CASE_KEYS = ("name", "input", "turns", "user", "check", "timeout")
 
 # A `[[cases]]` header line; TOML parsers keep no positions, so case lines are found by scanning.
 _CASES_HEADER = re.compile(r'\s*\[\[\s*(cases|"cases"|\'cases\')\s*\]\]\s*(#.*)?')
@@ -41,6 +42,23 @@ class Case:
     spec: Any = None
     timeout: float | None = None
     """Seconds per attempt of this case, overriding --timeout; None: --timeout applies."""
+    turns: tuple[str, ...] | None = None
+    """The user's messages, played in order in one attempt (``input`` is then None)."""
+    user: SimulatedUser | None = None
+    """A simulated user who writes the user's messages (``input`` is then None)."""
+
+    @property
+    def conversational(self) -> bool:
+        """True when an attempt is a conversation (``turns`` or a simulated ``user``)."""
+        return self.turns is not None or self.user is not None
+
+    def conversation(self) -> dict[str, Any]:
+        """Its ``turns`` or ``user`` as written (stored, exported, shown); {} for one input."""
+        if self.turns is not None:
+            return {"turns": list(self.turns)}
+        if self.user is not None:
+            return {"user": self.user.to_json()}
+        return {}
 
 
 def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
@@ -206,9 +224,7 @@ def _case(
     # The name when it is usable, None otherwise: from here on `name` is a str or the case fails.
     name = written if isinstance(written, str) and written.strip() else None
     in_case = f"{where}: case {name!r}" if name is not None else where
-    for key in row:
-        if key not in CASE_KEYS:
-            raise InputError(f"{in_case}: unknown key {key!r}{near_hint(str(key), CASE_KEYS)}")
+    refuse_unknown_keys(row, CASE_KEYS, in_case)
     if "name" not in row:
         raise InputError(f"{where}: case has no name")
     if name is None:
@@ -219,6 +235,23 @@ def _case(
             f"{where}: case {name!r}: the name holds a control character ({escape(unsafe)}); "
             "a case name is one line of plain text"
         )
+    turns, user = _conversation(row, in_case)
+    if turns is None and user is None:
+        _check_input(row, in_case)
+    timeout = row.get("timeout")
+    if timeout is not None:
+        timeout = positive_seconds(timeout, f"{in_case}: timeout")
+    spec = row.get("check")
+    if spec is None:
+        if not completion_only:
+            raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
+        return Case(name, row.get("input"), None, None, timeout, turns, user)
+    check = compile_check(spec, f"{check_where or where}: case {name!r}: check", base_dir)
+    return Case(name, row.get("input"), check, spec, timeout, turns, user)
+
+
+def _check_input(row: dict[str, Any], in_case: str) -> None:
+    """A case's ``input``: given, and a JSON value (an agent gets it as JSON)."""
     if row.get("input") is None:
         raise InputError(f"{in_case}: no input")
     try:
@@ -230,13 +263,17 @@ def _case(
         raise InputError(
             f"{in_case}: input must be a JSON value (quote dates, no nan/inf)"
         ) from None
-    timeout = row.get("timeout")
-    if timeout is not None:
-        timeout = positive_seconds(timeout, f"{in_case}: timeout")
-    spec = row.get("check")
-    if spec is None:
-        if not completion_only:
-            raise InputError(f"{in_case}: no check (add one, or pass --completion-only)")
-        return Case(name, row["input"], None, None, timeout)
-    check = compile_check(spec, f"{check_where or where}: case {name!r}: check", base_dir)
-    return Case(name, row["input"], check, spec, timeout)
+
+
+def _conversation(
+    row: dict[str, Any], in_case: str
+) -> tuple[tuple[str, ...] | None, SimulatedUser | None]:
+    """A case's ``turns`` or ``user``: at most one of them, and then no ``input``."""
+    given = [key for key in ("input", "turns", "user") if row.get(key) is not None]
+    if len(given) > 1:
+        raise InputError(f"{in_case}: {' and '.join(given)} both given (give exactly one)")
+    if "turns" in row:
+        return parse_turns(row["turns"], in_case), None
+    if "user" in row:
+        return None, parse_user(row["user"], in_case)
+    return None, None

@@ -18,6 +18,7 @@ from passk_tui.core.run.attempt_flow import AttemptFlow, RecordSink
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.budget import BUDGET_SPENT
 from passk_tui.core.run.cases import Case
+from passk_tui.core.run.conversation import UserAgents
 from passk_tui.core.run.events import EvaluationFinished, Event
 from passk_tui.core.run.policy import FixedPolicy, Pause, SamplingPolicy
 from passk_tui.core.run.pool import Pool
@@ -45,8 +46,11 @@ class Evaluation(AttemptFlow):
         previous: Iterable[AttemptRecord] = (),
         on_event: Callable[[Event], None] | None = None,
         policy: SamplingPolicy | None = None,
+        users: UserAgents | None = None,
     ) -> None:
         previous = list(previous)
+        #: Where a case's simulated user is found (the agents file); None: nowhere.
+        self.users = users
         self.evaluation_id = evaluation_id
         self.cases = list(cases)
         self.settings = settings

@@ -5,7 +5,7 @@ the host read-only; a fresh /dev and /proc (its own PID namespace, so the host's
 processes are not there); an empty /run (a read-only mount does not stop a connect() to
 the host's service sockets there); private empty /tmp and $HOME, each no larger than its
 memory;
-the programs it needs from $HOME read-only; the attempt's own copy of the working
+the program's own files from $HOME or /tmp read-only; the attempt's own copy of the working
 folder at the folder's path, read-only but for its ``writable`` folders; no network
 but its own loopback.
 
@@ -16,10 +16,14 @@ many machines (this project's CI among them) mount v1 or give no delegation; rli
 work for every user everywhere. The process count is counted per user namespace
 (Linux >= 5.14), so one sandbox's fork bomb does not starve another's.
 
-Run as root, bwrap mounts with root's rights (it can read root's toolchains under
-/root) but the program itself runs as ``nobody`` (``setpriv``) in a user namespace of
-its own (``unshare``): the kernel ignores the process limit for root, and root in a
-sandbox could still read what only root may.
+Run as root, the program must not run as root: the kernel ignores the process limit
+for root, and root in a sandbox could still read what only root may. So bwrap itself
+is started as ``nobody`` (``as_root`` False) and builds the walls as any user does, in
+a user namespace of its own, whenever nobody can reach all it binds (core/sandbox/room.py
+looks); else (a toolchain under /root, say) bwrap runs as root, with root's rights to
+mount, and the program is made ``nobody`` (``setpriv``) in a user namespace of its own
+(``unshare``): two more program starts, a quarter of what a sandbox adds per attempt
+(bench/sandbox_walls.py).
 """
 
 from __future__ import annotations
@@ -48,13 +52,15 @@ class Layout:
     """... but for these folders of it ('.' the whole), which it may write."""
     home: Path | None = None
     """The user's $HOME, hidden behind an empty private one; None when it is '/'."""
-    toolchains: tuple[Path, ...] = ()
-    """Folders under $HOME the program needs (its interpreter's install), seen read-only."""
+    readable: tuple[Path, ...] = ()
+    """What under $HOME or /tmp the program needs (its interpreter's install, its script's
+    folder), seen read-only (core/sandbox/seen.py)."""
     network: bool = False
     memory_mb: int = 1024
     cpu_seconds: int = 60
     processes: int = 256
     as_root: bool = False
+    """bwrap runs as root and makes the program nobody itself (see above)."""
 
 
 def bwrap_argv(
@@ -75,7 +81,7 @@ def bwrap_argv(
         walls += [*private, str(layout.home)]
         hidden.append(layout.home)
     made: set[Path] = set()
-    for path in layout.toolchains:
+    for path in layout.readable:
         walls += [*_way_to(path, hidden, made), "--ro-bind", str(path), str(path)]
     walls += _way_to(layout.folder, hidden, made)
     bind = "--bind" if "." in layout.writable else "--ro-bind"

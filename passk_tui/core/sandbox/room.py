@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from passk_tui.core.inputs.program import run_program
-from passk_tui.core.sandbox.bwrap import Layout, bwrap_argv
+from passk_tui.core.inputs.program import kill_and_reap, run_program
+from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
-from passk_tui.core.sandbox.namespace import namespace_gone
+from passk_tui.core.sandbox.namespace import end_namespace, namespace_gone
+from passk_tui.core.sandbox.seen import files_seen, others_reach, program_seen
 from passk_tui.core.sandbox.settings import SandboxSettings
 from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
@@ -38,7 +39,8 @@ class Sandbox:
         home = Path(os.path.expanduser("~")).absolute()
         # A $HOME that is '/' or not there (nobody's /nonexistent) has nothing to hide.
         self.home = home if home != Path("/") and home.is_dir() else None
-        self.toolchains = _toolchains(program, self.folder, self.home)
+        self.hidden = (Path("/tmp"), *([] if self.home is None else [self.home]))
+        self.installs = program_seen(program, self.folder, self.hidden)
         self.as_root = os.geteuid() == 0
 
     def __repr__(self) -> str:
@@ -55,26 +57,34 @@ class Sandbox:
         """Run ``argv`` sandboxed; ``cpu_seconds`` when the settings give none (the timeout)."""
         scratch = Path(tempfile.mkdtemp(prefix="passk-sandbox-"))
         try:
+            scratch.chmod(0o711)  # passable (not listable) for a bwrap run as nobody
             copy, writable = scratch / "folder", self.settings.writable
             try:
                 await asyncio.to_thread(copy_folder, self.folder, copy, writable, self.as_root)
             except WritableOutside as exc:
                 return Ended(1, b"", b"", f"{START}: {exc}")
+            readable = (*self.installs, *files_seen(argv[1:], self.folder, self.hidden))
+            hidden = any(self.folder.is_relative_to(top) for top in self.hidden)
+            # Made by root: bwrap runs as nobody when nobody can reach all it binds.
+            switch = self.as_root and not others_reach(
+                [*readable, *([] if hidden else [self.folder])]
+            )
             layout = Layout(
                 folder=self.folder,
                 copy=copy,
                 writable=writable,
                 home=self.home,
-                toolchains=self.toolchains,
+                readable=readable,
                 network=self.settings.network,
                 memory_mb=self.settings.memory_mb,
                 cpu_seconds=self.settings.cpu_seconds or max(1, round(cpu_seconds)),
                 processes=self.settings.processes,
-                as_root=self.as_root,
+                as_root=switch,
             )
             home = "/tmp" if self.home is None else str(self.home)
             env = {**(extra_env or {}), "TMPDIR": "/tmp", "HOME": home}
-            code, stdout, stderr = await self._bwrap(layout, argv, stdin, running, env)
+            user = NOBODY if self.as_root and not switch else None
+            code, stdout, stderr = await self._bwrap(layout, argv, stdin, running, env, user)
         finally:
             await asyncio.shield(asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True))
         return Ended(code, stdout, stderr, limit_hit(code, stderr))
@@ -86,13 +96,20 @@ class Sandbox:
         stdin: bytes,
         running: set[asyncio.subprocess.Process] | None,
         env: dict[str, str],
+        user: int | None,
     ) -> tuple[int | None, bytes, bytes]:
-        """bwrap run to its end, and then to the end of its PID namespace."""
+        """bwrap run to its end, and then to the end of its PID namespace; cut short, the
+        namespace is ended first, then bwrap."""
         status_read, status_write = os.pipe()
+
+        async def stop(bwrap: asyncio.subprocess.Process) -> None:
+            await end_namespace(status_read, bwrap.pid)
+            await kill_and_reap(bwrap)
+
         try:
             sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
             ended = await run_program(
-                sandboxed, self.folder, stdin, running, env, pass_fds=(status_write,)
+                sandboxed, self.folder, stdin, running, env, (status_write,), stop, user
             )
             os.close(status_write)
             status_write = -1
@@ -102,21 +119,3 @@ class Sandbox:
             for fd in (status_read, status_write):
                 if fd >= 0:
                     os.close(fd)
-
-
-def _toolchains(program: str, folder: Path, home: Path | None) -> tuple[Path, ...]:
-    """The install folders of ``program`` that lie under $HOME or /tmp (both private in a
-    sandbox), the only parts of them a sandbox sees: a venv's (``~/.venvs/x/bin/python3``
-    gives ``~/.venvs/x``, a CI clone's ``/tmp/ci/.venv``) and the interpreter's it links to
-    (a pyenv's ``~/.pyenv/versions/3.11.7``)."""
-    hidden = [Path("/tmp"), *([] if home is None else [home])]
-    found = str(folder / program) if os.sep in program else shutil.which(program)
-    if found is None:
-        return ()
-    installs = []
-    for path in (Path(os.path.abspath(found)), Path(os.path.realpath(found))):
-        install = path.parent.parent if path.parent.name == "bin" else path.parent
-        under = any(install.is_relative_to(top) and install != top for top in hidden)
-        if under and not install.is_relative_to(folder) and install not in installs:
-            installs.append(install)
-    return tuple(installs)

@@ -128,6 +128,16 @@ class Progress:
         """Every attempt known of is in: each case has what was planned for it (so far)."""
         return self.finished >= self.total
 
+    def nodes(self) -> dict[str, int]:
+        """The attempts finished on each Ray node (``--executor ray``), nodes in the order
+        they first finished one; none for attempts run here or on the stack."""
+        counts: dict[str, int] = {}
+        for row in self.records:
+            for record in row:
+                if record.node is not None:
+                    counts[record.node] = counts.get(record.node, 0) + 1
+        return counts
+
     def figures(self, case_index: int) -> CaseFigures:
         """The case's figures over the attempts finished so far."""
         p, w, e = self.passed[case_index], self.wrong[case_index], self.errored[case_index]

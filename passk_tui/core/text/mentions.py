@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from passk_tui.core.errors import InputError
+
 #: Longest answer or expectation quoted in full in a reason; longer ones end in "…".
 SHOWN_CHARS = 200
 
@@ -60,3 +62,11 @@ def near_hint(word: str, known: Sequence[str]) -> str:
     is close. The one way a message suggests a name: check kinds, case keys, flags."""
     near = difflib.get_close_matches(word, known, n=1)
     return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def refuse_unknown_keys(table: dict[str, Any], known: Sequence[str], where: str) -> None:
+    """InputError ``<where>: unknown key 'x' (did you mean 'y'?)`` for the first key of
+    ``table`` not in ``known``: a typo would otherwise be silently ignored."""
+    for key in table:
+        if key not in known:
+            raise InputError(f"{where}: unknown key {key!r}{near_hint(str(key), known)}")

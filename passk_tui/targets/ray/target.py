@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.attempt import Turn
@@ -53,44 +54,26 @@ class RayCommandTarget:
     def _join(self) -> None:
         import ray
 
-        if not ray.is_initialized():
-            try:
-                ray.init(
-                    address=self.address,
-                    runtime_env={"working_dir": str(self.local.cwd)},
-                    log_to_driver=False,
-                    logging_level=logging.ERROR,
-                    configure_logging=False,
-                )
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                where = self.address or "a Ray started here"
-                raise RunError(f"--executor ray: cannot join {where}: {exc}") from None
+        join(self.address, self.local.cwd)
         self._task = ray.remote(run_attempt)
 
     async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
         """One task per run of the attempt; a node's death runs it again elsewhere."""
         from ray import exceptions
 
-        lost = (exceptions.NodeDiedError, exceptions.WorkerCrashedError, exceptions.ObjectLostError)
         data = stdin_bytes(attempt.case.input)
         env = attempt_env(attempt, self.local.evaluation_id)
         for _ in range(MAX_RERUNS + 1):
             left = max(0.001, deadline - asyncio.get_running_loop().time())
-            # SPREAD: over every node with a free CPU, not packed onto the controller's first.
-            options = {"num_cpus": self.cpus, "max_retries": 0, "scheduling_strategy": "SPREAD"}
-            ref = self._task.options(**options).remote(
-                self.local.argv, data, env, self.settings, left
-            )
+            options = task_options(self.cpus)
+            args = (self.local.argv, data, env, self.settings, left)
             try:
-                finished: Finished = await ref
-            except asyncio.CancelledError:
-                _cancel(ref)
-                raise
-            except lost as exc:
-                notify(f"node died: {type(exc).__name__}", 0.0)
-                continue
+                finished = await run_task(self._task, options, args)
             except exceptions.RayError as exc:
                 return Turn("failed", error=f"ray: {type(exc).__name__}: {exc}"[:500])
+            if isinstance(finished, str):
+                notify(f"node died: {finished}", 0.0)
+                continue
             if finished.problem is not None:
                 status = "timed_out" if finished.problem.startswith("still") else "failed"
                 return Turn(status, error=finished.problem, node=finished.node)
@@ -100,6 +83,55 @@ class RayCommandTarget:
 
     async def aclose(self) -> None:
         """Nothing runs here to kill; the cluster is left as it was joined."""
+
+
+def join(address: str | None, working_dir: Path | None) -> None:
+    """Join the cluster at ``address`` (None: a Ray started here) once per process, with
+    ``working_dir`` shipped as every task's (RunError when it cannot be joined, or when Ray
+    is gone since the evaluation that a resume continues ran on it)."""
+    try:
+        import ray
+    except ImportError:
+        raise RunError(
+            "--executor ray: Ray is not installed: pip install 'passk-tui[ray]'"
+        ) from None
+
+    if ray.is_initialized():
+        return
+    try:
+        ray.init(
+            address=address,
+            runtime_env={} if working_dir is None else {"working_dir": str(working_dir)},
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+            configure_logging=False,
+        )
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = address or "a Ray started here"
+        raise RunError(f"--executor ray: cannot join {where}: {exc}") from None
+
+
+def task_options(cpus: float, **more: Any) -> dict[str, Any]:
+    """How each task asks the cluster: its CPUs, no retry of Ray's own (a rerun is ours, and
+    counted), SPREAD over every node with a free CPU, not packed onto the controller's first."""
+    return {"num_cpus": cpus, "max_retries": 0, "scheduling_strategy": "SPREAD", **more}
+
+
+async def run_task(task: Any, options: dict[str, Any], args: tuple[Any, ...]) -> Finished | str:
+    """One run of the task: what it gave, or why its node was lost (to run it again); other
+    RayErrors propagate. Cancelled, the task is stopped too."""
+    from ray import exceptions
+
+    lost = (exceptions.NodeDiedError, exceptions.WorkerCrashedError, exceptions.ObjectLostError)
+    ref = task.options(**options).remote(*args)
+    try:
+        finished: Finished = await ref
+    except asyncio.CancelledError:
+        _cancel(ref)
+        raise
+    except lost as exc:
+        return type(exc).__name__
+    return finished
 
 
 def _cancel(ref: Any) -> None:

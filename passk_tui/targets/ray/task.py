@@ -15,6 +15,7 @@ from pathlib import Path
 from passk_tui.core.inputs.program import run_program
 from passk_tui.core.sandbox.room import Sandbox
 from passk_tui.core.sandbox.settings import SandboxSettings
+from passk_tui.targets.ray.shipped import unpacked
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +38,14 @@ def run_attempt(
     env: Mapping[str, str],
     sandbox: SandboxSettings | None,
     seconds: float,
+    folder: Path | None = None,
 ) -> Finished:
-    """The Ray task's body: the program run once in the working directory, within ``seconds``."""
+    """The Ray task's body: the program run once in ``folder`` (by default the working
+    directory Ray shipped), within ``seconds``."""
     import ray
 
     node = ray.get_runtime_context().get_node_id()
-    folder = Path.cwd()
+    folder = folder or Path.cwd()
     env = {**env, "PASSK_NODE": node}  # the program may log where it ran
 
     async def once() -> Finished:
@@ -58,3 +61,15 @@ def run_attempt(
         return Finished(node, problem=f"still running after {seconds:g} s on its node")
     except OSError as exc:
         return Finished(node, problem=f"cannot start {argv[0]!r}: {exc.strerror or exc}")
+
+
+def run_check(
+    archive: bytes,
+    digest: str,
+    argv: Sequence[str],
+    stdin: bytes,
+    sandbox: SandboxSettings | None,
+    seconds: float,
+) -> Finished:
+    """A `command` check's task: its program run in its folder, unpacked on this node."""
+    return run_attempt(argv, stdin, {}, sandbox, seconds, unpacked(archive, digest))

@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.agent_definition import outside_verdict
-from passk_tui.core.render.cost_text import case_cost_text
+from passk_tui.core.render.cost_text import case_cost_text, conversation_text
 from passk_tui.core.render.judge_text import case_judge_text
 from passk_tui.core.stats.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.rates.figures import two_decimals
@@ -32,6 +32,7 @@ from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews
 from passk_tui.tui.view import EvaluationView
 from passk_tui.tui.widgets.attempt_detail import AttemptDetail, verdict_text
+from passk_tui.tui.widgets.conversation.transcript_view import TranscriptView
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
 from passk_tui.tui.widgets.line_text import left_aligned, parts_line, right_aligned
@@ -126,14 +127,12 @@ class CaseScreen(CaseViews):
         if not cases:
             return text
         case = cases[self.case_index]
-        shown_input = (
-            case.input
-            if isinstance(case.input, str)
-            else json.dumps(case.input, ensure_ascii=False)
-        )
+        # A conversation case shows what it plays instead: its turns, or its simulated user.
+        label, given = next(iter(case.conversation().items()), ("input", case.input))
+        shown_input = given if isinstance(given, str) else json.dumps(given, ensure_ascii=False)
         if len(shown_input) > INPUT_SHORT and not self._input_expanded:
             shown_input = shown_input[: INPUT_SHORT - 1] + "… (i: all of it)"
-        text.append("input  ", style="bold")
+        text.append(f"{label}  ", style="bold")
         text.append(terminal_safe(shown_input))
         text.append("\ncheck  ", style="bold")
         if case.spec:
@@ -273,6 +272,9 @@ class CaseScreen(CaseViews):
         costs = self.view.costs()[self.case_index]
         priced = self.view.settings.price is not None
         parts.append((f"\n{case_cost_text(costs, priced, self.view.show_timing)}", muted))
+        shape = self.view.conversations()[self.case_index]
+        if shape.conversational:
+            parts.append((f"\nper attempt: {conversation_text(shape)}", muted))
         judge = case_judge_text(self.view.progress.records[self.case_index])
         if judge is not None:
             parts.append((f" · {judge}", muted))
@@ -310,7 +312,8 @@ class CaseScreen(CaseViews):
         pane.show(record, verdict, reference)
 
     def action_focus_answer(self) -> None:
-        self.query_one("#attempt-answer").focus()
+        conversation = self.query_one(TranscriptView)
+        (conversation if conversation.display else self.query_one("#attempt-answer")).focus()
 
     def action_focus_attempts(self) -> None:
         self.query_one(DataTable).focus()

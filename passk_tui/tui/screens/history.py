@@ -68,6 +68,12 @@ class HistoryScreen(Screen[None]):
         Binding("space", "mark", "Mark", tooltip="Mark an evaluation to compare (two at most)"),
         Binding("c", "compare", "Compare", tooltip="Compare the two marked (the older is A)"),
         Binding("f5", "reload", "Reload", tooltip="Read the store again"),
+        Binding(
+            "t",
+            "trends",
+            "Trends",
+            tooltip="The chosen evaluation's agent over time: flaky cases, pass@1 per case",
+        ),
     ]
 
     def __init__(self) -> None:
@@ -180,7 +186,7 @@ class HistoryScreen(Screen[None]):
         else:
             note.update(
                 Text(
-                    "Enter opens its results; u resumes; space marks two, c compares them."
+                    "Enter opens its results; u resumes; space marks two, c compares; t trends."
                     + (f"  {len(self.marked)} marked." if self.marked else ""),
                     style=muted,
                 )
@@ -244,6 +250,14 @@ class HistoryScreen(Screen[None]):
         else:
             self.marked = [*self.marked, chosen.id][-MARKS_MAX:]
         self._show()
+
+    def action_trends(self) -> None:
+        """The chosen evaluation's agent over its stored evaluations (Trends)."""
+        from passk_tui.tui.screens.trends.screen import TrendsScreen
+
+        chosen = self._chosen()
+        if chosen is not None:
+            self.app.push_screen(TrendsScreen(chosen.agent))
 
     def action_compare(self) -> None:
         """Compare the two marked evaluations, the older as the baseline (A)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import ClassVar
 
@@ -28,6 +29,7 @@ from passk_tui.tui.app.messages import (
 )
 from passk_tui.tui.dialogs.confirm import ConfirmScreen
 from passk_tui.tui.view import EvaluationView
+from passk_tui.tui.widgets.attempt_detail import NODE_CHARS
 from passk_tui.tui.widgets.attempts_grid import AttemptsGrid
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, follow_theme, palette
 from passk_tui.tui.widgets.grid_lines import SAMPLED_MARK
@@ -106,6 +108,8 @@ class RunScreen(Screen[None]):
             )
             yield grid.set_class(bool(side), "-paired")
         yield Static(self._legend(), id="run-legend")
+        if self.view.settings.executor == "ray":
+            yield LiveLine(id="run-nodes")
         yield KeyBar()
 
     def sides(self) -> list[tuple[str, EvaluationView]]:
@@ -207,6 +211,8 @@ class RunScreen(Screen[None]):
             line.append_text(summary_text(shown.extent(), shown.progress, colours))
             self.query_one(f"#run-summary-{side.lower()}", LiveLine).show(line)
         self.query_one("#run-status", LiveLine).show(self._status_text(status, elapsed))
+        if self.view.settings.executor == "ray":
+            self.query_one("#run-nodes", LiveLine).show(nodes_text(view.progress.nodes()))
 
     def _pace(self, status: str, elapsed: float) -> str:
         """The pace line; a pair's counts the Runs in flight of both."""
@@ -288,3 +294,12 @@ class RunScreen(Screen[None]):
             self.action_cancel_run()
         else:
             self.post_message(ConfigureRequested())
+
+
+def nodes_text(counts: Mapping[str, int]) -> Text:
+    """The footer of a run on a Ray cluster: each node the attempts ran on (its id's first
+    characters, as the Case screen shows it) and how many attempts it ran."""
+    if not counts:
+        return Text("Ray nodes: none has finished an attempt yet")
+    ran = " · ".join(f"{terminal_safe(node[:NODE_CHARS])} {n}" for node, n in counts.items())
+    return Text(f"Ray nodes ({len(counts)}), attempts each: {ran}")

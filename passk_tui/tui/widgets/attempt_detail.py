@@ -22,6 +22,7 @@ from passk_tui.core.render.judge_text import vote_heading, votes_said
 from passk_tui.core.stats.progress import CELL_OF_OUTCOME
 from passk_tui.core.text.amounts import retries_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
+from passk_tui.tui.widgets.conversation.transcript_view import TranscriptView
 from passk_tui.tui.widgets.diff_text import diff_text, shown_diff
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS, THEME_COLOUR, palette
 from passk_tui.tui.widgets.line_text import parts_line
@@ -59,6 +60,7 @@ class AttemptDetail(Vertical):
         with VerticalScroll(id="attempt-diff"):
             yield Static(id="attempt-diff-lines")
         yield TextArea("", id="attempt-answer", read_only=True, soft_wrap=True, show_cursor=False)
+        yield TranscriptView(id="attempt-transcript")
         with VerticalScroll(id="attempt-votes"):
             yield Static(id="attempt-votes-lines")
 
@@ -71,14 +73,26 @@ class AttemptDetail(Vertical):
         answer.border_title = f"attempt {attempt}: answer"
         answer.placeholder = "no answer yet"
         answer.load_text("")
+        answer.display = True
         self.query_one("#attempt-diff").display = False
+        self.query_one(TranscriptView).display = False
         self.query_one("#attempt-votes").display = False
 
     def show(self, record: AttemptRecord, verdict: Text, reference: AttemptRecord | None) -> None:
         """``record`` with its ``verdict`` line; beside ``reference`` (a passing attempt)
         when it failed with an answer."""
         self.query_one("#attempt-verdict", Static).update(verdict)
+        conversation = self.query_one(TranscriptView)
         answer = self.query_one("#attempt-answer", TextArea)
+        # An attempt that held a conversation (or called tools) is shown as one: its last
+        # answer is the conversation's last assistant message.
+        conversation.display = record.transcript is not None
+        answer.display = record.transcript is None
+        if record.transcript is not None:
+            conversation.border_title = f"attempt {record.attempt}: conversation (Enter: open)"
+            conversation.show(record.transcript)
+            self.query_one("#attempt-diff").display = False
+            return
         answer.border_title = f"attempt {record.attempt}: answer"
         text = terminal_safe_lines(answer_text(record.output))
         answer.placeholder = why_no_answer(record)

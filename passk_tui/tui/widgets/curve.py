@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
@@ -15,9 +17,15 @@ Y_LABEL = 5
 AT_K_MARK, HAT_K_MARK = "●", "◆"
 
 
-def _row(value: float, rows: int) -> int:
+def plot_row(value: float, rows: int) -> int:
     """The plot row (0 at the top) of a value in [0, 1]."""
     return round((1.0 - min(max(value, 0.0), 1.0)) * (rows - 1))
+
+
+def y_axis(row: int, rows: int) -> list[tuple[str, str]]:
+    """The y label (1.00, 0.50, 0.00 at the top, middle and bottom) and the axis, of one row."""
+    label = {0: "1.00", (rows - 1) // 2: "0.50", rows - 1: "0.00"}.get(row, "")
+    return [(label.rjust(Y_LABEL - 1) + " ", "axis"), ("┤" if label else "│", "axis")]
 
 
 def _columns(n: int, width: int) -> list[tuple[int, int | None, int | None]]:
@@ -57,9 +65,7 @@ def draw_curve(curve: Curve, width: int, height: int) -> list[list[tuple[str, st
             _bar(grid, x, points[at_k], "at-k", rows)
     lines: list[list[tuple[str, str]]] = []
     for r in range(rows):
-        label = {0: "1.00", (rows - 1) // 2: "0.50", rows - 1: "0.00"}.get(r, "")
-        lines.append([(label.rjust(Y_LABEL - 1) + " ", "axis"), ("┤" if label else "│", "axis")])
-        lines[-1].extend(grid[r])
+        lines.append([*y_axis(r, rows), *grid[r]])
     lines.append([(" " * Y_LABEL + "└" + "─" * plot_width, "axis")])
     lines.append([(" " * (Y_LABEL + 1) + _k_labels(columns, plot_width), "axis")])
     return lines
@@ -71,9 +77,9 @@ def _bar(
     """One series at one column: its interval as a bar, its estimate as the mark."""
     interval = point.pass_at_k_interval if role == "at-k" else point.pass_hat_k_interval
     estimate = point.pass_at_k if role == "at-k" else point.pass_hat_k
-    for r in range(_row(interval.high, rows), _row(interval.low, rows) + 1):
+    for r in range(plot_row(interval.high, rows), plot_row(interval.low, rows) + 1):
         grid[r][x] = ("│", role)
-    grid[_row(float(estimate), rows)][x] = (AT_K_MARK if role == "at-k" else HAT_K_MARK, role)
+    grid[plot_row(float(estimate), rows)][x] = (AT_K_MARK if role == "at-k" else HAT_K_MARK, role)
 
 
 def _k_labels(columns: list[tuple[int, int | None, int | None]], width: int) -> str:
@@ -123,11 +129,16 @@ class CurvePlot(Widget):
             role: self.get_component_rich_style(f"curve--{role}")
             for role in ("at-k", "hat-k", "axis")
         }
-        text = Text(no_wrap=True, overflow="crop")
         lines = draw_curve(self.curve, self.content_size.width, self.content_size.height)
-        for number, line in enumerate(lines):
-            if number:
-                text.append("\n")
-            for chars, role in line:
-                text.append(chars, style=styles.get(role, ""))
-        return text
+        return plot_text(lines, styles)
+
+
+def plot_text(lines: list[list[tuple[str, str]]], styles: Mapping[str, Style]) -> Text:
+    """A plot's rows of (text, role) as one uncropped Rich text, each role in its style."""
+    text = Text(no_wrap=True, overflow="crop")
+    for number, line in enumerate(lines):
+        if number:
+            text.append("\n")
+        for chars, role in line:
+            text.append(chars, style=styles.get(role, ""))
+    return text

@@ -1,0 +1,239 @@
+"""The transcript of one attempt: every message, tool call and step, as a plain value.
+
+An attempt that failed must be seen to be understood: what the user said, what the
+agent answered, which tools it called with which arguments and what they gave back.
+The transcript is that record. It is pure data (no I/O): targets and the conversation
+driver build it, the store keeps it bounded (``bounded``), checks read it
+(``tool_called``, ``on = "transcript"``), and the faces show it.
+
+Its JSON form (``to_json``) is the one every reader sees (the ``.json`` export's
+``attempts[].transcript``, a ``command`` check's stdin with ``on = "transcript"``)::
+
+    {"messages": [
+       {"role": "user", "turn": 1, "content": "Refund order 1234"},
+       {"role": "assistant", "turn": 1, "content": "", "usage": {...}, "duration": 0.41,
+        "calls": ["call_1"]},
+       {"role": "tool", "turn": 1, "id": "call_1", "name": "refund",
+        "arguments": {"order_id": "1234"}, "content": "ok", "error": false, "duration": 0.02},
+       {"role": "assistant", "turn": 1, "content": "Done.", ...}],
+     "cut": 0, "user_usage": null}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+#: The roles a message may have: the user's (typed in ``turns`` or written by a simulated
+#: user), the agent's, and a tool's answer to one call.
+ROLES = ("user", "assistant", "tool")
+
+#: Most characters of JSON one stored transcript may take; past it the latest messages are
+#: dropped and ``cut`` says how many (a runaway conversation, a tool that printed a book).
+TRANSCRIPT_LIMIT = 256 * 1024
+#: Most characters of one message's text (or a tool's arguments) kept in a transcript.
+MESSAGE_LIMIT = 16 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a conversation: a user's, the agent's (one step), or a tool's answer.
+
+    ``turn`` is the user turn it belongs to (1-based). An assistant message lists the ids
+    of the tool calls it made (``calls``); each call is answered by a ``tool`` message with
+    that ``id``, holding the tool's ``name``, its ``arguments``, its result (``content``),
+    whether it failed (``error``) and how long it took.
+    """
+
+    role: str
+    content: str
+    turn: int
+    usage: dict[str, Any] | None = None
+    """Tokens of the step that wrote it (an assistant message, a simulated user's)."""
+    duration: float | None = None
+    """Seconds the step, or the tool, took."""
+    calls: tuple[str, ...] = ()
+    id: str | None = None
+    name: str | None = None
+    arguments: Any = None
+    error: bool = False
+    simulated: bool = False
+    """A user message written by a simulated user (its tokens are counted apart)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """This message as a JSON object: the fields it has, nothing empty."""
+        data: dict[str, Any] = {"role": self.role, "turn": self.turn, "content": self.content}
+        if self.role == "tool":
+            data.update(id=self.id, name=self.name, arguments=self.arguments, error=self.error)
+        if self.calls:
+            data["calls"] = list(self.calls)
+        if self.usage is not None:
+            data["usage"] = self.usage
+        if self.duration is not None:
+            data["duration"] = round(self.duration, 6)
+        if self.simulated:
+            data["simulated"] = True
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Message:
+        """The message ``to_json`` wrote (a stored transcript, read back)."""
+        return cls(
+            role=str(data.get("role", "")),
+            content=str(data.get("content", "")),
+            turn=int(data.get("turn", 1)),
+            usage=data.get("usage"),
+            duration=data.get("duration"),
+            calls=tuple(str(call) for call in data.get("calls", ())),
+            id=data.get("id"),
+            name=data.get("name"),
+            arguments=data.get("arguments"),
+            error=bool(data.get("error", False)),
+            simulated=bool(data.get("simulated", False)),
+        )
+
+
+def usage_sum(usages: Iterable[dict[str, Any] | None]) -> dict[str, int] | None:
+    """Tokens in and out summed over steps; None when no step reported any."""
+    total: dict[str, int] = {}
+    for usage in usages:
+        for key in ("input_tokens", "output_tokens"):
+            value = (usage or {}).get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                total[key] = total.get(key, 0) + value
+    return total or None
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """Every message of one attempt in order, and how many were dropped to bound it."""
+
+    messages: tuple[Message, ...] = ()
+    cut: int = 0
+    """Messages dropped from the end to keep it within ``TRANSCRIPT_LIMIT`` (0: all kept)."""
+    user_usage: dict[str, int] | None = field(default=None)
+    """The simulated user's tokens, counted apart from the agent's."""
+
+    @property
+    def turns(self) -> int:
+        """User turns played (each user message is one)."""
+        return sum(1 for m in self.messages if m.role == "user")
+
+    @property
+    def tool_calls(self) -> int:
+        """Tool calls the agent made."""
+        return sum(1 for m in self.messages if m.role == "tool")
+
+    @property
+    def steps(self) -> int:
+        """Agent steps: each assistant message is one model answer (or one program run)."""
+        return sum(1 for m in self.messages if m.role == "assistant")
+
+    def tools(self) -> Iterator[Message]:
+        """The tool messages: each call with its name, arguments and result."""
+        return (m for m in self.messages if m.role == "tool")
+
+    def agent_usage(self) -> dict[str, int] | None:
+        """The agent's tokens summed over its steps (the simulated user's apart)."""
+        return usage_sum(m.usage for m in self.messages if not m.simulated)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form every reader sees (module docstring)."""
+        return {
+            "messages": [m.to_json() for m in self.messages],
+            "cut": self.cut,
+            "user_usage": self.user_usage,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Transcript:
+        """The transcript ``to_json`` wrote; an unreadable value reads as an empty one."""
+        if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
+            return cls()
+        messages = tuple(Message.from_json(m) for m in data["messages"] if isinstance(m, dict))
+        cut = data.get("cut", 0)
+        user_usage = data.get("user_usage")
+        return cls(
+            messages,
+            cut if isinstance(cut, int) else 0,
+            user_usage if isinstance(user_usage, dict) else None,
+        )
+
+    def bounded(self) -> Transcript:
+        """This transcript within ``TRANSCRIPT_LIMIT``: each text cut to ``MESSAGE_LIMIT``,
+        then messages dropped from the end until it fits, ``cut`` counting them."""
+        messages = [_bounded_message(m) for m in self.messages]
+        size = len(json.dumps(self.to_json_of(messages), ensure_ascii=False))
+        dropped = 0
+        while messages and size > TRANSCRIPT_LIMIT:
+            last = messages.pop()
+            size -= len(json.dumps(last.to_json(), ensure_ascii=False)) + 1
+            dropped += 1
+        if not dropped and messages == list(self.messages):
+            return self
+        return replace(self, messages=tuple(messages), cut=self.cut + dropped)
+
+    def to_json_of(self, messages: Sequence[Message]) -> dict[str, Any]:
+        """``to_json`` with other messages: what a bound measures before it drops."""
+        return {**self.to_json(), "messages": [m.to_json() for m in messages]}
+
+
+def _bounded_message(message: Message) -> Message:
+    """A message whose text and arguments each fit ``MESSAGE_LIMIT`` (a cut says so)."""
+    content = message.content
+    if len(content) > MESSAGE_LIMIT:
+        content = content[:MESSAGE_LIMIT] + f"… [cut: {len(message.content)} characters]"
+    arguments = message.arguments
+    if arguments is not None:
+        text = json.dumps(arguments, ensure_ascii=False, default=str)
+        if len(text) > MESSAGE_LIMIT:
+            arguments = text[:MESSAGE_LIMIT] + f"… [cut: {len(text)} characters]"
+    if content is message.content and arguments is message.arguments:
+        return message
+    return replace(message, content=content, arguments=arguments)
+
+
+def input_text(value: Any) -> str:
+    """A case input (or an answer) as message text: a string as is, anything else as JSON."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def plain_transcript(given: Any, answer: Any, answered: bool) -> Transcript:
+    """The transcript of a one-message attempt with no tools: its input, and its answer if
+    ``answered`` (its Turn completed, or left an output).
+
+    Such attempts store none (their input and answer are stored already); readers build it.
+    """
+    messages = [Message("user", input_text(given), 1)]
+    if answered:
+        messages.append(Message("assistant", input_text(answer), 1))
+    return Transcript(tuple(messages))
+
+
+class Conversation(dict[str, Any]):
+    """The input a target gets for one turn of a conversation: ``{"messages": [...]}``.
+
+    A dict, so that a ``command`` agent reads it as JSON on stdin and a stack Run gets it
+    as its input unchanged; a target that speaks messages itself (an ``openai`` version,
+    a Python callable) recognises the type and uses ``transcript`` directly. ``system``
+    is an instruction before the messages (a simulated user's), first in ``messages``.
+    """
+
+    def __init__(self, transcript: Transcript, system: str | None = None) -> None:
+        head = [] if system is None else [{"role": "system", "content": system}]
+        super().__init__(messages=head + chat_messages(transcript))
+        self.transcript = transcript
+        self.system = system
+
+
+def chat_messages(transcript: Transcript) -> list[dict[str, str]]:
+    """The conversation as a program reads it: user and assistant texts, in order."""
+    return [
+        {"role": m.role, "content": m.content}
+        for m in transcript.messages
+        if m.role in ("user", "assistant") and (m.role == "user" or m.content or not m.calls)
+    ]

@@ -1,0 +1,66 @@
+"""Simulated users: the agents of the local agents file that play a case's user.
+
+A case's ``user = { agent = "customer", ... }`` names an agent of the agents file (a
+``command`` or an ``openai`` version, the newest unless ``version`` says). Each is
+checked when the evaluation is set up (a missing one is bad input, exit 2, before any
+Run) and made once, shared by every attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.conversation import SimulatedUser
+from passk_tui.core.run.cases import Case
+from passk_tui.core.run.target import Target
+from passk_tui.targets.agents_file import find_agents_file, load_agents, local_target
+
+
+class AgentsFileUsers:
+    """The simulated users of an evaluation's cases, found in one agents file."""
+
+    def __init__(self, path: Path, cases: Sequence[Case], concurrency: int) -> None:
+        self.path = path
+        self.concurrency = concurrency
+        agents = load_agents(path)
+        #: (agent, version asked) -> the exact version found, checked before anything runs.
+        self._versions: dict[tuple[str, int | None], int] = {}
+        for case in cases:
+            if case.user is None:
+                continue
+            user = case.user
+            where = f"{path}: case {case.name!r}: user agent {user.agent!r}"
+            versions = agents.get(user.agent)
+            if versions is None:
+                raise InputError(f"{where}: no such agent (agents: {', '.join(agents) or 'none'})")
+            number = max(versions) if user.version is None else user.version
+            if number not in versions:
+                raise InputError(f"{where}: no version {number}")
+            self._versions[(user.agent, user.version)] = number
+        self._targets: dict[tuple[str, int], Target] = {}
+
+    def user_target(self, user: SimulatedUser) -> Target:
+        """The target playing ``user``, made at its first use."""
+        version = self._versions[(user.agent, user.version)]
+        found = self._targets.get((user.agent, version))
+        if found is None:
+            found = local_target(self.path, user.agent, version, concurrency=self.concurrency)
+            self._targets[(user.agent, version)] = found
+        return found
+
+    async def aclose(self) -> None:
+        """Close every simulated user's target."""
+        for target in self._targets.values():
+            await target.aclose()
+
+
+def simulated_users(
+    cases: Sequence[Case], agents_path: str | None, concurrency: int
+) -> AgentsFileUsers | None:
+    """The simulated users of ``cases`` from the agents file (None when no case has one)."""
+    if not any(case.user is not None for case in cases):
+        return None
+    path = find_agents_file(Path(agents_path) if agents_path else None)
+    return AgentsFileUsers(path, cases, concurrency)
