@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -20,6 +21,7 @@ from passk_tui.core.run.budget import BudgetedPolicy
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.run.sampling import sampling_policy
+from passk_tui.core.transcript import Message, Transcript
 from tests.support.records import record, settings_for
 
 
@@ -163,3 +165,47 @@ def test_budgets_count_the_judge_runs_and_money() -> None:
     assert policy.cost_spent == Fraction(3, 100)
     started = [policy.next() for _ in range(6)]
     assert sum(isinstance(slot, Slot) for slot in started) == 4
+
+
+class _Prompts(_Judges):
+    """Judges that keep the prompts they were asked."""
+
+    def __init__(self) -> None:
+        super().__init__([True])
+        self.prompts: list[str] = []
+
+    async def vote(
+        self, attempt: Judged, judge: JudgeName, prompt: str, digest: str, run: int
+    ) -> Vote:
+        self.prompts.append(prompt)
+        return await super().vote(attempt, judge, prompt, digest, run)
+
+
+def test_a_judge_on_the_transcript_is_shown_it_as_json_where_the_answer_goes() -> None:
+    check = compile_check(
+        {"judge": "R", "agent": "g", "on": "transcript", "prompt": "<{answer}>"}, WHERE, Path(".")
+    )
+    transcript = Transcript(
+        (Message("user", "A table for two.", 1), Message("assistant", "Booked.", 1))
+    )
+    judges = _Prompts()
+    case = Case("x", "q", check)
+    panel = Panel(PlannedAttempt(0, case, 1, "k"), case.input, judges)
+
+    async def judge() -> Verdict:
+        token = open_panel(panel)
+        try:
+            return await check.judge("Booked.", asyncio.get_running_loop().time() + 5, transcript)
+        finally:
+            close_panel(token)
+
+    assert asyncio.run(judge()) == Verdict(True)
+    (prompt,) = judges.prompts
+    assert json.loads(prompt[1:-1]) == transcript.to_json()
+
+
+def test_on_goes_with_command_or_judge_only() -> None:
+    with pytest.raises(InputError, match="on goes only with command or judge"):
+        compile_check({"equals": "x", "on": "transcript"}, WHERE, Path("."))
+    with pytest.raises(InputError, match="on must be one of"):
+        compile_check({"judge": "R", "agent": "g", "on": "everything"}, WHERE, Path("."))
