@@ -194,9 +194,11 @@ def agents_file_judges(agents_path: str | None, concurrency: int) -> JudgeMaker:
         path = find_agents_file(Path(agents_path) if agents_path else None)
         version = name.version
         if version is None:
-            versions = load_agents(path).get(name.agent)
+            agents = load_agents(path)
+            versions = agents.get(name.agent)
             if not versions:
-                raise InputError(f"{path}: no agent {name.agent!r}")
+                known = ", ".join(agents) or "none"
+                raise InputError(f"{path}: no agent {name.agent!r} (agents: {known})")
             version = max(versions)
         spec = find_version(path, name.agent, version)
         target = local_target(path, name.agent, version, concurrency=concurrency)
