@@ -175,7 +175,8 @@ def local_target(
     """The target for one exact local agent version; a missing agent or version is bad input.
 
     ``evaluation_id`` is what a `command` agent finds in PASSK_EVALUATION; with ``executor``
-    'ray' a `command` agent runs on the Ray cluster at ``ray_address`` (None: one started here)."""
+    'ray' a `command` agent, or an `openai` version's tools, run on the Ray cluster at
+    ``ray_address`` (None: one started here)."""
     spec = find_version(path, agent, version)
     label = spec.label(path)
     if spec.command is not None:
@@ -197,6 +198,12 @@ def local_target(
     from passk_tui.targets.conversing.tools import ToolBox
     from passk_tui.targets.openai import OpenAITarget
 
+    tools = None if spec.tools is None else ToolBox(spec.tools)
+    if tools is not None and executor == "ray":
+        from passk_tui.targets.ray.checks import OnRay
+
+        tools.elsewhere = OnRay(ray_address)  # the model is asked from here; its tools run there
+
     return OpenAITarget(
         base_url=spec.openai.base_url,
         model=spec.openai.model,
@@ -206,7 +213,7 @@ def local_target(
         request_timeout=spec.openai.timeout,
         concurrency=concurrency,
         label=label,
-        tools=None if spec.tools is None else ToolBox(spec.tools),
+        tools=tools,
         max_steps=spec.max_steps,
     )
 

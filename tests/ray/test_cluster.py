@@ -4,6 +4,7 @@ passk-tui resumes; a sandboxed attempt runs on a node."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import sqlite3
@@ -18,6 +19,8 @@ import pytest
 from scipy.special import comb
 
 from tests.ray.cluster import Cluster, command, project_run
+from tests.support.conversing import tool_model, write_tool_agent
+from tests.support.fake_openai import FakeOpenAI
 
 pytestmark = pytest.mark.ray
 
@@ -225,3 +228,39 @@ def _wait_until(condition, run: subprocess.Popen[str], limit: float = 600) -> No
         assert run.poll() is None, run.communicate()
         assert time.monotonic() < give_up, "the run made no progress"
         time.sleep(0.2)
+
+
+#: The refund tool, saying which node it ran on (a Ray task's program is told PASSK_NODE).
+NODE_TOOL = """\
+import json, os, sys
+args = json.load(sys.stdin)
+print(f"refunded order {args['order_id']} on {os.environ.get('PASSK_NODE', 'here')}")
+"""
+
+
+async def test_an_openai_versions_tools_run_on_the_cluster(
+    cluster: Cluster, endpoint: FakeOpenAI, project: Path, tmp_path: Path
+) -> None:
+    """The model is asked from here; each tool call it makes is a task on a node."""
+    endpoint.respond = tool_model
+    write_tool_agent(project, endpoint.base_url)
+    (project / "refund.py").write_text(NODE_TOOL)
+    (project / "cases.toml").write_text(
+        '[[cases]]\nname = "refund"\ninput = "Please refund order 1234."\n'
+        'check = { contains = "refunded order 1234" }\n'
+    )
+    export = tmp_path / "out.json"
+    args = ["--agents", str(project / "agents.toml"), "--agent", "llm", "--version", "1"]
+    args += ["--cases", str(project / "cases.toml"), "--attempts", "4", "--k", "1"]
+    args += ["--executor", "ray", "--concurrency", "2", "--export", str(export)]
+    env = {**cluster.env, "PASSK_DATA_DIR": str(tmp_path / "data"), "RAY_ADDRESS": cluster.address}
+    process = await asyncio.create_subprocess_exec(
+        *command(*args), cwd=project, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(process.communicate(), 900)
+    assert process.returncode == 0, err.decode()
+    attempts = json.loads(export.read_text())["attempts"]
+    said = [a["transcript"]["messages"][2]["content"] for a in attempts]
+    assert len(said) == 4 and all(text.startswith("refunded order 1234 on ") for text in said)
+    assert {text.rsplit(" ", 1)[1] for text in said} <= set(cluster.nodes)  # none ran here

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.sandbox.room import Ended
+from passk_tui.core.sandbox.settings import SandboxSettings
 from passk_tui.targets.conversing.tools import ToolBox
 from passk_tui.targets.conversing.tools_file import load_tools
 
@@ -111,3 +114,38 @@ def test_a_bad_tools_file_is_one_line(
     with pytest.raises(InputError, match=r"^tools\.toml: ") as caught:
         _box(tmp_path, TOOLS.replace(*change))
     assert problem in str(caught.value)
+
+
+class _Recorded:
+    """An ``Elsewhere`` that records each program it is handed and answers as a node would."""
+
+    def __init__(self, ended: Ended) -> None:
+        self.ended = ended
+        self.calls: list[tuple[tuple[str, ...], Path, bytes, float]] = []
+
+    async def __call__(
+        self,
+        argv: Sequence[str],
+        folder: Path,
+        stdin: bytes,
+        sandbox: SandboxSettings | None,
+        seconds: float,
+    ) -> Ended:
+        self.calls.append((tuple(argv), folder, stdin, seconds))
+        return self.ended
+
+
+def test_with_an_executor_each_call_runs_there_as_written(tmp_path: Path) -> None:
+    """--executor ray: the tool's command as written, in its folder (which a node gets
+    shipped), its arguments on stdin, bounded by its timeout; nothing runs here."""
+    box = _box(tmp_path)
+    there = _Recorded(Ended(0, b"ran there\n", b""))
+    box.elsewhere = there
+    _, answer = _call(box, "slow", '{"a": 1}')
+    assert (answer.content, answer.error) == ("ran there", False)  # here it would time out
+    argv, folder, stdin, seconds = there.calls[0]
+    assert argv == ("python3", "-c", "import time; time.sleep(30)")
+    assert (folder, json.loads(stdin), seconds) == (tmp_path / "tools", {"a": 1}, 0.5)
+    box.elsewhere = _Recorded(Ended(None, b"", b"", limit="memory limit (256 MiB) reached"))
+    _, limited = _call(box, "peek", '{"path": "/"}')
+    assert (limited.content, limited.error) == ("error: memory limit (256 MiB) reached", True)

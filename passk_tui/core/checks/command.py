@@ -3,41 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from passk_tui.core.attempt import Verdict
 from passk_tui.core.checks.base import PASS, Check, raw_text, tail
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import positive_seconds, storable_json, strings
 from passk_tui.core.inputs.program import argv_problem, program_problem, run_program
-from passk_tui.core.sandbox.room import Ended, Sandbox
-from passk_tui.core.sandbox.settings import SandboxSettings, parse_sandbox
+from passk_tui.core.sandbox.room import Elsewhere, Ended, Sandbox
+from passk_tui.core.sandbox.settings import parse_sandbox
 from passk_tui.core.transcript import Transcript
 
 #: What a check may read (``on``): the last answer (the default) or the whole transcript.
 ON_VALUES = ("answer", "transcript")
 #: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
 COMMAND_TIMEOUT = 60.0
-
-
-class Elsewhere(Protocol):
-    """Where a `command` check's program runs when not here (``--executor ray``: a Ray task).
-
-    Given the command as written (relative to the cases file's folder, which it ships),
-    the folder, the answer, the sandbox settings and the check's timeout; raises
-    TimeoutError past the timeout and OSError when the program cannot start, as here.
-    """
-
-    async def __call__(
-        self,
-        argv: Sequence[str],
-        folder: Path,
-        stdin: bytes,
-        sandbox: SandboxSettings | None,
-        seconds: float,
-    ) -> Ended: ...
 
 
 class CommandCheck(Check):

@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from passk_tui.core.inputs.program import kill_and_reap, run_program
 from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
@@ -27,6 +28,26 @@ class Ended:
     stdout: bytes
     stderr: bytes
     limit: str | None = None
+
+
+class Elsewhere(Protocol):
+    """Where a `command` check's or a tool's program runs when not here (``--executor ray``:
+    a Ray task).
+
+    Given the command as written (relative to its folder: the cases file's, or the tools
+    file's, which it ships), the folder, the program's stdin, the sandbox settings and the
+    timeout; raises TimeoutError past the timeout and OSError when the program cannot
+    start, as a run here does.
+    """
+
+    async def __call__(
+        self,
+        argv: Sequence[str],
+        folder: Path,
+        stdin: bytes,
+        sandbox: SandboxSettings | None,
+        seconds: float,
+    ) -> Ended: ...
 
 
 class Sandbox:

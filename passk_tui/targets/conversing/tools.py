@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from passk_tui.core.inputs.program import run_program
-from passk_tui.core.sandbox.room import Sandbox
+from passk_tui.core.sandbox.room import Elsewhere, Sandbox
 from passk_tui.core.transcript import MESSAGE_LIMIT
 from passk_tui.targets.conversing.tools_file import ToolsFile, ToolSpec
 
@@ -44,6 +44,9 @@ class ToolBox:
             if tool.sandbox is not None
         }
         self._running: set[asyncio.subprocess.Process] = set()
+        #: Set when the evaluation runs its programs elsewhere (``--executor ray``): each call
+        #: a task on the cluster, which ships the tools file's folder.
+        self.elsewhere: Elsewhere | None = None
 
     def declared(self) -> list[dict[str, Any]]:
         """The tools as the model is told of them (the request's ``tools``)."""
@@ -77,7 +80,12 @@ class ToolBox:
         folder = self.file.folder
         try:
             async with asyncio.timeout(limit):
-                if sandbox is None:
+                if self.elsewhere is not None:
+                    ended = await self.elsewhere(tool.command, folder, data, tool.sandbox, limit)
+                    code, stdout, stderr = ended.code, ended.stdout, ended.stderr
+                    if ended.limit:
+                        return f"error: {ended.limit}", True
+                elif sandbox is None:
                     code, stdout, stderr = await run_program(
                         tool.command, folder, data, self._running
                     )

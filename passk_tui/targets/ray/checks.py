@@ -1,4 +1,4 @@
-"""`command` checks run as Ray tasks (``--executor ray``), as the agent's attempts are.
+"""`command` checks and tools run as Ray tasks (``--executor ray``), as the agent's attempts are.
 
 A check runs code (often the answer's own) that may take as long as the agent did: on
 the cluster it takes a node's CPU, not the controller's. Each check's task runs the
@@ -23,7 +23,8 @@ from passk_tui.targets.ray.task import run_check
 
 
 class OnRay:
-    """Runs a `command` check's program as a Ray task on the cluster at ``address``."""
+    """Runs a `command` check's or a tool's program as a Ray task on the cluster at ``address``
+    (a tool call is a check's kind of task: a program in a shipped folder, on stdin)."""
 
     def __init__(self, address: str | None) -> None:
         self.address = address
