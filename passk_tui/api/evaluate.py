@@ -12,11 +12,12 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from passk_tui.api.agent_list import list_texts, version_text
 from passk_tui.api.cases import Case, written_cases
 from passk_tui.api.made import Made, made
 from passk_tui.api.results import Result
@@ -25,6 +26,7 @@ from passk_tui.api.stack import Stack
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.schema import BY_NAME, FIELDS, Resume
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.run.engine import Status
 from passk_tui.core.run.events import AttemptFinished, Event
 from passk_tui.core.text.mentions import type_name
@@ -62,17 +64,18 @@ class _Plan:
     store: Store
     scratch: Path | None
     baseline: int | None
+    targets: list[MatrixTarget] = field(default_factory=list)
 
 
 async def evaluate_async(
-    agent: Agent,
+    agent: Agent | Sequence[Agent],
     /,
     *,
     cases: str | os.PathLike[str] | Sequence[Case | Mapping[str, Any]] | None = None,
     attempts: int | None = None,
     k: int | None = None,
     name: str | None = None,
-    version: int | str | None = None,
+    version: int | str | Sequence[int] | None = None,
     require: float | Fraction | str | None = None,
     confidence: float | None = None,
     family_wise: bool = False,
@@ -101,7 +104,9 @@ async def evaluate_async(
     ``Stack``. ``name`` and ``version`` say how a callable's evaluation is stored (default its
     ``__name__`` and 0). ``resume`` continues a stored evaluation (an id or ``last``);
     ``baseline`` runs another version of a local or stack agent beside it (``result.baseline``,
-    ``result.comparison()``). ``judges`` names Python callables that a `judge` check may
+    ``result.comparison()``). A list of agents, or of versions (``version=[1, 2, 3]``), is a
+    matrix: every target runs in one pool and ``result.targets`` holds each one's Result.
+    ``judges`` names Python callables that a `judge` check may
     name as its ``agent``: each is called with the judge's prompt and returns its text, which
     ends with ``VERDICT: PASS`` or ``VERDICT: FAIL`` (any other judge comes from ``agents``).
 
@@ -128,8 +133,12 @@ async def evaluate_async(
         "price_in": price_in,
         "price_out": price_out,
     }
-    export_path = _export_path(export, paired=baseline is not None)
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
+    try:
+        export_path = _export_path(export, paired=baseline is not None, matrix=bool(plan.targets))
+    except InputError:
+        plan.store.close()
+        raise
     making: Made | None = None
     try:
         listener = _Listener(progress)
@@ -142,6 +151,7 @@ async def evaluate_async(
             resume=resume,
             baseline=plan.baseline,
             on_event=listener,
+            targets=plan.targets,
             judges=_judges(judges),
         )
         listener.watch(making.evaluations)
@@ -174,10 +184,10 @@ evaluate.__doc__ = (evaluate_async.__doc__ or "") + (
 
 
 def _plan(
-    agent: Agent,
+    agent: Agent | Sequence[Agent],
     cases: object,
     name: str | None,
-    version: int | str | None,
+    version: int | str | Sequence[int] | None,
     given: dict[str, object],
     resume: str | None,
     store: bool,
@@ -188,7 +198,11 @@ def _plan(
         word: value if isinstance(value, bool) or value is None else str(value)
         for word, value in given.items()
     }
-    target_for = _agent(agent, name, version, texts)
+    texts["version"] = version_text(version)
+    if isinstance(agent, list | tuple):
+        target_for = list_texts(agent, name, texts)
+    else:
+        target_for = _agent(agent, name, texts)
     if baseline is not None:
         if target_for is not None:
             raise InputError(
@@ -217,7 +231,7 @@ def _plan(
         raise
     key, paired = check.key, check.baseline
     if resume is None:
-        return _Plan(check.settings, {}, key, target_for, opened, scratch, paired)
+        return _Plan(check.settings, {}, key, target_for, opened, scratch, paired, check.targets)
     changes = {
         field: texts[word] if word in TAKEN_AS_GIVEN else check.values[word]
         for word, field in RESUMED.items()
@@ -227,10 +241,10 @@ def _plan(
 
 
 def _agent(
-    agent: Agent, name: str | None, version: int | str | None, texts: dict[str, str | bool | None]
+    agent: object, name: str | None, texts: dict[str, str | bool | None]
 ) -> TargetFactory | None:
-    """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory."""
-    texts["version"] = None if version is None else str(version)
+    """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory
+    (anything else is said to be no agent)."""
     if isinstance(agent, Stack):
         _same_name(name, agent.agent_id, "a stack agent")
         texts.update(agent=agent.agent_id, stack=agent.url)
@@ -303,11 +317,17 @@ class _Listener:
             self.progress(self.finished, sum(e.progress.total for e in self.evaluations))
 
 
-def _export_path(export: str | os.PathLike[str] | None, *, paired: bool) -> Path | None:
+def _export_path(
+    export: str | os.PathLike[str] | None, *, paired: bool, matrix: bool
+) -> Path | None:
     """The export's path, checked before anything runs (its suffix names the format; with a
-    baseline, the comparison's formats)."""
+    baseline, the comparison's formats; for a matrix, its own)."""
     if export is None:
         return None
+    if matrix:
+        from passk_tui.reports.matrix_export import check_matrix_export
+
+        return check_matrix_export(os.fspath(export))
     if paired:
         from passk_tui.reports.compare_export import check_comparison_export
 
@@ -320,6 +340,11 @@ def _export_path(export: str | os.PathLike[str] | None, *, paired: bool) -> Path
 def _export(making: Made, store: Store, path: Path) -> None:
     """Write the export as the CLI does: the evaluation's, or with a baseline the comparison's."""
     settings = making.evaluations[-1].settings
+    if making.matrix is not None:
+        from passk_tui.reports.matrix_export import export_matrix
+
+        export_matrix(making.matrix_reading(), path)
+        return
     if making.paired is not None:
         from passk_tui.reports.compare_export import export_comparison
 

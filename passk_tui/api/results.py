@@ -87,6 +87,10 @@ class Result:
     baseline: Result | None = field(default=None, repr=False)
     """With ``baseline=V``: version V's own Result, run beside this one."""
     _comparison: str | None = field(default=None, repr=False)
+    targets: tuple[Result, ...] = field(default=(), repr=False)
+    """A matrix (a list of agents, or of versions): every target's own Result, in order, the
+    first (this one's figures) included; ``table()`` is then the matrix as the CLI prints it
+    and ``exit_status`` every target's gate. Empty for one target."""
     judge: tuple[str, ...] = ()
     """What the judge said of itself, as stderr says it: a line per judge (votes per answer,
     unanimity, Fleiss' kappa) and its cost; () when no case has a `judge` check."""
@@ -103,6 +107,18 @@ class Result:
     def beside(self, baseline: Result, comparison: str) -> Result:
         """This Result with the baseline's beside it and their comparison."""
         return replace(self, baseline=baseline, _comparison=comparison)
+
+    def of_matrix(self, targets: tuple[Result, ...], table: str, exit_status: int) -> Result:
+        """The first target's Result as a matrix's: every target beside it, the matrix's table
+        and exit status."""
+        return replace(self, targets=targets, _table=table, exit_status=exit_status)
+
+    @property
+    def labels(self) -> list[str]:
+        """A matrix's targets as its table names them (``v2``, ``calc``, ``calc v2``)."""
+        from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
+
+        return target_labels([MatrixTarget(t.agent, t.version) for t in self.targets])
 
     @classmethod
     def of(

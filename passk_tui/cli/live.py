@@ -11,19 +11,22 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from passk_tui.cli.output import resume_hint, to_devnull
 from passk_tui.core.errors import signalled_exit
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.extent_text import attempts_cell, budget_label, time_left_text
-from passk_tui.core.run.engine import Interleaved, Status
+from passk_tui.core.run.engine import Evaluation, Interleaved, Status
 from passk_tui.core.run.stop_signals import Stop, StopSignals
 from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.progress import Progress
 from passk_tui.core.text.amounts import clock
 from passk_tui.core.text.decimals import fixed
+
+if TYPE_CHECKING:
+    from passk_tui.evaluations.group_run import GroupRun
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP is not on every platform).
 STOP_SIGNALS = tuple(
@@ -178,3 +181,49 @@ def progress_line(progress: Progress, settings: Settings) -> str:
         f"errored {sum(progress.errored)}  {clock(progress.elapsed())}  "
         f"{time_left_text(extent, rate)}"
     ).rstrip()
+
+
+def together_line(sides: Sequence[tuple[str, Evaluation]]) -> str:
+    """Evaluations run in one pool (a pair, a matrix) on one line: each one's counts after its
+    label, then the Runs in flight and the time."""
+    shown = []
+    for label, evaluation in sides:
+        p = evaluation.progress
+        shown.append(
+            f"{label} {attempts_cell(progress_extent(p, evaluation.settings))} "
+            f"passed {sum(p.passed)} wrong {sum(p.wrong)} errored {sum(p.errored)}"
+        )
+    in_flight = sum(evaluation.progress.in_flight for _, evaluation in sides)
+    elapsed = sides[-1][1].progress.elapsed()
+    return f"{'  '.join(shown)}  {in_flight} in flight  {clock(elapsed)}"
+
+
+def run_together(group: GroupRun, stopped_by: list[int], line: Callable[[], str]) -> Status:
+    """A pair or a matrix in the foreground: its warnings said, then run unless it is only to
+    be shown (resumed with every member done); how it ended (``group_status``)."""
+    from passk_tui.cli.output import say
+    from passk_tui.core.run.gc_thresholds import relaxed_gc
+    from passk_tui.evaluations.group_run import group_status
+
+    for warning in group.warnings:
+        say(f"warning: {warning}")
+    if group.shown_only:
+        return "done"
+    with relaxed_gc():
+        return group_status(asyncio.run(run_live(group.running, sys.stderr, stopped_by, line)))
+
+
+def failed_together(group: GroupRun, status: str) -> int | None:
+    """A pair's or a matrix's end, before its results: what could not be stored said, and
+    when it failed, why in one line with how to resume it and its exit status (else None)."""
+    from passk_tui.cli.output import fail, say
+    from passk_tui.core.errors import RunError
+
+    for member in group.members:
+        if member.store_error:
+            say(f"warning: {member.store_error}")
+    if status != "failed":
+        return None
+    code = fail(RunError(group.error or "the evaluation failed"))
+    resume_hint(group.evaluation_id)
+    return code

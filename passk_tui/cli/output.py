@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
@@ -69,3 +71,15 @@ def fail(exc: InputError | RunError) -> int:
     """The error as its one line on stderr; its exit code returned."""
     say(str(exc))
     return exc.exit_code
+
+
+def export_said(write: Callable[[], Path], code: int) -> int:
+    """Write an export (``write`` returns where): ``wrote PATH`` on stderr, or its failure in
+    one line and exit 5 unless the status already says more."""
+    try:
+        written = write()
+    except (InputError, RunError) as exc:
+        say(f"export failed: {exc}")
+        return code or ExitCode.EXPORT_FAILED
+    say(f"wrote {written}")
+    return code

@@ -10,28 +10,22 @@ stopped or failed exits as a single evaluation does (2, 3, 130, ...).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 
 from passk_tui.cli.compare import report_comparison
-from passk_tui.cli.live import run_live
-from passk_tui.cli.output import fail, interrupted, resume_hint, say, stopped_exit
-from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.cli.live import failed_together, run_together, together_line
+from passk_tui.cli.output import export_said, fail, interrupted, resume_hint, say, stopped_exit
+from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.bounds import refused_usage_line
 from passk_tui.core.inputs.settings import parse_confidence, parse_version
 from passk_tui.core.render.error_groups import error_groups, errors_said
-from passk_tui.core.render.extent_text import attempts_cell
-from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.core.run.sampling import gate_confidence
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
-from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gating.gate import gate_lines, read
 from passk_tui.core.stats.rates.interval_choice import evaluation_choice
-from passk_tui.core.text.amounts import clock
-from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, pair_status, resume_pair
+from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations
@@ -85,14 +79,8 @@ def _run_pair(
         else:
             assert baseline is not None
             paired = new_pair(settings_from_args(args, env), baseline, key)
-        for warning in paired.warnings:
-            say(f"warning: {warning}")
-        status = "done"
-        if not paired.shown_only:
-            line = lambda: pair_progress_line(paired)  # noqa: E731
-            with relaxed_gc():
-                statuses = asyncio.run(run_live(paired.running, sys.stderr, stopped_by, line))
-            status = pair_status(statuses)
+        running = paired
+        status = run_together(paired, stopped_by, lambda: pair_progress_line(running))
     except (InputError, RunError) as exc:
         return fail(exc)
     except KeyboardInterrupt:
@@ -111,13 +99,9 @@ def _report_pair_end(
     cancelled: int,
 ) -> int:
     """The comparison (as `compare` prints it), the candidate's gate, then the exports."""
-    for evaluation in (paired.baseline, paired.candidate):
-        if evaluation.store_error:
-            say(f"warning: {evaluation.store_error}")
-    if status == "failed":
-        code = fail(RunError(paired.error or "the evaluation failed"))
-        resume_hint(paired.evaluation_id)
-        return code
+    failed = failed_together(paired, status)
+    if failed is not None:
+        return failed
     try:
         compared = paired.compared(level)
     except (InputError, RunError) as exc:
@@ -161,26 +145,15 @@ def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: s
 
 
 def _export(compared: ComparedEvaluations, path: Path, code: int) -> int:
-    """Write the comparison; a failure is one line and exit 5 unless the status already says more."""
-    try:
-        written = export_comparison(compared, path)
-    except (InputError, RunError) as exc:
-        say(f"export failed: {exc}")
-        return code or ExitCode.EXPORT_FAILED
-    say(f"wrote {written}")
-    return code
+    """Write the comparison (``export_said``)."""
+    return export_said(lambda: export_comparison(compared, path), code)
 
 
 def pair_progress_line(paired: PairedRun) -> str:
     """Both evaluations' counts on one line, then the Runs in flight and the time."""
-    sides = []
-    for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
-        p = evaluation.progress
-        sides.append(
-            f"{label} v{evaluation.settings.version} "
-            f"{attempts_cell(progress_extent(p, evaluation.settings))} passed {sum(p.passed)} "
-            f"wrong {sum(p.wrong)} errored {sum(p.errored)}"
-        )
-    in_flight = sum(e.progress.in_flight for e in paired.running.evaluations)
-    elapsed = paired.candidate.progress.elapsed()
-    return f"{'  '.join(sides)}  {in_flight} in flight  {clock(elapsed)}"
+    return together_line(
+        [
+            (f"{label} v{evaluation.settings.version}", evaluation)
+            for label, evaluation in (("A", paired.baseline), ("B", paired.candidate))
+        ]
+    )

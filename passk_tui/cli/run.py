@@ -22,6 +22,11 @@ from passk_tui.evaluations.settings_text import resume_changes, settings_from_ar
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run (or resume), print the table; the return value is the exit status."""
+    if _may_be_matrix(args):
+        from passk_tui.cli.matrix import is_matrix, run_matrix
+
+        if is_matrix(args):
+            return run_matrix(args, env)
     if _may_be_paired(args):
         from passk_tui.cli.pair import run_if_paired
 
@@ -61,6 +66,11 @@ def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except KeyboardInterrupt:
         return interrupted(evaluation.evaluation_id if evaluation is not None else None)
     return report_end(evaluation, status, args, export_paths, stopped_exit(stopped_by))
+
+
+def _may_be_matrix(args: argparse.Namespace) -> bool:
+    """Whether the run may be a matrix: only then is its code imported."""
+    return bool(args.resume) or any("," in (text or "") for text in (args.version, args.agent))
 
 
 def _may_be_paired(args: argparse.Namespace) -> bool:

@@ -20,14 +20,17 @@ def answer(question: str, rng: random.Random, version: int = 1) -> tuple[str, in
     """The reply and exit status for one question; the odds are the demo's script.
 
     Version 2 differs on the arithmetic case alone: 60% of its answers are a
-    sentence around the number, which an ``equals`` check calls wrong.
+    sentence around the number, which an ``equals`` check calls wrong. Version 3 is
+    version 1 with the capital case fixed (Canberra 95% of the time): a matrix of the
+    three (``--version 1,2,3``) shows one change each way.
     """
     if "17 * 23" in question:
         if version == 2 and rng.random() < 0.6:
             return "17 * 23 = 391", 0
         return "391", 0
     if "capital of Australia" in question:
-        return ("Canberra" if rng.random() < 0.6 else "Sydney"), 0
+        right = 0.95 if version == 3 else 0.6
+        return ("Canberra" if rng.random() < right else "Sydney"), 0
     if "JSON object" in question:
         if rng.random() < 0.8:
             return json.dumps({"name": "Ada", "age": 36}), 0

@@ -10,8 +10,8 @@ Both faces use it: the headless one (``baseline_cli``) and the app.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -19,12 +19,16 @@ from passk_tui import demo
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.budget import pair_budget_line
-from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
-from passk_tui.evaluations.new import new_evaluation
+from passk_tui.evaluations.group_run import (
+    GroupRun,
+    group_status,
+    new_members,
+    resume_members,
+    resumed_warnings,
+)
 from passk_tui.evaluations.recorded import RecordedEvaluation
-from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
 from passk_tui.store.comparison import ComparedEvaluations, compare_stored
 from passk_tui.store.pairs import Pair, link, pair_of
@@ -34,43 +38,32 @@ Role = Literal["baseline", "candidate"]
 PairListener = Callable[[Role, Event], None]
 
 
-@dataclass
-class PairedRun:
+class PairedRun(GroupRun):
     """The baseline (A) and the candidate (B), ready to run together; then their comparison."""
 
-    baseline: RecordedEvaluation
-    candidate: RecordedEvaluation
-    store: Store
-    shown_only: bool = False
-    """Resumed with both done: nothing to run, only the comparison to show."""
-    warnings: list[str] = field(default_factory=list)
-    running: Interleaved = field(init=False)
+    def __init__(
+        self,
+        baseline: RecordedEvaluation,
+        candidate: RecordedEvaluation,
+        store: Store,
+        *,
+        shown_only: bool = False,
+        warnings: list[str] | None = None,
+    ) -> None:
+        super().__init__([baseline, candidate], store, shown_only, warnings or [])
 
-    def __post_init__(self) -> None:
-        self.running = Interleaved([self.baseline, self.candidate])
+    @property
+    def baseline(self) -> RecordedEvaluation:
+        return self.members[0]
+
+    @property
+    def candidate(self) -> RecordedEvaluation:
+        return self.members[1]
 
     @property
     def evaluation_id(self) -> str:
         """The id a resume names (either resumes both): the candidate's."""
         return self.candidate.evaluation_id
-
-    @property
-    def error(self) -> str | None:
-        """Why the pair failed: the error of the one whose failure stopped the other."""
-        cause = self.running.cause or self.candidate
-        return cause.error
-
-    async def run(self) -> Status:
-        """Run both; how the pair ended (``pair_status``)."""
-        return pair_status(await self.running.run())
-
-    def cancel(self) -> None:
-        """The user stops: both withdraw their attempts in flight."""
-        self.running.cancel()
-
-    async def aclose(self) -> None:
-        """Close both targets, once the run is over."""
-        await self.running.aclose()
 
     def compared(self, confidence: Fraction = DEFAULT_CONFIDENCE) -> ComparedEvaluations:
         """The two as stored now, compared per case (the baseline as A)."""
@@ -79,9 +72,8 @@ class PairedRun:
         return compare_stored(baseline, candidate, confidence)
 
 
-def pair_status(statuses: Sequence[Status]) -> Status:
-    """``failed`` if either failed, else ``cancelled`` if stopped, else ``done``."""
-    return next((s for s in ("failed", "cancelled") if s in statuses), "done")
+#: Kept under its old name: a pair ends as any group does.
+pair_status = group_status
 
 
 def _listener(on_event: PairListener | None, role: Role) -> Callable[[Event], None] | None:
@@ -102,18 +94,17 @@ def new_pair(
     The baseline is made first, so ``last`` names the candidate and ``last~1`` the baseline.
     """
     store = store if store is not None else Store.open()
-    baseline = new_evaluation(
-        replace(settings, version=baseline_version),
+    baseline, candidate = new_members(
+        [replace(settings, version=baseline_version), settings],
         key,
-        _listener(on_event, "baseline"),
-        store=store,
+        [_listener(on_event, "baseline"), _listener(on_event, "candidate")],
+        store,
+        [
+            f"evaluation of version {baseline_version}",
+            f"the candidate (version {settings.version})",
+        ],
     )
-    try:
-        candidate = new_evaluation(settings, key, _listener(on_event, "candidate"), store=store)
-        link(store, baseline.evaluation_id, candidate.evaluation_id)
-    except BaseException as exc:
-        baseline.abort(f"not run: the candidate (version {settings.version}) could not: {exc}")
-        raise
+    link(store, baseline.evaluation_id, candidate.evaluation_id)
     budget = pair_budget_line(settings)
     warnings = [*baseline.warnings, *candidate.warnings, *([budget] if budget else [])]
     return PairedRun(baseline, candidate, store, warnings=warnings)
@@ -152,18 +143,15 @@ def resume_pair(
         changes.setdefault("agent", demo.AGENT)
         changes.setdefault("cases_path", str(demo.CASES))
     baseline_changes = {name: value for name, value in changes.items() if name != "version"}
-    baseline = resume_evaluation(
-        pair.baseline_id, key, baseline_changes, _listener(on_event, "baseline"), store=store
+    both = resume_members(
+        [pair.baseline_id, pair.candidate_id],
+        key,
+        [baseline_changes, changes],
+        [_listener(on_event, "baseline"), _listener(on_event, "candidate")],
+        store,
     )
-    try:
-        candidate = resume_evaluation(
-            pair.candidate_id, key, changes, _listener(on_event, "candidate"), store=store
-        )
-    except BaseException:
-        baseline.evaluation.release()
-        raise
-    both = (baseline, candidate)
-    warnings = list(dict.fromkeys(w for r in both for w in r.warnings))
+    baseline, candidate = both
+    warnings = resumed_warnings(both)
     shown_only = all(r.shown_only for r in both)
     budget = pair_budget_line(candidate.evaluation.settings)
     if budget is not None and not shown_only:

@@ -32,6 +32,12 @@ from passk_tui.core.inputs.settings import (
     parse_timeout,
     parse_version,
 )
+from passk_tui.core.inputs.target_list import (
+    MatrixTarget,
+    matrix_targets,
+    parse_agents,
+    parse_versions,
+)
 from passk_tui.core.run.cases import Case, load_cases
 from passk_tui.core.run.target import Target
 from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
@@ -77,6 +83,8 @@ class SettingsCheck:
     key: str | None = None
     #: The version to run beside ``version`` and compare against (None: none given).
     baseline: int | None = None
+    #: A matrix's targets, the first compared with each other (empty: one target alone).
+    targets: list[MatrixTarget] = field(default_factory=list)
     #: The price given by the price in and out (None: none, or one of them is bad).
     price: Price | None = None
 
@@ -89,6 +97,12 @@ class SettingsCheck:
     def first_line(self) -> str | None:
         """The CLI's line for the first bad field, or None when every field is valid."""
         return next(iter(self.lines.values()), None)
+
+
+#: --baseline V beside several targets: the matrix already compares each with the first.
+BASELINE_REFUSED = (
+    "--baseline: not with several versions or agents: a matrix compares every target with the first"
+)
 
 
 def check_settings(
@@ -152,10 +166,17 @@ def check_settings(
         for name in missing:
             check.fail(name, REQUIRED[name], line)
     if demo and not text("agent"):
-        agent: str | None = demo_module.AGENT
+        agents: tuple[str, ...] | None = (demo_module.AGENT,)
     else:
-        agent = parsed("agent", parse_agent_name, None)
-    version = parsed("version", parse_version, demo_module.VERSION if demo else None)
+        agents = parsed("agent", parse_agents, None)
+    default_versions: tuple[int, ...] | None = (demo_module.VERSION,) if demo else None
+    versions = parsed("version", parse_versions, default_versions)
+    agent = agents[0] if agents else None
+    version = versions[0] if versions else None
+    check.values.update(agent=agent, version=version)
+    if agents and versions:
+        targets = matrix_targets(agents, versions)
+        check.targets = targets if len(targets) > 1 else []
     confidence = parsed("confidence", parse_confidence, None)
     family_wise = check.values["family_wise"] = bool(texts.get("family_wise"))
     if family_wise and (text("require") is None or text("confidence") is None):
@@ -170,6 +191,12 @@ def check_settings(
         agents_path = None if stack else str(demo_module.AGENTS)
     check.key = parsed("key", parse_key, None)
     check.baseline = parsed("baseline", parse_version, None)
+    if check.baseline is not None and check.targets:
+        check.fail(
+            "baseline",
+            "not with several versions or agents (a matrix compares them all)",
+            BASELINE_REFUSED,
+        )
     if check.baseline is not None and check.baseline == version:
         check.fail(
             "baseline",
@@ -225,6 +252,14 @@ def check_settings(
 
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
     """Validate every flag (nothing is loaded or started); InputError names the flag."""
+    return checked_from_args(args, env)[0]
+
+
+def checked_from_args(
+    args: argparse.Namespace, env: Mapping[str, str]
+) -> tuple[Settings, list[MatrixTarget]]:
+    """The settings (the first target's) and a matrix's targets (empty: one target), every
+    flag validated; InputError names the flag."""
     texts: dict[str, str | bool | None] = {
         f.name: getattr(args, f.name) for f in FIELDS if f.resume is not Resume.NOT_STORED
     }
@@ -237,7 +272,7 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Sett
     if line is not None:
         raise InputError(line)
     assert check.settings is not None
-    return replace(check.settings, **executor_settings(args, env))
+    return replace(check.settings, **executor_settings(args, env)), check.targets
 
 
 #: Where local `command` agents may run (``--executor``).
@@ -386,3 +421,9 @@ def resume_changes(args: argparse.Namespace) -> dict[str, object]:
             changes[name] = flag(f.flag.removeprefix("--"), given, parse, None)
     changes.update(executor_settings(args, os.environ))
     return changes
+
+
+def matrix_resume_changes(args: argparse.Namespace) -> dict[str, object]:
+    """The flags given again with a matrix's --resume, but its lists of agents and versions
+    (checked against the group's targets apart: ``evaluations.matrix.resume_matrix``)."""
+    return resume_changes(argparse.Namespace(**{**vars(args), "agent": None, "version": None}))

@@ -46,6 +46,13 @@ def gate_counts(figures: Sequence[CaseFigures], settings: Settings) -> tuple[int
     return under, confident.decided
 
 
+def agent_cell(summary: EvaluationSummary) -> str:
+    """The agent, then its label and the matrix it ran in, when it has them
+    (``calc · nightly · group 3f2a91c0``)."""
+    parts = [summary.agent, summary.label, summary.group and f"group {summary.group}"]
+    return " · ".join(part for part in parts if part)
+
+
 def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]]:
     """Header then one row per evaluation (newest first, as given), every cell as text.
 
@@ -60,7 +67,7 @@ def history_rows(summaries: Sequence[EvaluationSummary]) -> list[tuple[str, ...]
             (
                 s.id,
                 datetime.fromtimestamp(s.created).strftime("%Y-%m-%d %H:%M"),
-                s.agent if s.label is None else f"{s.agent} · {s.label}",
+                agent_cell(s),
                 str(s.version),
                 str(s.cases),
                 attempts_cell(s.extent),

@@ -44,6 +44,8 @@ class EvaluationSummary:
     """What the agent resolved to; None: stored before it was (a Python callable's says so)."""
     label: str | None = None
     """``--label``'s words, shown beside the agent; None: none given."""
+    group: str | None = None
+    """The matrix it ran in (its first evaluation's id); None: it ran alone."""
     attempted: bool = True
     """Whether any attempt was handed out (recorded, or withdrawn); False for one that failed
     before its first (a stack unreachable, a key refused): nothing was measured."""

@@ -130,6 +130,7 @@ class StoreReads(StoreVotes):
             version=row["version"],
             stack=row["stack"],
             label=row["label"],
+            group=row["group_id"],
             cases=row["case_count"],
             attempts=row["attempts"],
             recorded=sum(finished),

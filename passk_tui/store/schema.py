@@ -196,6 +196,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE evaluations ADD COLUMN executor TEXT NOT NULL DEFAULT 'local';
     ALTER TABLE evaluations ADD COLUMN ray_address TEXT;
     """,
+    # A matrix (--version 1,2,3): the targets run together are one group, named by its first
+    # evaluation's id, each at its position (0 is the one the others are compared against).
+    # NULL: it ran alone, as every evaluation stored before it did.
+    """
+    ALTER TABLE evaluations ADD COLUMN group_id TEXT;
+    ALTER TABLE evaluations ADD COLUMN group_position INTEGER;
+    CREATE INDEX evaluations_by_group ON evaluations(group_id) WHERE group_id IS NOT NULL;
+    """,
     # The judge's votes: each Run of a `judge` check's agent on one attempt (run 1.., asks
     # again included; its key is '<attempt key>/judge/<run>'), kept as soon as it ends so a
     # resume never asks it again; reused only for the prompt it answered (its sha256).

@@ -96,13 +96,51 @@ async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     return saved
 
 
+#: The Matrix screen's sizes: the smallest the app promises, and a roomy one.
+MATRIX_SIZES = ((80, 24), (160, 50))
+
+
+async def take_matrix(folder: Path) -> list[Path]:
+    """The demo's three versions as a matrix (Configure's Version ``1,2,3``, Ctrl+R), its
+    Matrix screen saved once the run ends, at each of ``MATRIX_SIZES``."""
+    from passk_tui import demo
+    from passk_tui.tui.app.app import PasskApp
+    from passk_tui.tui.app.screenshot_saving import preserve_spaces
+    from passk_tui.tui.screens.configure.form import blank_form
+
+    os.chdir(demo.HERE)
+    form = blank_form() | {
+        "agent": demo.AGENT,
+        "version": "1,2,3",
+        "cases": demo.CASES.name,
+        "agents": demo.AGENTS.name,
+        "attempts": "10",
+        "require": "0.5",
+    }
+    saved = []
+    for width, height in MATRIX_SIZES:
+        app = PasskApp(form=form)
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("ctrl+r")
+            await pilot.pause(0.1)
+            while app.worker is None or not app.worker.is_finished:
+                await pilot.pause(0.05)
+            await pilot.pause(0.5)
+            svg = preserve_spaces(app.export_screenshot())
+        path = folder / f"matrix-{width}x{height}.svg"
+        path.write_text(svg, encoding="utf-8")
+        saved.append(path)
+    return saved
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     folder = Path(argv[0]) if argv else DEFAULT_FOLDER
     with tempfile.TemporaryDirectory() as home:
         for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "PASSK_DATA_DIR"):
             os.environ[name] = str(Path(home) / name.lower())
-        for path in asyncio.run(take(folder)):
+        for path in [*asyncio.run(take(folder)), *asyncio.run(take_matrix(folder))]:
             print(path)
     return 0
 

@@ -70,12 +70,13 @@ def count_line(comparison: Comparison) -> str:
     return ", ".join(f"{len(comparison.with_verdict(v))} {v}" for v in ChangeVerdict)
 
 
-def suite_line(comparison: Comparison) -> str:
+def suite_line(comparison: Comparison, name: str = "suite", b: str = "B") -> str:
     """``suite: B better on 7 cases, worse on 2, same on 11; odds ratio 1.85 (95% CI
-    1.21-2.83), p 0.004, improved`` (no interval when a side's n was chosen by looking)."""
+    1.21-2.83), p 0.004, improved`` (no interval when a side's n was chosen by looking);
+    a matrix names the line and B after its targets (``suite v2 vs v1: v2 better on …``)."""
     suite = comparison.suite
     return (
-        f"suite: B better on {counted(suite.better, 'case')}, worse on {suite.worse}, same on "
+        f"{name}: {b} better on {counted(suite.better, 'case')}, worse on {suite.worse}, same on "
         f"{suite.same}; {odds_text(suite, comparison)}, p {p_text(suite.p)}, {suite.verdict}"
     )
 

@@ -31,6 +31,8 @@ from passk_tui.tui.screens.configure.screen import ConfigureScreen
 from passk_tui.tui.view import EvaluationView
 
 if TYPE_CHECKING:
+    from passk_tui.evaluations.matrix import MatrixRun
+    from passk_tui.evaluations.matrix_reading import MatrixReading
     from passk_tui.evaluations.pairing import PairedRun
 
 
@@ -80,7 +82,7 @@ class PasskApp(Quitting):
         form: FormValues | None = None,
         env_key: str | None = None,
         offer_demo: bool = False,
-        start: Evaluation | PairedRun | None = None,
+        start: Evaluation | PairedRun | MatrixRun | None = None,
         running: Awaitable[str] | None = None,
         show_timing: bool = True,
         export_paths: Sequence[Path] = (),
@@ -229,6 +231,29 @@ class PasskApp(Quitting):
             self.notify(str(exc), title="Cannot compare", severity="error", timeout=10)
             return
         self.push_screen(CompareScreen(compared))
+
+    @on(messages.MatrixRequested)
+    def _matrix_requested(self, message: messages.MatrixRequested) -> None:
+        """The stored matrix the evaluation ran in, read again each time it is shown."""
+        from passk_tui.evaluations.matrix_reading import stored_matrix
+        from passk_tui.tui.screens.matrix.screen import MatrixScreen
+
+        try:
+            reading = stored_matrix(message.ref)
+        except (InputError, RunError) as exc:
+            self.notify(str(exc), title="Cannot open", severity="error")
+            return
+        if reading is None:
+            return
+        group = reading.group_id
+
+        def again() -> MatrixReading:
+            return stored_matrix(group) or reading
+
+        def view_of(target: int) -> EvaluationView:
+            return EvaluationView.from_store(reading.stored[target], self.show_timing)
+
+        self.push_screen(MatrixScreen(again, view_of))
 
     def action_help(self) -> None:
         from passk_tui.tui.dialogs.help import HelpScreen  # made when asked for: not at start

@@ -16,9 +16,11 @@ from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.evaluations.lookups import working_folder_fields
 from passk_tui.evaluations.settings_text import (
+    BASELINE_REFUSED,
+    checked_from_args,
     flag,
+    matrix_resume_changes,
     resume_changes,
-    settings_from_args,
     stack_key,
 )
 from passk_tui.reports.export import check_export_path
@@ -32,6 +34,7 @@ from passk_tui.tui.screens.configure.last_used import (
 )
 
 if TYPE_CHECKING:
+    from passk_tui.evaluations.matrix import MatrixRun
     from passk_tui.evaluations.pairing import PairedRun
 
 #: Flags that fill the configure field of the same name: every text field but the key,
@@ -91,17 +94,27 @@ def form_values(
 
 def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Open the app (running at once when the flags say what to measure); return the exit status."""
-    start: Evaluation | PairedRun | None = None
+    start: Evaluation | PairedRun | MatrixRun | None = None
     warnings: list[str] = []
     try:
         key = stack_key(args, env)
         baseline = flag("baseline", args.baseline, parse_version, None)
-        export_paths = [_export_path(t, paired=baseline is not None) for t in args.export or ()]
+        matrix = any("," in (text or "") for text in (args.version, args.agent))
+        export_paths = [
+            _export_path(t, paired=baseline is not None, matrix=matrix) for t in args.export or ()
+        ]
         if args.resume:
             start, warnings = _resumed(args, key, baseline)
         elif starts_at_once(args):
-            settings = settings_from_args(args, env)
-            if baseline is not None:
+            settings, targets = checked_from_args(args, env)
+            if targets:
+                if baseline is not None:
+                    raise InputError(BASELINE_REFUSED)
+                from passk_tui.evaluations.matrix import new_matrix
+
+                start = new_matrix(settings, targets, key)
+                warnings = start.warnings
+            elif baseline is not None:
                 from passk_tui.evaluations.pairing import new_pair
 
                 start = new_pair(settings, baseline, key)
@@ -149,8 +162,12 @@ def run_app(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     return app.exit_status
 
 
-def _export_path(text: str, *, paired: bool) -> Path:
-    """--export checked as the run will write it: a pair writes its comparison."""
+def _export_path(text: str, *, paired: bool, matrix: bool = False) -> Path:
+    """--export checked as the run will write it: a pair writes its comparison, a matrix its own."""
+    if matrix:
+        from passk_tui.reports.matrix_export import check_matrix_export
+
+        return check_matrix_export(text)
     if paired:
         from passk_tui.reports.compare_export import check_comparison_export
 
@@ -160,11 +177,20 @@ def _export_path(text: str, *, paired: bool) -> Path:
 
 def _resumed(
     args: argparse.Namespace, key: str | None, baseline: int | None
-) -> tuple[Evaluation | PairedRun, list[str]]:
-    """``--resume ID``: the pair it is one of (both go on together, as headless), else it alone."""
+) -> tuple[Evaluation | PairedRun | MatrixRun, list[str]]:
+    """``--resume ID``: the matrix or the pair it is one of (all go on together, as headless),
+    else it alone."""
+    from passk_tui.evaluations.matrix import find_group, given_targets, resume_matrix
     from passk_tui.evaluations.pairing import find_pair, resume_pair
     from passk_tui.evaluations.resume import resume_evaluation
 
+    group = find_group(args.resume)
+    if group is not None:
+        if baseline is not None:
+            raise InputError(BASELINE_REFUSED)
+        targets = given_targets(args.agent, args.version, group)
+        matrix = resume_matrix(group, key, matrix_resume_changes(args), targets=targets)
+        return matrix, matrix.warnings
     pair = find_pair(args.resume)
     if pair is not None:
         paired = resume_pair(pair, key, resume_changes(args), baseline_version=baseline)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.tui.screens.configure.form import FormValues
 from passk_tui.tui.view import EvaluationView
 
@@ -24,6 +25,8 @@ class RunRequested(Message):
     key: str | None
     remember: FormValues | None = None
     baseline: int | None = None
+    #: Several targets (a matrix), the first compared with each other; empty: one.
+    targets: tuple[MatrixTarget, ...] = ()
 
 
 class DemoRequested(Message):
@@ -87,6 +90,13 @@ class CompareRequested(Message):
 
     baseline: str
     candidate: str
+
+
+@dataclass
+class MatrixRequested(Message):
+    """Show the matrix the stored evaluation ``ref`` ran in."""
+
+    ref: str
 
 
 @dataclass

@@ -105,11 +105,15 @@ class Quitting(RunControl):
     def exit_status(self) -> int:
         """The process's exit status (``app_exit.exit_status``)."""
         status = exit_status(self.signalled, self.crash or self.failure, self.view)
+        if self.matrix is not None and not (self.signalled or self.crash or self.failure):
+            return self.matrix.exit_status(status)
         return self.pair.exit_status(status) if self.pair else status
 
     def exit_messages(self) -> list[str]:
         """What to say on stderr once the terminal is back (``app_exit.exit_messages``)."""
         messages = exit_messages(self.crash or self.failure, self.view)
+        if self.matrix is not None and not (self.crash or self.failure):
+            return self.matrix.exit_messages(messages)
         if self.pair is None or self.crash or self.failure:
             return messages
         return self.pair.exit_messages(messages)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,11 +12,13 @@ from textual.worker import Worker, WorkerState
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.tui.app import messages
 from passk_tui.tui.app.screenshot_saving import ScreenshotSaving
 from passk_tui.tui.dialogs.confirm import ConfirmScreen
+from passk_tui.tui.matrix_run import MatrixShown
 from passk_tui.tui.pair_run import PairShown
 from passk_tui.tui.screens.configure.form import FormValues
 from passk_tui.tui.screens.configure.last_used import save_last_used
@@ -25,6 +27,9 @@ from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.view import EvaluationView
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from passk_tui.evaluations.matrix import MatrixRun
     from passk_tui.evaluations.pairing import PairedRun
 
 
@@ -51,6 +56,8 @@ class RunControl(ScreenshotSaving):
         self.view: EvaluationView | None = None
         #: A baseline run beside the candidate (``self.view`` is the candidate's then).
         self.pair: PairShown | None = None
+        #: A matrix (``self.view`` is its first target's then).
+        self.matrix: MatrixShown | None = None
         self.worker: Worker[str] | None = None
         #: Why the evaluation could not run (exit 3, or 2 for bad input met late).
         self.failure: InputError | RunError | None = None
@@ -79,7 +86,7 @@ class RunControl(ScreenshotSaving):
         self._start_new(lambda: new_evaluation(settings, key), remember)
 
     def _start_new(
-        self, make: Callable[[], Evaluation | PairedRun], remember: FormValues | None
+        self, make: Callable[[], Evaluation | PairedRun | MatrixRun], remember: FormValues | None
     ) -> None:
         """Make the evaluation (bad input is shown, nothing starts), remember the form, run."""
         try:
@@ -100,13 +107,18 @@ class RunControl(ScreenshotSaving):
         if self.running:
             self.notify("An evaluation is already running.", severity="warning")
             return
+        from passk_tui.evaluations.matrix import find_group, resume_matrix
         from passk_tui.evaluations.pairing import find_pair, resume_pair
         from passk_tui.evaluations.resume import resume_evaluation
 
-        started: Evaluation | PairedRun
+        started: Evaluation | PairedRun | MatrixRun
         try:
-            pair = find_pair(ref)
-            if pair is not None:  # either of a pair resumes both, as headless
+            group = find_group(ref)
+            pair = find_pair(ref) if group is None else None
+            if group is not None:  # any target of a matrix resumes them all, as headless
+                matrix = resume_matrix(group, self.env_key, changes)
+                warnings, started = matrix.warnings, matrix
+            elif pair is not None:  # either of a pair resumes both, as headless
                 paired = resume_pair(pair, self.env_key, changes)
                 warnings, started = paired.warnings, paired
             else:
@@ -127,6 +139,9 @@ class RunControl(ScreenshotSaving):
         if message.baseline is not None:
             self.start_baseline(message.settings, message.baseline, message.key, message.remember)
             return
+        if message.targets:
+            self.start_matrix(message.settings, message.targets, message.key, message.remember)
+            return
         self.start_evaluation(message.settings, message.key, remember=message.remember)
 
     def start_baseline(
@@ -140,6 +155,22 @@ class RunControl(ScreenshotSaving):
         from passk_tui.evaluations.pairing import new_pair
 
         self._start_new(lambda: new_pair(settings, baseline, key), remember)
+
+    def start_matrix(
+        self,
+        settings: Settings,
+        targets: Sequence[MatrixTarget],
+        key: str | None,
+        remember: FormValues | None,
+    ) -> None:
+        """Every target in one run, their attempts in turn (as headless runs them), shown live
+        on the Matrix screen."""
+        if self.running:
+            self.notify("An evaluation is already running.", severity="warning")
+            return
+        from passk_tui.evaluations.matrix import new_matrix
+
+        self._start_new(lambda: new_matrix(settings, targets, key), remember)
 
     @on(RerunRequested)
     def _rerun_requested(self, message: RerunRequested) -> None:
@@ -165,15 +196,28 @@ class RunControl(ScreenshotSaving):
     # -- running ---------------------------------------------------------------------------
 
     def _launch(
-        self, evaluation: Evaluation | PairedRun, running: Awaitable[str] | None = None
+        self, evaluation: Evaluation | PairedRun | MatrixRun, running: Awaitable[str] | None = None
     ) -> None:
-        """Run one evaluation, or a pair (both grids, then their comparison); ``running``:
-        the evaluation's run, started before the app was built (``tui/app/early_start.py``)."""
+        """Run one evaluation, a pair (both grids, then their comparison) or a matrix (its
+        screen, live); ``running``: the evaluation's run, started before the app was built
+        (``tui/app/early_start.py``)."""
+        from passk_tui.evaluations.matrix import MatrixRun
         from passk_tui.evaluations.pairing import PairedRun
 
         self.failure = None
+        self.matrix = None
         run: Callable[[], Awaitable[str]]
-        if isinstance(evaluation, PairedRun):
+        screen: Screen[None]
+        if isinstance(evaluation, MatrixRun):
+            self.pair = None
+            self.matrix = MatrixShown.of(evaluation, self.show_timing, self.fail_on_regression)
+            self.view = self.matrix.views[0]
+            screen = matrix_screen(self.matrix, live=not evaluation.shown_only)
+            if evaluation.shown_only:  # resumed with every target done: only the matrix
+                self.push_screen(screen)
+                return
+            run, close = evaluation.run, evaluation.aclose
+        elif isinstance(evaluation, PairedRun):
             self.pair = PairShown.of(evaluation, self.show_timing, self.fail_on_regression)
             self.view = self.pair.candidate
             screen = RunScreen(self.view, baseline=self.pair.baseline)
@@ -208,7 +252,9 @@ class RunControl(ScreenshotSaving):
     def cancel_evaluation(self) -> None:
         """Start nothing new and cancel the Runs in flight (of both, in a pair); what finished
         stays."""
-        if self.pair is not None and self.running:
+        if self.matrix is not None and self.running:
+            self.matrix.matrix.cancel()
+        elif self.pair is not None and self.running:
             self.pair.paired.cancel()
         elif self.evaluation is not None and self.running:
             self.evaluation.cancel()
@@ -224,6 +270,17 @@ class RunControl(ScreenshotSaving):
             self.notify(str(exc), title="Cannot compare", severity="error", timeout=15)
             return
         self.push_screen(CompareScreen(compared))
+
+    def _show_matrix(self) -> None:
+        """A matrix ended: its screen reads the store once more (or opens, if it was left)."""
+        from passk_tui.tui.screens.matrix.screen import MatrixScreen
+
+        assert self.matrix is not None
+        for screen in self.screen_stack:
+            if isinstance(screen, MatrixScreen):
+                screen.stop_live()
+        if not isinstance(self.screen, MatrixScreen):
+            self.push_screen(matrix_screen(self.matrix, live=False))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place the evaluation's end is handled: results, or why it could not run."""
@@ -246,12 +303,17 @@ class RunControl(ScreenshotSaving):
         elif event.state == WorkerState.SUCCESS:
             status = worker.result
             if status == "failed":
-                why = self.pair.paired.error if self.pair else None
+                group = (
+                    self.pair.paired if self.pair else self.matrix.matrix if self.matrix else None
+                )
+                why = group.error if group else None
                 why = why or (self.view.error if self.view else None)
                 self.failure = RunError(why or "the evaluation failed")
                 self.notify(str(self.failure), title="Could not run", severity="error", timeout=30)
             elif self.pair is not None and not self._quit_when_stopped:
                 self._show_comparison()
+            elif self.matrix is not None and not self._quit_when_stopped:
+                self._show_matrix()
             elif isinstance(self.screen, RunScreen) and not self._quit_when_stopped:
                 from passk_tui.tui.screens.results.screen import ResultsScreen
 
@@ -276,7 +338,11 @@ class RunControl(ScreenshotSaving):
         store = evaluation.store
         for path in self.export_paths:
             try:
-                if self.pair is not None:
+                if self.matrix is not None:
+                    from passk_tui.reports.matrix_export import export_matrix
+
+                    export_matrix(self.matrix.reading(), path)
+                elif self.pair is not None:
                     export_comparison(self.pair.compare(), path)
                 else:
                     export(store.load(evaluation.evaluation_id), path)
@@ -284,3 +350,10 @@ class RunControl(ScreenshotSaving):
                 self.notify(str(exc), title="Export failed", severity="error", timeout=15)
             else:
                 self.notify(f"Results written to {path}")
+
+
+def matrix_screen(shown: MatrixShown, *, live: bool) -> Screen[None]:
+    """The Matrix screen of ``shown``: its reading from the store, each target's view."""
+    from passk_tui.tui.screens.matrix.screen import MatrixScreen
+
+    return MatrixScreen(shown.reading, lambda target: shown.views[target], live=live)

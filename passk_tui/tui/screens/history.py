@@ -16,7 +16,12 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import not_runnable
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.tui.app.messages import CompareRequested, ResumeRequested, StoredEvaluationOpened
+from passk_tui.tui.app.messages import (
+    CompareRequested,
+    MatrixRequested,
+    ResumeRequested,
+    StoredEvaluationOpened,
+)
 from passk_tui.tui.screens.results.screen import RESUMABLE
 from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -74,6 +79,7 @@ class HistoryScreen(Screen[None]):
             "Trends",
             tooltip="The chosen evaluation's agent over time: flaky cases, pass@1 per case",
         ),
+        Binding("m", "matrix", "Matrix", tooltip="The matrix the chosen evaluation ran in"),
     ]
 
     def __init__(self) -> None:
@@ -239,6 +245,16 @@ class HistoryScreen(Screen[None]):
             self.notify(f"{chosen.id} is {chosen.status}: nothing to resume.", severity="warning")
             return
         self.post_message(ResumeRequested(chosen.id))
+
+    def action_matrix(self) -> None:
+        """The Matrix screen of the chosen evaluation's group (History's agent says ``group``)."""
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        if chosen.group is None:
+            self.notify(f"{chosen.id} ran alone, not in a matrix.", severity="warning")
+            return
+        self.post_message(MatrixRequested(chosen.id))
 
     def action_mark(self) -> None:
         """Mark (or unmark) the chosen evaluation; a third mark lets go of the first."""

@@ -208,7 +208,7 @@ def compare(a: Side, b: Side, confidence: Fraction = DEFAULT_CONFIDENCE) -> Comp
     raw = [_case_p(fa, fb, anytime=anytime) for fa, fb in pairs]
     alpha = 1 - confidence
     cases = tuple(
-        CaseComparison(fa.name, fa, fb, p_raw, p, _verdict(fa, fb, p, alpha))
+        CaseComparison(fa.name, fa, fb, p_raw, p, case_verdict(fa, fb, p, alpha))
         for (fa, fb), p_raw, p in zip(pairs, raw, holm(raw), strict=True)
     )
     return Comparison(
@@ -234,7 +234,8 @@ def _table(a: CaseFigures, b: CaseFigures) -> tuple[int, int, int, int]:
     return a.passed, a.n - a.passed, b.passed, b.n - b.passed
 
 
-def _verdict(a: CaseFigures, b: CaseFigures, p: Fraction, alpha: Fraction) -> ChangeVerdict:
+def case_verdict(a: CaseFigures, b: CaseFigures, p: Fraction, alpha: Fraction) -> ChangeVerdict:
+    """``improved`` or ``regressed`` when the adjusted ``p`` is below ``alpha``, else ``unclear``."""
     if p >= alpha:
         return ChangeVerdict.UNCLEAR
     # p below 1 means both sides have attempts, so both pass@1 are defined.

@@ -15,6 +15,7 @@ from pathlib import Path
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.schema import CONFIDENT_GATE_SHORT, form_fields
 from passk_tui.core.inputs.settings import Settings, default_k
+from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
 from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.lookups import count_cases, local_agents
 from passk_tui.evaluations.settings_text import check_settings
@@ -49,6 +50,8 @@ class FormCheck:
     confidence: float | None = None
     #: The version to run beside ``version`` and compare against (a baseline run); None: none.
     baseline: int | None = None
+    #: Several targets (a matrix: versions or agents listed with commas); empty: one.
+    targets: list[MatrixTarget] = field(default_factory=list)
     #: The cost fields in a line (prices, budgets), for when they are folded away.
     cost: str = ""
 
@@ -92,7 +95,10 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
     version = parsed.get("version")
     version = version if isinstance(version, int) else None
     _check_cases(text["cases"], completion_only, check)
-    if not text["stack"]:
+    check.targets = verdict.targets
+    if not text["stack"] and verdict.targets:
+        _check_local_targets(text["agents"], verdict.targets, check)
+    elif not text["stack"]:
         _check_local_agent(text["agents"], text["agent"], version, check)
     elif text["agents"]:
         check.hints["agents"] = "not used with a stack"
@@ -116,6 +122,15 @@ def _check_baseline(text: str, baseline: int | None, check: FormCheck) -> None:
     else:
         check.baseline = baseline
         check.hints["baseline"] = f"runs v{baseline} beside it, then compares (A: v{baseline})"
+
+
+def _check_local_targets(path_text: str, targets: list[MatrixTarget], check: FormCheck) -> None:
+    """Each target of a matrix must be in the local agents file; the hint names them all."""
+    for target in targets:
+        _check_local_agent(path_text, target.agent, target.version, check)
+    if not {"agent", "version", "agents"} & check.errors.keys():
+        labels = ", ".join(target_labels(targets))
+        check.hints["version"] = f"a matrix of {len(targets)}: {labels}; the first against each"
 
 
 def _check_cases(path_text: str, completion_only: bool, check: FormCheck) -> None:

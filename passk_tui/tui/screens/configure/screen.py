@@ -254,6 +254,7 @@ class ConfigureScreen(Screen[None]):
                 self.key(),
                 remember=self.values(),
                 baseline=self.check.baseline,
+                targets=tuple(self.check.targets),
             )
         )
 
