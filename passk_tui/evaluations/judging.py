@@ -29,7 +29,7 @@ from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.target import Target
 from passk_tui.store import Store
-from passk_tui.store.votes import AttemptPlace
+from passk_tui.store.reading import AttemptPlace
 
 
 @dataclass(frozen=True, slots=True)
