@@ -50,7 +50,7 @@ RESUMED = {
 #: The keywords whose value is the settings' as given (a path, a flag), not parsed from text.
 TAKEN_AS_GIVEN = frozenset(word for word in RESUMED if BY_NAME[word].parse is None)
 #: ``evaluate``'s keywords that are not settings: how it is called, kept and reported.
-NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress"})
+NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress", "judges"})
 
 
 @dataclass
@@ -89,6 +89,7 @@ async def evaluate_async(
     price_in: float | str | None = None,
     price_out: float | str | None = None,
     agents: str | os.PathLike[str] | None = None,
+    judges: Mapping[str, Callable[..., Any]] | None = None,
     export: str | os.PathLike[str] | None = None,
     baseline: int | str | None = None,
     resume: str | None = None,
@@ -105,6 +106,9 @@ async def evaluate_async(
     ``baseline`` runs another version of a local or stack agent beside it (``result.baseline``,
     ``result.comparison()``). A list of agents, or of versions (``version=[1, 2, 3]``), is a
     matrix: every target runs in one pool and ``result.targets`` holds each one's Result.
+    ``judges`` names Python callables that a `judge` check may
+    name as its ``agent``: each is called with the judge's prompt and returns its text, which
+    ends with ``VERDICT: PASS`` or ``VERDICT: FAIL`` (any other judge comes from ``agents``).
 
     A deadline (``timeout``) holds whatever a callable does: the attempt is ``timed_out`` at
     it; a sync agent's thread, which nothing can stop, is left to end on its own as a daemon
@@ -148,6 +152,7 @@ async def evaluate_async(
             baseline=plan.baseline,
             on_event=listener,
             targets=plan.targets,
+            judges=_judges(judges),
         )
         listener.watch(making.evaluations)
         for warning in making.warnings:
@@ -263,6 +268,18 @@ def _agent(
         return CallableTarget(agent, evaluation_id, settings.timeout)
 
     return target_for
+
+
+def _judges(judges: object) -> dict[str, Callable[..., Any]] | None:
+    """The judges by name, checked: a mapping of names to callables (InputError otherwise)."""
+    if judges is None:
+        return None
+    if not isinstance(judges, Mapping):
+        raise InputError(f"judges: a mapping of names to callables, got {type_name(judges)}")
+    for judge_name, judge in judges.items():
+        if not isinstance(judge_name, str) or not callable(judge):
+            raise InputError(f"judges: {judge_name!r} must name a callable, got {type_name(judge)}")
+    return dict(judges)
 
 
 def _same_name(name: str | None, agent: str, what: str) -> None:

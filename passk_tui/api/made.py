@@ -17,6 +17,7 @@ from passk_tui.core.render.compare_text import plain_comparison
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
 from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.evaluations.judging import JudgeCallables
 from passk_tui.evaluations.matrix import MatrixRun, find_group, new_matrix, resume_matrix
 from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.new import new_evaluation
@@ -100,6 +101,7 @@ def made(
     baseline: int | None,
     on_event: Callable[[Event], None],
     targets: Sequence[MatrixTarget] = (),
+    judges: JudgeCallables | None = None,
 ) -> Made:
     """Make (or resume) what the keywords ask for, kept in ``store``; nothing runs yet."""
     both: Callable[[object, Event], None] = lambda role, event: on_event(event)  # noqa: E731
@@ -111,7 +113,9 @@ def made(
         if baseline is not None:
             paired = new_pair(settings, baseline, key, both, store=store)
             return _pair(paired)
-        one = new_evaluation(settings, key, on_event, store=store, target_for=target_for)
+        one = new_evaluation(
+            settings, key, on_event, store=store, target_for=target_for, judges=judges
+        )
         return Made([one], False, one.warnings)
     group = find_group(resume, store=store) if target_for is None else None
     if group is not None:
@@ -120,7 +124,9 @@ def made(
     pair = find_pair(resume, store=store) if target_for is None else None
     if pair is not None:
         return _pair(resume_pair(pair, key, changes, both, baseline_version=baseline, store=store))
-    resumed = resume_evaluation(resume, key, changes, on_event, store=store, target_for=target_for)
+    resumed = resume_evaluation(
+        resume, key, changes, on_event, store=store, target_for=target_for, judges=judges
+    )
     return Made([resumed.evaluation], resumed.shown_only, resumed.warnings)
 
 

@@ -22,14 +22,20 @@ import pytest
 from passk_tui.api.cases import Case, written_cases
 from passk_tui.api.pytest_store import SessionStore
 from passk_tui.api.running import run_stoppable, run_to_end
+from passk_tui.core.attempt import Vote
+from passk_tui.core.checks.panel import Judged, JudgeName, Judges
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.table import plain_table
+from passk_tui.core.run.attempt_keys import PlannedAttempt
+from passk_tui.core.run.cases import Case as CoreCase
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.sampling import reading, sampling_policy
 from passk_tui.core.stats.gating.gate import Reading, gate_lines, how_read
+from passk_tui.core.text.mentions import type_name
+from passk_tui.evaluations.judging import StoredJudges, judges_for
 from passk_tui.evaluations.recorded import file_sha256
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.store import Store
@@ -49,6 +55,10 @@ KEYWORDS = (
     "concurrency",
     "timeout",
 )
+#: The marker's keywords for a judged test: ``judge``, the check table of a `judge` check (the
+#: body's return is the answer it judges), ``judges``, Python callables that judge by name,
+#: and ``input``, what the judge is told the agent was given (default: the test's id).
+JUDGE_KEYWORDS = ("judge", "judges", "input")
 #: What a marked test runs with unless its marker says otherwise (attempts one at a time:
 #: a test body is seldom written to run beside itself).
 DEFAULTS = {"concurrency": "1"}
@@ -92,19 +102,24 @@ class MarkedTests:
         self, item: pytest.Function, args: tuple[Any, ...], keywords: Mapping[str, Any]
     ) -> None:
         """Run the test's attempts; fail it (pytest.fail) when its gate fails or is undecided."""
+        judged = "judge" in keywords
         settings = self._settings(args, keywords)
-        (case,) = cases_of_rows(
-            [("marker", {"name": item.nodeid, "input": item.nodeid, "check": CHECK})],
-            item.nodeid,
-            item.path.parent,
-        )
+        row = {
+            "name": item.nodeid,
+            "input": keywords.get("input", item.nodeid),
+            "check": keywords["judge"] if judged else CHECK,
+        }
+        try:
+            (case,) = cases_of_rows([("marker", row)], item.nodeid, item.path.parent)
+        except InputError as exc:
+            pytest.fail(f"passk: {exc}", pytrace=False)
         try:
             kept = self._session_store(item.session)
             index, stored = kept.case(case)
         except (InputError, RunError) as exc:
             pytest.fail(f"passk: the marked tests cannot be stored: {exc}", pytrace=False)
         previous = [replace(record, case_index=0) for record in stored]
-        target = CallableTarget(body_of(item), kept.evaluation_id, settings.timeout)
+        target = CallableTarget(body_of(item, judged), kept.evaluation_id, settings.timeout)
         evaluation = Evaluation(
             kept.evaluation_id,
             [case],
@@ -114,6 +129,11 @@ class MarkedTests:
             previous=previous,
             policy=sampling_policy(settings, 1, previous),
         )
+        if judged:
+            try:
+                evaluation.judges = test_judges(case, settings, kept, index, keywords.get("judges"))
+            except InputError as exc:
+                pytest.fail(f"passk: {exc}", pytrace=False)
         test = MarkedTest(item.nodeid, settings, evaluation)
         self.tests.append(test)  # kept if interrupted
         try:
@@ -159,6 +179,7 @@ class MarkedTests:
 
     def _settings(self, args: tuple[Any, ...], keywords: Mapping[str, Any]) -> Settings:
         """The marker's keywords through the one validator; a bad one fails the test in one line."""
+        keywords = {w: v for w, v in keywords.items() if w not in JUDGE_KEYWORDS}
         unknown = [word for word in keywords if word not in KEYWORDS]
         if args or unknown:
             what = f"unknown keyword {unknown[0]!r}" if unknown else "keywords only"
@@ -247,10 +268,13 @@ def shared_settings(each: list[Settings], cases_path: str) -> Settings:
     )
 
 
-def body_of(item: pytest.Function) -> Callable[..., Any]:
-    """The test's body as an agent: ``passed`` when it returns, the assertion as a wrong answer."""
+def body_of(item: pytest.Function, answers: bool = False) -> Callable[..., Any]:
+    """The test's body as an agent: ``passed`` when it returns, the assertion as a wrong answer;
+    with ``answers`` (a judged test) what it returns is the answer, anything raised errs it."""
     function = item.obj
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
+    if answers:
+        return lambda _input: function(**arguments)
 
     def judged(exc: BaseException) -> str:
         return f"{type(exc).__name__}: {exc}".strip()
@@ -274,3 +298,34 @@ def body_of(item: pytest.Function) -> Callable[..., Any]:
         return PASSED
 
     return attempt
+
+
+class _CaseJudges:
+    """A judged test's judges: its votes kept under its case of the session's evaluation (each
+    test runs as case 0 of its own run, as ``CaseSink`` keeps its attempts)."""
+
+    def __init__(self, judges: StoredJudges, index: int) -> None:
+        self.judges, self.index = judges, index
+
+    async def prepare(self) -> None:
+        await self.judges.prepare()
+
+    async def aclose(self) -> None:
+        await self.judges.aclose()
+
+    async def vote(
+        self, attempt: Judged, judge: JudgeName, prompt: str, digest: str, run: int
+    ) -> Vote:
+        assert isinstance(attempt, PlannedAttempt)
+        placed = replace(attempt, case_index=self.index)
+        return await self.judges.vote(placed, judge, prompt, digest, run)
+
+
+def test_judges(
+    case: CoreCase, settings: Settings, kept: SessionStore, index: int, callables: object
+) -> Judges | None:
+    """The judges a judged test names: its ``judges`` callables, else the agents file's."""
+    if callables is not None and not isinstance(callables, Mapping):
+        raise InputError(f"judges: a mapping of names to callables, got {type_name(callables)}")
+    judges = judges_for([case], settings, kept.store, kept.evaluation_id, callables)
+    return None if judges is None else _CaseJudges(judges, index)

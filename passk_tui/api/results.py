@@ -91,6 +91,9 @@ class Result:
     """A matrix (a list of agents, or of versions): every target's own Result, in order, the
     first (this one's figures) included; ``table()`` is then the matrix as the CLI prints it
     and ``exit_status`` every target's gate. Empty for one target."""
+    judge: tuple[str, ...] = ()
+    """What the judge said of itself, as stderr says it: a line per judge (votes per answer,
+    unanimity, Fleiss' kappa) and its cost; () when no case has a `judge` check."""
 
     def table(self) -> str:
         """The plain table as the CLI prints it: ``print(result.table())`` writes its stdout."""
@@ -136,4 +139,5 @@ class Result:
             reading.reading.method.name,
             stored,
             reading.table().removesuffix("\n"),
+            judge=tuple(reading.judge_lines()),
         )

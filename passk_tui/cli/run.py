@@ -108,6 +108,8 @@ def report_end(
             say(reading.reruns_line)
         for line in reading.interval_lines():
             say(line)
+        for line in reading.judge_lines():
+            say(line)
         if status == "cancelled":
             say(reading.not_run_line())
             resume_hint(evaluation.evaluation_id)

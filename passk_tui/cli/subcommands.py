@@ -39,6 +39,12 @@ SUBCOMMANDS: dict[str, Subcommand] = {
         "",
         "store another tool's run: inspect, promptfoo, tau-bench, lm-eval, jsonl",
     ),
+    "judge-check": Subcommand(
+        "passk_tui.cli.judge_check",
+        "run_judge_check",
+        "LABELS.jsonl",
+        "is the judge right? its accuracy and Cohen's kappa against a person's labels",
+    ),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from passk_tui.core.transcript import Message, Transcript, plain_transcript
@@ -59,6 +60,28 @@ class Verdict:
 
 
 @dataclass(frozen=True, slots=True)
+class Vote:
+    """One Run of a judge on one answer: what it said, its verdict, and what it cost.
+
+    ``run`` numbers the judge's Runs of the attempt from 1 (asks again included): it is
+    the last part of the Run's key, ``<attempt key>/judge/<run>``.
+    """
+
+    run: int
+    agent: str
+    version: int
+    verdict: bool | None
+    """True: ``VERDICT: PASS``; False: ``VERDICT: FAIL``; None: no verdict line, or the Run errored."""
+    text: str | None
+    error: str | None = None
+    usage: dict[str, Any] | None = None
+    cost: Fraction | None = None
+    """What the Run cost at the judge version's prices; None without prices or usage."""
+    prompt_sha256: str = ""
+    """The hash of the prompt it was asked: a stored vote is reused only for the same prompt."""
+
+
+@dataclass(frozen=True, slots=True)
 class AttemptRecord:
     """Everything kept about one finished attempt: what the store writes and the faces show."""
 
@@ -92,6 +115,8 @@ class AttemptRecord:
     transcript: Transcript | None = None
     """Its conversation, bounded (``Transcript.bounded``); None for one message in and one
     answer out with no tools, whose input and answer say it all (``plain_transcript``)."""
+    votes: tuple[Vote, ...] = ()
+    """The judge's Runs on this answer, in order (a `judge` check's); () when none judged it."""
 
     @property
     def duration(self) -> float:

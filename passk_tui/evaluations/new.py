@@ -9,6 +9,7 @@ from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import check_planned_size, new_evaluation_id
 from passk_tui.core.run.events import Event
 from passk_tui.evaluations.cost_settings import with_local_price
+from passk_tui.evaluations.judging import JudgeCallables, judges_for
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
@@ -27,13 +28,15 @@ def new_evaluation(
     *,
     store: Store | None = None,
     target_for: TargetFactory | None = None,
+    judges: JudgeCallables | None = None,
 ) -> RecordedEvaluation:
     """Load the cases and the target, record the evaluation in the store; nothing runs yet.
 
     InputError on bad input; the store's errors as InputError (exit 2) or RunError (3).
     ``store`` defaults to ``Store.open()`` (PASSK_DATA_DIR or the user data folder).
     ``target_for`` builds the target instead of the settings' stack or agents file (a
-    Python callable, which no file names).
+    Python callable, which no file names); ``judges`` names Python callables that judge
+    (the API's), before the agents file's agents.
     """
     settings = with_local_price(settings, agents_file=target_for is None)
     cases = load_suite(settings)
@@ -48,6 +51,7 @@ def new_evaluation(
         target = make_target(settings, key, evaluation_id)
     users = simulated_users(cases, settings.agents_path, settings.concurrency)
     store = store if store is not None else Store.open()
+    made_judges = judges_for(cases, settings, store, evaluation_id, judges)
     warnings = _definition_changed(store, settings, target.definition)
     as_stored = stored_settings(settings, agents_file=target_for is None)
     store.create_evaluation(evaluation_id, as_stored, cases, digest, definition=target.definition)
@@ -64,6 +68,7 @@ def new_evaluation(
         warnings=warnings,
     )
     evaluation.users = users
+    evaluation.judges = made_judges
     return evaluation
 
 

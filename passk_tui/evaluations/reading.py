@@ -22,11 +22,14 @@ from passk_tui.core.render.adaptive_text import adaptive_lines
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.error_groups import ErrorGroup, error_groups, errors_said
 from passk_tui.core.render.extent_text import not_run_text
+from passk_tui.core.render.judge_text import judge_lines
 from passk_tui.core.render.reruns_text import reruns_said
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, judge_agreements
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
@@ -195,6 +198,20 @@ class EvaluationReading:
     def cost_line(self) -> str | None:
         """The evaluation's cost and tokens in one line; None when nothing was reported or priced."""
         return cost_summary(self.costs, self.settings)
+
+    @cached_property
+    def judges(self) -> list[JudgeAgreement]:
+        """Each judge's agreement with itself over the evaluation's answers (none: no judge)."""
+        return judge_agreements(self.records)
+
+    @cached_property
+    def judge_costs(self) -> JudgeCosts:
+        """The judge's Runs, tokens and cost, apart from the agent's."""
+        return judge_costs(self.records)
+
+    def judge_lines(self) -> list[str]:
+        """A line per judge (votes per answer, unanimity, Fleiss' kappa), and what it cost."""
+        return judge_lines(self.judges, self.judge_costs)
 
     def budget_line(self) -> str | None:
         """Which cases got fewer attempts, when the evaluation's budget ended it."""

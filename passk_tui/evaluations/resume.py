@@ -17,6 +17,7 @@ from passk_tui.core.run.events import Event
 from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.text.decimals import fixed
+from passk_tui.evaluations.judging import JudgeCallables, judges_for
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
@@ -64,6 +65,7 @@ def resume_evaluation(
     *,
     store: Store | None = None,
     target_for: TargetFactory | None = None,
+    judges: JudgeCallables | None = None,
 ) -> Resumed:
     """Continue the stored evaluation ``ref`` (an id, a prefix of one, or ``last``).
 
@@ -97,10 +99,12 @@ def resume_evaluation(
     finished = policy.most_left() == 0
     warnings = [] if finished else _warnings(stored)
     claim = store.claim(stored.id)
+    made_judges = None
     try:
         if finished:
             target: Target = NothingToRun(stored.definition or {})
         else:
+            made_judges = judges_for(stored.cases, settings, store, stored.id, judges)
             if target_for is not None:
                 target = target_for(stored.id, settings)
             else:
@@ -129,6 +133,7 @@ def resume_evaluation(
         stored_reasons=stored.stop_reasons,
         definition=stored.definition,
     )
+    evaluation.judges = made_judges
     if finished:
         evaluation.status_reason = stored.status_reason  # shown as it ended
     else:

@@ -31,7 +31,7 @@ def _count(value: float | None) -> float | int | None:
     return int(value) if float(value).is_integer() else value
 
 
-def _money_json(value: Fraction | None, raw: Raw) -> str | None:
+def money_json(value: Fraction | None, raw: Raw) -> str | None:
     """A cost as a JSON number: its exact decimal, or a float when it has none (a mean)."""
     if value is None:
         return None
@@ -56,8 +56,8 @@ def case_json(row: CaseCosts, raw: Raw) -> dict[str, Any]:
             "reported": max(tokens_in.count, tokens_out.count),
         },
         "duration": {"p50": row.duration.p50, "p95": row.duration.p95},
-        "cost": _money_json(row.cost, raw),
-        "cost_per_pass": _money_json(row.cost_per_pass, raw),
+        "cost": money_json(row.cost, raw),
+        "cost_per_pass": money_json(row.cost_per_pass, raw),
     }
 
 
@@ -70,7 +70,7 @@ def evaluation_json(
     progress = stored.progress()
     return {
         "status_reason": stored.status_reason,
-        "cost": _money_json(evaluation_cost(rows), raw),
+        "cost": money_json(evaluation_cost(rows), raw),
         "price": None
         if price is None
         else {"input_per_mtok": raw(price[0]), "output_per_mtok": raw(price[1])},

@@ -31,7 +31,7 @@ from passk_tui.core.stats.gating.family_wise import promise_words
 from passk_tui.core.stats.gating.gate import gate_text
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
 from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
-from passk_tui.reports import costs
+from passk_tui.reports import costs, judge_json
 from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json
 from passk_tui.reports.report import (
@@ -277,6 +277,7 @@ def render_json(report: Report) -> str:
             # Attempts run again elsewhere because their Ray node died (each counted once).
             "reruns": reruns(stored.records),
             **costs.evaluation_json(stored, report.costs, raw),
+            **judge_json.evaluation_json(stored.records, raw),
         },
         "intervals": {
             "level": reading.level,
@@ -291,19 +292,27 @@ def render_json(report: Report) -> str:
                 **_case_json(c, verbatim),
                 **costs.case_json(row, raw),
                 "conversation": conversation_json(shape),
+                **judge_json.case_json([r for r in stored.records if r.case_index == i], raw),
             }
-            for c, row, shape in zip(report.cases, report.costs, report.conversations, strict=True)
+            for i, (c, row, shape) in enumerate(
+                zip(report.cases, report.costs, report.conversations, strict=True)
+            )
         ],
         "attempts": [
             {
                 # Not dataclasses.asdict: it deep-copies the answer, recursing as deep as it nests.
-                **{f.name: getattr(r, f.name) for f in fields(r) if f.name != "transcript"},
+                **{
+                    f.name: getattr(r, f.name)
+                    for f in fields(r)
+                    if f.name not in ("transcript", "votes")
+                },
                 "outcome": str(r.outcome),
                 "output": verbatim(r.output),
                 "usage": verbatim(r.usage),
                 "started": iso_time(r.started),
                 "ended": iso_time(r.ended),
                 "duration": r.duration,
+                "judge": judge_json.attempt_json(r, verbatim, raw),
                 "transcript": verbatim(transcript_json(r, stored.cases[r.case_index])),
             }
             for r in stored.records

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.render.glyphs import SYMBOLS
+from passk_tui.core.render.judge_text import votes_said
 from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.html_page import cut_text, value_text
@@ -79,6 +80,11 @@ def _attempt_line(a: AttemptRecord, width: int, given: dict[tuple[str, str], int
             parts[-1] += ", failed the same way"
         else:
             parts.append("failed: " + _shown("reason", a.reason, first))
+    said = votes_said(a)
+    if said is not None:
+        # The judge's last vote's words: why the majority went as it did, in short.
+        last = next((v.text for v in reversed(a.votes) if v.text), None)
+        parts.append(said + ("" if last is None else ": " + cut_text(last, ANSWER_CHARS)))
     if a.outcome is Outcome.ERRORED:
         error = a.error or "no error text"
         parts.append(f"[{a.status}] " + _shown("error", error, _first(given, "error", error, a)))

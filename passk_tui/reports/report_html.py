@@ -35,6 +35,7 @@ from passk_tui.reports.html_page import (
     page,
     settings_list,
 )
+from passk_tui.reports.judge_html import judge_section
 from passk_tui.reports.report import Report, TableGroup, table_groups
 from passk_tui.reports.report_attempts import ATTEMPTS_NOTE, CASE_REM, attempts_list
 from passk_tui.reports.transcripts import transcripts_html
@@ -111,6 +112,7 @@ def render_report(report: Report) -> str:
             _split(rows),
             '<h2 id="results">Results</h2>',
             *(_table(*group, anchor=f"figures{i or ''}") for i, group in enumerate(groups)),
+            *judge_section(stored),
             '<h2 id="cost">What it cost</h2>',
             cost_section(stored, report.costs),
             "<h2>Settings</h2>",

@@ -81,7 +81,8 @@ class StoredEvaluation:
     def runs_started(self) -> int:
         """The Runs this evaluation has started, resumes included: one per key it sent (every
         record, withdrawn or not, and every attempt in flight, whose replay starts none)."""
-        return len(self.records) + len(self.withdrawn) + len(self.in_flight)
+        judged = sum(len(r.votes) for r in self.records)  # the judge's Runs, one per vote
+        return len(self.records) + len(self.withdrawn) + len(self.in_flight) + judged
 
     @property
     def missing(self) -> int:

@@ -1,13 +1,20 @@
-"""Reading evaluations back: ids from references, the history list, one evaluation whole."""
+"""Reading evaluations back: ids from references, the history list, one evaluation whole;
+and the judge's votes, kept as each Run ends and read back with their attempt."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.attempt import AttemptRecord, Outcome, Vote
+from passk_tui.core.checks.panel import Judged
 from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.bounds import bounded_output
+from passk_tui.core.inputs.price import exact_decimal
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.stats.extent import extent, known_attempts
 from passk_tui.core.stats.gating.stopping import StopReason
@@ -22,8 +29,87 @@ from passk_tui.store.errors import UnknownEvaluation
 from passk_tui.store.history import gate_counts
 from passk_tui.store.models import EvaluationSummary, StoredEvaluation
 
+#: (case index, attempt, retake): which attempt a vote belongs to.
+AttemptPlace = tuple[int, int, int]
 
-class StoreReads(StoreConnection):
+
+class StoreVotes(StoreConnection):
+    """Writing and reading the ``judge_votes`` table."""
+
+    def keep_vote(self, evaluation_id: str, attempt: Judged, vote: Vote) -> None:
+        """Keep one vote (a vote of the same Run asked again replaces it), in one transaction."""
+        text, _ = bounded_output(vote.text)
+        with self._writing("the judge's vote") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO judge_votes (evaluation_id, case_index, attempt, retake,"
+                " run, key, agent, version, verdict, text, error, usage, cost, prompt_sha256)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    evaluation_id,
+                    attempt.case_index,
+                    attempt.attempt,
+                    attempt.retake,
+                    vote.run,
+                    f"{attempt.key}/judge/{vote.run}",
+                    layout.text(vote.agent),
+                    vote.version,
+                    None if vote.verdict is None else int(vote.verdict),
+                    layout.text(text),
+                    layout.text(vote.error),
+                    None if vote.usage is None else layout.to_json(vote.usage),
+                    None if vote.cost is None else exact_decimal(vote.cost),
+                    vote.prompt_sha256,
+                ),
+            )
+
+    def forget_votes(self, evaluation_id: str, attempt: Judged) -> None:
+        """Drop an attempt's votes: they judged an answer it no longer has (its Run ran again)."""
+        with self._writing("the judge's votes") as db:
+            db.execute(
+                "DELETE FROM judge_votes WHERE evaluation_id = ? AND case_index = ?"
+                " AND attempt = ? AND retake = ?",
+                (evaluation_id, attempt.case_index, attempt.attempt, attempt.retake),
+            )
+
+    def votes_of(self, evaluation_id: str) -> dict[AttemptPlace, tuple[Vote, ...]]:
+        """Every stored vote of the evaluation, by attempt, in Run order."""
+        found: dict[AttemptPlace, list[Vote]] = {}
+        for row in self._query(
+            "SELECT * FROM judge_votes WHERE evaluation_id = ?"
+            " ORDER BY case_index, attempt, retake, run",
+            (evaluation_id,),
+        ):
+            place = (row["case_index"], row["attempt"], row["retake"])
+            found.setdefault(place, []).append(vote_from_row(row))
+        return {place: tuple(votes) for place, votes in found.items()}
+
+
+def vote_from_row(row: sqlite3.Row) -> Vote:
+    verdict = row["verdict"]
+    return Vote(
+        run=row["run"],
+        agent=row["agent"],
+        version=row["version"],
+        verdict=None if verdict is None else bool(verdict),
+        text=row["text"],
+        error=row["error"],
+        usage=None if row["usage"] is None else json.loads(row["usage"]),
+        cost=None if row["cost"] is None else Fraction(row["cost"]),
+        prompt_sha256=row["prompt_sha256"],
+    )
+
+
+def with_votes(
+    records: Sequence[AttemptRecord], votes: dict[AttemptPlace, tuple[Vote, ...]]
+) -> list[AttemptRecord]:
+    """The records, each with the votes stored for it."""
+    return [
+        replace(r, votes=found) if (found := votes.get((r.case_index, r.attempt, r.retake))) else r
+        for r in records
+    ]
+
+
+class StoreReads(StoreVotes):
     """What the store reads back; never writes."""
 
     def resolve(self, ref: str) -> str:
@@ -199,6 +285,7 @@ class StoreReads(StoreConnection):
         ):
             record = layout.record_from_row(r)
             (withdrawn if record.outcome is Outcome.WITHDRAWN else records).append(record)
+        records = with_votes(records, self.votes_of(evaluation_id))
         in_flight = [
             Slot(r["case_index"], r["attempt"], r["retake"])
             for r in self._query(

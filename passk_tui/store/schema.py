@@ -204,6 +204,29 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE evaluations ADD COLUMN group_position INTEGER;
     CREATE INDEX evaluations_by_group ON evaluations(group_id) WHERE group_id IS NOT NULL;
     """,
+    # The judge's votes: each Run of a `judge` check's agent on one attempt (run 1.., asks
+    # again included; its key is '<attempt key>/judge/<run>'), kept as soon as it ends so a
+    # resume never asks it again; reused only for the prompt it answered (its sha256).
+    # verdict 1 pass, 0 fail, NULL none; cost exact decimal text (NULL: unpriced or no usage).
+    """
+    CREATE TABLE judge_votes (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        case_index    INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,
+        retake        INTEGER NOT NULL,
+        run           INTEGER NOT NULL,
+        key           TEXT NOT NULL,
+        agent         TEXT NOT NULL,
+        version       INTEGER NOT NULL,
+        verdict       INTEGER,
+        text          TEXT,
+        error         TEXT,
+        usage         TEXT,
+        cost          TEXT,
+        prompt_sha256 TEXT NOT NULL,
+        PRIMARY KEY (evaluation_id, case_index, attempt, retake, run)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

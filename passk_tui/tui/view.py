@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING
 
 from passk_tui.core.inputs.agent_definition import Definition, labelled
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.render.judge_text import judge_lines
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import reading as settings_reading
+from passk_tui.core.stats.agreement.judge_votes import judge_agreements
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.costs.conversation_spread import (
     ConversationSpread,
     progress_conversations,
 )
+from passk_tui.core.stats.costs.judge_costs import judge_costs
 from passk_tui.core.stats.extent import Extent, progress_extent
 from passk_tui.core.stats.gating.gate import CaseReading, Reading
 from passk_tui.core.stats.progress import Cell, Progress
@@ -109,6 +112,11 @@ class EvaluationView:
     def conversations(self) -> list[ConversationSpread]:
         """Per case its turns, tool calls and steps per attempt (p50 / p95)."""
         return progress_conversations(self.progress)
+
+    def judge_lines(self) -> list[str]:
+        """What the judge said of itself: a line per judge and its cost (none: no judge)."""
+        records = [r for rows in self.progress.records for r in rows]
+        return judge_lines(judge_agreements(records), judge_costs(records))
 
     @property
     def running(self) -> bool:

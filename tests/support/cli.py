@@ -93,10 +93,13 @@ def finish(process: subprocess.Popen[str], timeout: float = 60) -> tuple[int, st
     return process.returncode, out, err
 
 
-async def run_async(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    """Run the headless CLI as a real process, without blocking the loop a fake server runs in."""
+async def run_async(
+    *args: str, env: dict[str, str], cwd: Path, headless: bool = True
+) -> tuple[int, str, str]:
+    """Run the headless CLI (or a subcommand: ``headless`` False) as a real process, without
+    blocking the loop a fake server runs in."""
     process = await asyncio.create_subprocess_exec(
-        *command(*args), cwd=cwd, env=env,
+        *command(*args, headless=headless), cwd=cwd, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, err = await asyncio.wait_for(process.communicate(), 120)

@@ -212,8 +212,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    async def serve() -> None:
-        server = ServedOpenAI(args.answer, args.wrong, args.seed, args.latency)
+    serve(lambda: ServedOpenAI(args.answer, args.wrong, args.seed, args.latency))
+
+
+def serve(make: Callable[[], FakeOpenAI]) -> None:
+    """Serve ``make()``'s server until SIGINT/SIGTERM: its base URL on stdout, then, at the
+    end, the count of requests it answered."""
+
+    async def serving() -> None:
+        server = make()
         print(await server.start(), flush=True)
         try:
             await until_stopped()
@@ -221,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
             await server.stop()
             print(json.dumps({"requests": server.requests}), flush=True)
 
-    asyncio.run(serve())
+    asyncio.run(serving())
 
 
 if __name__ == "__main__":

@@ -384,7 +384,7 @@ def test_spec_is_the_table_as_written() -> None:
         (
             {},
             "no check kind (one of equals, contains, not_contains, regex, one_of, number, "
-            "json, command, tool_called, all, any)",
+            "json, command, tool_called, judge, all, any)",
         ),
         ("391", "must be a table with one check kind, got string"),
         ({"equals": 391}, "equals must be a string, got integer"),

@@ -24,6 +24,7 @@ from passk_tui.core.checks.base import (
 )
 from passk_tui.core.checks.command import CommandCheck
 from passk_tui.core.checks.json_schema import Nesting, Schema
+from passk_tui.core.checks.judge import JUDGE_KEYS, JudgeCheck
 from passk_tui.core.checks.tool_called import ToolCalled
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import strings
@@ -36,8 +37,8 @@ REGEX_ON_LOOP = 0.02
 MAX_CHECK_DEPTH = 64
 
 TEXT_KINDS = ("equals", "contains", "not_contains", "regex", "one_of")
-KINDS = (*TEXT_KINDS, "number", "json", "command", "tool_called", "all", "any")
-MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox", "on")
+KINDS = (*TEXT_KINDS, "number", "json", "command", "tool_called", "judge", "all", "any")
+MODIFIERS = ("ignore_case", "tolerance", "timeout", "sandbox", "on", *JUDGE_KEYS)
 
 
 class _TextCheck(PureCheck):
@@ -221,12 +222,16 @@ class _Any(_All):
         self, output: Any, deadline: float, transcript: Transcript | None = None
     ) -> Verdict:
         reasons = []
+        unjudged = None
         for check in self.checks:
             verdict = await check.verdict(output, deadline, transcript)
             if verdict.passed:
                 return PASS
             reasons.append(verdict.reason or "failed")
-        return Verdict(False, "none passed: " + "; ".join(reasons))
+            unjudged = unjudged or (verdict if verdict.errored else None)
+        # One that could not judge (a judge without a majority, a sandbox's limit) may have
+        # passed: the answer is not wrong, the attempt is errored.
+        return unjudged or Verdict(False, "none passed: " + "; ".join(reasons))
 
 
 _TEXT_CLASSES: dict[str, Callable[[dict[str, Any], str], Check]] = {
@@ -268,9 +273,14 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         raise InputError(f"{where}: ignore_case means nothing with {kind}")
     if "tolerance" in spec and kind != "number":
         raise InputError(f"{where}: tolerance goes only with number")
-    for modifier in ("timeout", "sandbox", "on"):
+    for modifier in ("timeout", "sandbox"):
         if modifier in spec and kind != "command":
             raise InputError(f"{where}: {modifier} goes only with command")
+    if "on" in spec and kind not in ("command", "judge"):
+        raise InputError(f"{where}: on goes only with command or judge")
+    for key in JUDGE_KEYS:
+        if key in spec and kind != "judge":
+            raise InputError(f"{where}: {key} goes only with judge")
     if kind in _TEXT_CLASSES:
         return _TEXT_CLASSES[kind](spec, where)
     if kind == "number":
@@ -281,6 +291,8 @@ def _compile(spec: Any, where: str, base_dir: Path, nesting: Nesting) -> Check:
         return CommandCheck(spec, where, base_dir)
     if kind == "tool_called":
         return ToolCalled(spec, where)
+    if kind == "judge":
+        return JudgeCheck(spec, where)
     group = _All if kind == "all" else _Any
     return group(spec, where, base_dir, nesting)
 

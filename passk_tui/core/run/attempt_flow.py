@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict
+from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Verdict, Vote
+from passk_tui.core.checks.panel import Judges, Panel, close_panel, open_panel
 from passk_tui.core.errors import RunError
 from passk_tui.core.inputs.bounds import bounded_output, bounded_usage
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import PlannedAttempt
-from passk_tui.core.run.cases import Case
 from passk_tui.core.run.conversation import TranscriptLog, UserAgents, play
 from passk_tui.core.run.events import AttemptFinished, AttemptRetrying, AttemptStarted, Event
 from passk_tui.core.run.policy import SamplingPolicy, Slot
@@ -47,6 +47,8 @@ class AttemptFlow:
 
     settings: Settings
     target: Target
+    #: The judge agents a `judge` check asks (None: the cases have no judge, or none was made).
+    judges: Judges | None
     users: UserAgents | None
     policy: SamplingPolicy
     progress: Progress
@@ -101,13 +103,13 @@ class AttemptFlow:
         check = planned.case.check
         transcript = log.transcript() if log.kept else None
         if turn.status != "completed" or check is None or not check.waits:
-            verdict = await self._judge(planned.case, turn, deadline, log)
+            verdict, votes = await self._judge(planned, turn, deadline, log)
         else:
-            # A check that may wait (a process, a slow regex) is withdrawn with the Runs.
-            judging = loop.create_task(self._judge(planned.case, turn, deadline, log))
+            # A check that may wait (a process, a slow regex, a judge) is withdrawn with the Runs.
+            judging = loop.create_task(self._judge(planned, turn, deadline, log))
             self._in_flight[judging] = planned
             try:
-                verdict = await judging
+                verdict, votes = await judging
             except asyncio.CancelledError:
                 if asyncio.current_task().cancelling():  # type: ignore[union-attr]
                     raise
@@ -116,7 +118,7 @@ class AttemptFlow:
                 return
             finally:
                 self._in_flight.pop(judging, None)
-        self._keep(self._record(planned, turn, verdict, started, retries, transcript))
+        self._keep(self._record(planned, turn, verdict, started, retries, transcript, votes))
         # Let the record's write (scheduled just now) run before this worker asks the policy
         # for its next attempt: the policy then knows of this one (a budget, what it cost).
         await asyncio.sleep(0)
@@ -178,14 +180,23 @@ class AttemptFlow:
         return task.result()
 
     async def _judge(
-        self, case: Case, turn: Turn, deadline: float, log: TranscriptLog
-    ) -> Verdict | None:
-        """The check's verdict on a completed Turn, bounded by the deadline; None for errored ones."""
+        self, planned: PlannedAttempt, turn: Turn, deadline: float, log: TranscriptLog
+    ) -> tuple[Verdict | None, tuple[Vote, ...]]:
+        """The check's verdict on a completed Turn, bounded by the deadline (None for errored
+        ones), and the judge's votes on it: a `judge` check asks them through the attempt's
+        panel, open while the check runs."""
+        check = planned.case.check
         if turn.status != "completed":
-            return None
-        if case.check is None:
-            return Verdict(True)
-        return await case.check.judge(turn.output, deadline, log.transcript())
+            return None, ()
+        if check is None:
+            return Verdict(True), ()
+        panel = Panel(planned, planned.case.input, self.judges) if self.judges is not None else None
+        token = open_panel(panel)
+        try:
+            verdict = await check.judge(turn.output, deadline, log.transcript())
+        finally:
+            close_panel(token)
+        return verdict, tuple(panel.votes) if panel is not None else ()
 
     def _withdrawal(self, planned: PlannedAttempt) -> AttemptRecord:
         """The stored trace of an attempt the user's stop withdrew (counted nowhere)."""
@@ -215,6 +226,7 @@ class AttemptFlow:
         started: float,
         retries: int,
         transcript: Transcript | None = None,
+        votes: tuple[Vote, ...] = (),
     ) -> AttemptRecord:
         error = turn.error
         if verdict is None:
@@ -247,6 +259,7 @@ class AttemptFlow:
             node=turn.node,
             # Bounded as the answer is: what is kept (and shown) of a runaway conversation.
             transcript=None if transcript is None else transcript.bounded(),
+            votes=votes,
         )
 
     def _keep(self, record: AttemptRecord) -> None:

@@ -88,6 +88,10 @@ class BudgetedPolicy:
         self._open.discard((record.case_index, record.attempt))
         if self.price is not None:
             self.cost_spent += self.price.cost(record.usage) or 0
+        # The judge's Runs count too, when they land with their attempt (a Run budget may
+        # then end over by the votes of the attempts in flight), and its money at its prices.
+        self.runs_started += len(record.votes)
+        self.cost_spent += sum((v.cost for v in record.votes if v.cost is not None), Fraction(0))
         self.inner.landed(record)
 
     def dropped(self, slot: Slot) -> None:

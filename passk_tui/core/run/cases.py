@@ -73,9 +73,9 @@ def load_cases(path: Path, completion_only: bool = False) -> list[Case]:
         raise InputError(
             f"{label}: a cases file ends in .toml or .jsonl, not {suffix or 'nothing'!r}"
         )
-    text = _read(path, label)
+    text = read_cases_text(path, label)
     if suffix == ".jsonl":
-        return cases_of_rows(_jsonl_rows(text, label), label, path.parent, completion_only)
+        return cases_of_rows(jsonl_rows(text, label), label, path.parent, completion_only)
     rows = _toml_rows(text, label)
     return cases_of_rows(rows, label, path.parent, completion_only, _check_places(text, rows))
 
@@ -126,7 +126,7 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in normal if unicodedata.category(ch) != "Cf")
 
 
-def _read(path: Path, label: str) -> str:
+def read_cases_text(path: Path, label: str) -> str:
     """The file's text; 'utf-8-sig' so that a byte-order mark from an editor does no harm.
 
     Only a regular file is read: a FIFO would block forever and /dev/zero never ends.
@@ -186,7 +186,7 @@ def _check_places(text: str, rows: list[tuple[str, Any]]) -> list[str | None]:
     return places
 
 
-def _jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
+def jsonl_rows(text: str, label: str) -> list[tuple[str, Any]]:
     """The non-blank lines of a JSON Lines file, each parsed, with its place 'line N'."""
     rows: list[tuple[str, Any]] = []
     for number, line in enumerate(text.split("\n"), start=1):

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
 from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.checks.panel import Judges
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
@@ -54,6 +55,7 @@ class Evaluation(AttemptFlow):
         self.cases = list(cases)
         self.settings = settings
         self.target = target
+        self.judges: Judges | None = None
         #: Which attempt to start next; by default every case 1..attempts, minus ``previous``.
         self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
@@ -100,6 +102,8 @@ class Evaluation(AttemptFlow):
         """
         if not self._prepared:
             await self.target.prepare()
+            if self.judges is not None:
+                await self.judges.prepare()
             self._prepared = True
 
     async def run(self) -> Status:
@@ -233,6 +237,8 @@ class Interleaved:
         """Close every target (the cancels still under way go out first)."""
         for evaluation in self.evaluations:
             await evaluation.target.aclose()
+            if evaluation.judges is not None:
+                await evaluation.judges.aclose()
 
     def _next(self) -> tuple[Evaluation, PlannedAttempt] | Pause:
         """The next attempt of the evaluation whose turn it is, else of the next one that has one."""

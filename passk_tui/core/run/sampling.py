@@ -17,6 +17,7 @@ from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.budget import BudgetedPolicy, budgeted
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
 from passk_tui.core.stats.costs.case_costs import total_cost
+from passk_tui.core.stats.costs.judge_costs import judge_costs
 from passk_tui.core.stats.gating.family_wise import case_level
 from passk_tui.core.stats.gating.gate import Reading, read
 from passk_tui.core.stats.gating.stopping import (
@@ -92,11 +93,12 @@ def sampling_policy(
         return policy
     started = len(records) + len(in_flight) if runs_started is None else runs_started
     spent = Fraction(0) if settings.price is None else total_cost(settings.price, records)
+    spent = (spent or Fraction(0)) + (judge_costs(records).cost or 0)
     return BudgetedPolicy(
         policy,
         settings,
         runs_started=started,
-        cost_spent=spent or Fraction(0),
+        cost_spent=spent,
         replays=in_flight,
     )
 

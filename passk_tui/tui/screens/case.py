@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Header, Static
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.agent_definition import outside_verdict
 from passk_tui.core.render.cost_text import case_cost_text, conversation_text
+from passk_tui.core.render.judge_text import case_judge_text
 from passk_tui.core.stats.progress import CELL_OF_OUTCOME, Cell
 from passk_tui.core.stats.rates.figures import two_decimals
 from passk_tui.core.stats.rates.intervals import interval_text, level_text
@@ -274,6 +275,9 @@ class CaseScreen(CaseViews):
         shape = self.view.conversations()[self.case_index]
         if shape.conversational:
             parts.append((f"\nper attempt: {conversation_text(shape)}", muted))
+        judge = case_judge_text(self.view.progress.records[self.case_index])
+        if judge is not None:
+            parts.append((f" · {judge}", muted))
         text = parts_line(*parts)
         self.query_one("#case-figures", Static).update(text)
 

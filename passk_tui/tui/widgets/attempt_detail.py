@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.render.judge_text import vote_heading, votes_said
 from passk_tui.core.stats.progress import CELL_OF_OUTCOME
 from passk_tui.core.text.amounts import retries_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
@@ -60,6 +61,8 @@ class AttemptDetail(Vertical):
             yield Static(id="attempt-diff-lines")
         yield TextArea("", id="attempt-answer", read_only=True, soft_wrap=True, show_cursor=False)
         yield TranscriptView(id="attempt-transcript")
+        with VerticalScroll(id="attempt-votes"):
+            yield Static(id="attempt-votes-lines")
 
     def show_pending(self, attempt: int) -> None:
         muted = palette(self.app).get("muted-text", "")
@@ -73,6 +76,7 @@ class AttemptDetail(Vertical):
         answer.display = True
         self.query_one("#attempt-diff").display = False
         self.query_one(TranscriptView).display = False
+        self.query_one("#attempt-votes").display = False
 
     def show(self, record: AttemptRecord, verdict: Text, reference: AttemptRecord | None) -> None:
         """``record`` with its ``verdict`` line; beside ``reference`` (a passing attempt)
@@ -94,6 +98,7 @@ class AttemptDetail(Vertical):
         answer.placeholder = why_no_answer(record)
         if answer.text != text:
             answer.load_text(text)
+        self._show_votes(record)
         box = self.query_one("#attempt-diff", VerticalScroll)
         failing = record.outcome is not Outcome.PASSED and record.output is not None
         box.display = failing and reference is not None
@@ -108,6 +113,22 @@ class AttemptDetail(Vertical):
             else diff_text(lines, reference.outcome, record.outcome, colours)
         )
         self.query_one("#attempt-diff-lines", Static).update(body)
+
+    def _show_votes(self, record: AttemptRecord) -> None:
+        """The judge's Runs on the answer, each its verdict and its text, beside the answer."""
+        box = self.query_one("#attempt-votes", VerticalScroll)
+        box.display = bool(record.votes)
+        if not record.votes:
+            return
+        box.border_title = f"judge: {votes_said(record)}"
+        body = Text()
+        for vote in record.votes:
+            if body:
+                body.append("\n\n")
+            body.append(terminal_safe(vote_heading(vote)), style="bold")
+            if vote.text:
+                body.append("\n" + terminal_safe_lines(vote.text))
+        self.query_one("#attempt-votes-lines", Static).update(body)
 
 
 #: How much of a Ray node id the Case screen shows (ids are 56 hex digits; 12 tell them apart).
@@ -129,6 +150,7 @@ def verdict_text(
         (f" · {retries_text(record.retries)}" if record.retries else "", ""),
         (finish_text(record.finish_reason), ""),
         (f" · node {terminal_safe(record.node[:NODE_CHARS])}" if record.node else "", ""),
+        (f" · {votes_said(record)}" if record.votes else "", ""),
     )
     if record.outcome is Outcome.PASSED and decided_by is not None:
         text.append(f" · {decided_by}")

@@ -122,6 +122,7 @@ class ResultsScreen(ResultsViews):
         yield Static(id="results-status")
         yield Static(id="results-cases")
         yield Static(id="results-cost")
+        yield Static(id="results-judge")
         yield Static(id="results-gate")
         yield Static(id="results-order")
         yield SearchBar()
@@ -328,6 +329,9 @@ class ResultsScreen(ResultsViews):
         parts = [cost_summary(view.costs(), view.settings)]
         if view.status_reason == BUDGET_SPENT:
             parts.append(budget_line(view.progress, view.settings))
+        judge = " · ".join(view.judge_lines())
+        self.query_one("#results-judge", Static).display = bool(judge)
+        self._show("#results-judge", Text(terminal_safe(judge)))
         shown = " · ".join(part for part in parts if part)
         widget = self.query_one("#results-cost", Static)
         widget.display = bool(shown)

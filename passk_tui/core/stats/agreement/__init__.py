@@ -1,0 +1,1 @@
+"""How far raters agree: a judge's votes with each other, a judge with a person's labels."""
