@@ -16,7 +16,10 @@ Its JSON form (``to_json``) is the one every reader sees (the ``.json`` export's
        {"role": "tool", "turn": 1, "id": "call_1", "name": "refund",
         "arguments": {"order_id": "1234"}, "content": "ok", "error": false, "duration": 0.02},
        {"role": "assistant", "turn": 1, "content": "Done.", ...}],
-     "cut": 0, "user_usage": null}
+     "cut": 0, "user_usage": null, "user_cost": null}
+
+``user_cost`` is the simulated user's money at its version's prices, as exact decimal
+text (``"0.000123"``): counted apart from the agent's, like its ``user_usage``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
+
+from passk_tui.core.text.decimals import exact_decimal
 
 #: The roles a message may have: the user's (typed in ``turns`` or written by a simulated
 #: user), the agent's, and a tool's answer to one call.
@@ -115,6 +121,8 @@ class Transcript:
     """Messages dropped from the end to keep it within ``TRANSCRIPT_LIMIT`` (0: all kept)."""
     user_usage: dict[str, int] | None = field(default=None)
     """The simulated user's tokens, counted apart from the agent's."""
+    user_cost: Fraction | None = field(default=None)
+    """The simulated user's money at its version's prices; None: no prices, or no usage."""
 
     @property
     def turns(self) -> int:
@@ -145,6 +153,7 @@ class Transcript:
             "messages": [m.to_json() for m in self.messages],
             "cut": self.cut,
             "user_usage": self.user_usage,
+            "user_cost": None if self.user_cost is None else exact_decimal(self.user_cost),
         }
 
     @classmethod
@@ -159,6 +168,7 @@ class Transcript:
             messages,
             cut if isinstance(cut, int) else 0,
             user_usage if isinstance(user_usage, dict) else None,
+            _money(data.get("user_cost")),
         )
 
     def bounded(self) -> Transcript:
@@ -200,6 +210,16 @@ def input_text(value: Any) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _money(text: Any) -> Fraction | None:
+    """A stored cost's exact decimal text read back; anything else is unknown (None)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def plain_transcript(given: Any, answer: Any, answered: bool) -> Transcript:

@@ -27,6 +27,7 @@ from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.core.render.reruns_text import reruns
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
+from passk_tui.core.stats.costs.conversation_spread import known_sum
 from passk_tui.core.stats.gating.family_wise import promise_words
 from passk_tui.core.stats.gating.gate import gate_text
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
@@ -278,6 +279,10 @@ def render_json(report: Report) -> str:
             "reruns": reruns(stored.records),
             **costs.evaluation_json(stored, report.costs, raw),
             **judge_json.evaluation_json(stored.records, raw),
+            # A simulated user's money, apart from the agent's and the judge's.
+            "user_cost": costs.money_json(
+                known_sum(row.user_cost for row in report.conversations), raw
+            ),
         },
         "intervals": {
             "level": reading.level,
@@ -291,7 +296,7 @@ def render_json(report: Report) -> str:
             {
                 **_case_json(c, verbatim),
                 **costs.case_json(row, raw),
-                "conversation": conversation_json(shape),
+                "conversation": conversation_json(shape, raw),
                 **judge_json.case_json([r for r in stored.records if r.case_index == i], raw),
             }
             for i, (c, row, shape) in enumerate(

@@ -12,6 +12,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.costs.case_costs import Spread
 from passk_tui.core.stats.costs.conversation_spread import ConversationSpread
 from passk_tui.core.text.amounts import counted
+from passk_tui.reports.costs import Raw, money_json
 from passk_tui.reports.html_page import cut_text, esc
 
 #: Longest text of one message shown in the HTML report (its full size is said when longer).
@@ -23,7 +24,7 @@ def transcript_json(record: AttemptRecord, case: Case) -> dict[str, Any]:
     return transcript_of(record, case.input).to_json()
 
 
-def conversation_json(row: ConversationSpread) -> dict[str, Any]:
+def conversation_json(row: ConversationSpread, raw: Raw) -> dict[str, Any]:
     """A case's ``conversation`` in the .json: p50 / p95 of turns, tool calls and steps."""
 
     def spread(s: Spread) -> dict[str, float | None]:
@@ -35,6 +36,7 @@ def conversation_json(row: ConversationSpread) -> dict[str, Any]:
         "steps": spread(row.steps),
         # A simulated user's tokens, counted apart from the agent's (not in ``tokens``).
         "user_tokens": row.user_tokens,
+        "user_cost": money_json(row.user_cost, raw),
     }
 
 

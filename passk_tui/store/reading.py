@@ -14,12 +14,12 @@ from passk_tui.core.attempt import AttemptRecord, Outcome, Vote
 from passk_tui.core.checks.panel import Judged
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.bounds import bounded_output
-from passk_tui.core.inputs.price import exact_decimal
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.stats.extent import extent, known_attempts
 from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.core.stats.rates.interval_choice import evaluation_choice
+from passk_tui.core.text.decimals import exact_decimal
 from passk_tui.core.text.mentions import shorten
 from passk_tui.core.text.terminal_text import first_unsafe
 from passk_tui.store import rows as layout

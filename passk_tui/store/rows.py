@@ -23,10 +23,11 @@ from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import bounded_output, storable_json, storable_text
 from passk_tui.core.inputs.conversation import user_from_json
-from passk_tui.core.inputs.price import exact_decimal, price_from_texts
+from passk_tui.core.inputs.price import price_from_texts
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.gating.stopping import StopReason
+from passk_tui.core.text.decimals import exact_decimal
 from passk_tui.core.transcript import Transcript
 from passk_tui.store.errors import StoreUnusable
 

@@ -179,6 +179,41 @@ async def test_a_model_playing_the_user_has_its_tokens_counted_apart(
     assert [m["role"] for m in asked[1]] == ["system", "assistant", "user"]
 
 
+def _priced_customer(folder: Path) -> None:
+    """The customer's model priced at $1.50 / $6 per million tokens (the agent's is not)."""
+    agents = folder / "agents.toml"
+    agents.write_text(
+        agents.read_text().replace(
+            "[agents.customer.versions.1]\n",
+            "[agents.customer.versions.1]\nprice = { input_per_mtok = 1.5, output_per_mtok = 6 }\n",
+        )
+    )
+
+
+async def test_a_simulated_users_money_is_counted_apart_and_in_the_budget(
+    endpoint: FakeOpenAI, tmp_path: Path
+) -> None:
+    endpoint.respond = tool_model
+    write_tool_agent(tmp_path, endpoint.base_url, model_customer=True)
+    _priced_customer(tmp_path)
+    (tmp_path / "cases.toml").write_text(USER_CASES)
+    code, _, err = await _run(tmp_path, "llm")
+    assert code == 0, err
+    exported = json.loads((tmp_path / "out.json").read_text())
+    # Each attempt: the customer's 200 tokens in and 14 out, (200 x 1.5 + 14 x 6) / 10^6.
+    assert exported_attempts(tmp_path / "out.json")[0]["transcript"]["user_cost"] == "0.000384"
+    assert exported["cases"][0]["conversation"]["user_cost"] == 0.000768
+    assert exported["evaluation"]["user_cost"] == 0.000768
+    assert exported["cases"][0]["cost"] is None  # the agent's own: unpriced, not the user's
+    # Before: a budget saw only the agent's money; the customer's first attempt now spends it.
+    free = ["--price-in", "0", "--price-out", "0"]  # the agent's tokens cost nothing
+    code, _, err = await _run(tmp_path, "llm", *free, "--budget-cost", "0.0001")
+    assert code == 0, err
+    spent = json.loads((tmp_path / "out.json").read_text())
+    assert spent["evaluation"]["status_reason"].startswith("budget spent")
+    assert len(spent["attempts"]) == 1
+
+
 @pytest.mark.parametrize(
     ("agents", "problem"),
     [

@@ -11,7 +11,7 @@ import pytest
 
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.price import Price, exact_decimal, money_text, parse_money, parse_price
+from passk_tui.core.inputs.price import Price, money_text, parse_money, parse_price
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.cost_text import comparison_cost_lines
 from passk_tui.core.run.budget import BudgetedPolicy
@@ -19,6 +19,7 @@ from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Pause, Slot
 from passk_tui.core.stats.costs.case_costs import case_costs, evaluation_cost
 from passk_tui.core.stats.gating.settling import expected_path, more_to_decide
 from passk_tui.core.stats.gating.stopping import GateRule
+from passk_tui.core.text.decimals import exact_decimal
 from passk_tui.evaluations.settings_text import check_settings
 from passk_tui.targets.agents_file import load_agents
 from tests.support.records import record

@@ -16,7 +16,7 @@ from typing import Any
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import over_bound
-from passk_tui.core.text.decimals import significant
+from passk_tui.core.text.decimals import exact_decimal, significant
 from passk_tui.core.text.mentions import shorten
 
 #: Tokens a price is quoted for.
@@ -99,27 +99,6 @@ def parse_money(text: str) -> Fraction:
     if value == 0:
         raise InputError("must be more than 0")
     return value
-
-
-def exact_decimal(value: Fraction) -> str:
-    """An exact money fraction as its full decimal text (``0.000123``); every cost has one.
-
-    A cost is a sum of (whole tokens x decimal price) / 10**6, so its denominator has
-    no prime factor but 2 and 5; such a fraction is a finite decimal, written in full.
-    """
-    denominator, twos, fives = value.denominator, 0, 0
-    while denominator % 2 == 0:
-        denominator, twos = denominator // 2, twos + 1
-    while denominator % 5 == 0:
-        denominator, fives = denominator // 5, fives + 1
-    if denominator != 1:
-        raise ValueError(f"{value} has no finite decimal")
-    places = max(twos, fives)
-    scaled = value.numerator * 10**places // value.denominator
-    digits = str(abs(scaled)).rjust(places + 1, "0")
-    whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
-    sign = "-" if scaled < 0 else ""
-    return f"{sign}{whole}.{fraction}" if places else f"{sign}{whole}"
 
 
 def money_text(value: Fraction | None) -> str:

@@ -92,6 +92,9 @@ class BudgetedPolicy:
         # then end over by the votes of the attempts in flight), and its money at its prices.
         self.runs_started += len(record.votes)
         self.cost_spent += sum((v.cost for v in record.votes if v.cost is not None), Fraction(0))
+        # A simulated user's money too (its Runs are the conversation's, not counted as Runs).
+        if record.transcript is not None and record.transcript.user_cost is not None:
+            self.cost_spent += record.transcript.user_cost
         self.inner.landed(record)
 
     def dropped(self, slot: Slot) -> None:

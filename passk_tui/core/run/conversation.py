@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any, Protocol
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.inputs.conversation import SimulatedUser
+from passk_tui.core.inputs.price import Price
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.transcript import (
@@ -44,6 +46,10 @@ class UserAgents(Protocol):
         """The target of the agent playing ``user``; InputError when there is none."""
         ...
 
+    def user_price(self, user: SimulatedUser) -> Price | None:
+        """The prices of the version playing ``user`` (its ``price``); None: it has none."""
+        ...
+
 
 class TranscriptLog:
     """An attempt's transcript as it grows, readable whenever the attempt ends."""
@@ -51,6 +57,7 @@ class TranscriptLog:
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self.user_usage: dict[str, int] | None = None
+        self.user_cost: Fraction | None = None
         #: True once the attempt had more than one input and one answer: its transcript is kept.
         self.kept = False
         #: One input and the Turn that answered it without tools: made into messages only when
@@ -62,7 +69,9 @@ class TranscriptLog:
         if self.plain is not None:
             given, turn = self.plain
             return plain_transcript(given, turn.output, turn.status == "completed")
-        return Transcript(tuple(self.messages), user_usage=self.user_usage)
+        return Transcript(
+            tuple(self.messages), user_usage=self.user_usage, user_cost=self.user_cost
+        )
 
     def add_steps(self, turn: Turn, number: int, seconds: float) -> None:
         """The agent's steps of one Turn (its tool calls, then its answer), as turn ``number``."""
@@ -112,8 +121,8 @@ async def play(
     assert case.user is not None
     if users is None:
         return Turn("failed", error="turn 1: no agents file to find the simulated user in")
-    user_target = users.user_target(case.user)
-    return await _play_user(target, user_target, planned, deadline, notify, log, case.user)
+    player = (users.user_target(case.user), users.user_price(case.user))
+    return await _play_user(target, player, planned, deadline, notify, log, case.user)
 
 
 async def _play_turns(
@@ -137,14 +146,16 @@ async def _play_turns(
 
 async def _play_user(
     target: Target,
-    user_target: Target,
+    player: tuple[Target, Price | None],
     planned: PlannedAttempt,
     deadline: float,
     notify: RetryNotice,
     log: TranscriptLog,
     user: SimulatedUser,
 ) -> Turn:
-    """The simulated user writes, the agent answers, until the user's stop text or max_turns."""
+    """The simulated user writes, the agent answers, until the user's stop text or max_turns.
+    ``player`` is the user's target and its prices: what it writes is priced as it lands."""
+    user_target, price = player
     ended: list[Turn] = []
     for number in range(1, user.max_turns + 1):
         view = Conversation(_user_view(log.transcript()), system=user.instruction)
@@ -158,6 +169,9 @@ async def _play_user(
             problem = written.error or written.status
             return _cut_at(Turn("failed", error=f"simulated user: {problem}"), number, ended)
         log.user_usage = usage_sum(iter((log.user_usage, written.usage)))
+        spent = None if price is None else price.cost(written.usage)
+        if spent is not None:
+            log.user_cost = spent + (log.user_cost or 0)
         text = input_text(written.output)
         stopped = user.stop is not None and user.stop in text
         if stopped and user.stop is not None:

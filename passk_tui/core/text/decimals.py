@@ -71,3 +71,24 @@ def significant(value: Fraction | float, digits: int = 2, least: int = 0, most: 
     while places < most and size < Fraction(10 ** (digits - 1), 10**places):
         places += 1
     return fixed(value, places)
+
+
+def exact_decimal(value: Fraction) -> str:
+    """An exact money fraction as its full decimal text (``0.000123``); every cost has one.
+
+    A cost is a sum of (whole tokens x decimal price) / 10**6, so its denominator has
+    no prime factor but 2 and 5; such a fraction is a finite decimal, written in full.
+    """
+    denominator, twos, fives = value.denominator, 0, 0
+    while denominator % 2 == 0:
+        denominator, twos = denominator // 2, twos + 1
+    while denominator % 5 == 0:
+        denominator, fives = denominator // 5, fives + 1
+    if denominator != 1:
+        raise ValueError(f"{value} has no finite decimal")
+    places = max(twos, fives)
+    scaled = value.numerator * 10**places // value.denominator
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
+    sign = "-" if scaled < 0 else ""
+    return f"{sign}{whole}.{fraction}" if places else f"{sign}{whole}"

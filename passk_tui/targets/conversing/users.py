@@ -13,6 +13,7 @@ from pathlib import Path
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.conversation import SimulatedUser
+from passk_tui.core.inputs.price import Price
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.target import Target
 from passk_tui.targets.agents_file import find_agents_file, load_agents, local_target
@@ -27,6 +28,8 @@ class AgentsFileUsers:
         agents = load_agents(path)
         #: (agent, version asked) -> the exact version found, checked before anything runs.
         self._versions: dict[tuple[str, int | None], int] = {}
+        #: (agent, exact version) -> its prices: the user's money is counted apart.
+        self._prices: dict[tuple[str, int], Price | None] = {}
         for case in cases:
             if case.user is None:
                 continue
@@ -39,6 +42,7 @@ class AgentsFileUsers:
             if number not in versions:
                 raise InputError(f"{where}: no version {number}")
             self._versions[(user.agent, user.version)] = number
+            self._prices[(user.agent, number)] = versions[number].price
         self._targets: dict[tuple[str, int], Target] = {}
 
     def user_target(self, user: SimulatedUser) -> Target:
@@ -49,6 +53,11 @@ class AgentsFileUsers:
             found = local_target(self.path, user.agent, version, concurrency=self.concurrency)
             self._targets[(user.agent, version)] = found
         return found
+
+    def user_price(self, user: SimulatedUser) -> Price | None:
+        """The prices of the version playing ``user``, as its agents file gives them."""
+        version = self._versions[(user.agent, user.version)]
+        return self._prices[(user.agent, version)]
 
     async def aclose(self) -> None:
         """Close every simulated user's target."""

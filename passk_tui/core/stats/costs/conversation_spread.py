@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.stats.costs.case_costs import Spread
@@ -26,6 +27,8 @@ class ConversationSpread:
     steps: Spread
     user_tokens: dict[str, int] | None = None
     """A simulated user's tokens over the case's attempts, apart from the agent's; None: none."""
+    user_cost: Fraction | None = None
+    """A simulated user's money at its version's prices over the case's attempts; None: none."""
 
     @property
     def conversational(self) -> bool:
@@ -47,11 +50,14 @@ def conversation_spreads(
     """A row per case (in ``names`` order) over its counted attempts."""
     shapes: dict[str, list[tuple[int, int, int]]] = {name: [] for name in names}
     users: dict[str, list[dict[str, int] | None]] = {name: [] for name in names}
+    paid: dict[str, list[Fraction | None]] = {name: [] for name in names}
     for record in records:
         if record.outcome is not Outcome.WITHDRAWN:
             shapes.setdefault(record.case, []).append(_shape(record))
-            spent = None if record.transcript is None else record.transcript.user_usage
-            users.setdefault(record.case, []).append(spent)
+            transcript = record.transcript
+            if transcript is not None:
+                users.setdefault(record.case, []).append(transcript.user_usage)
+                paid.setdefault(record.case, []).append(transcript.user_cost)
     return [
         ConversationSpread(
             name,
@@ -59,9 +65,16 @@ def conversation_spreads(
             Spread.of([s[1] for s in mine]),
             Spread.of([s[2] for s in mine]),
             usage_sum(users[name]),
+            known_sum(paid[name]),
         )
         for name, mine in shapes.items()
     ]
+
+
+def known_sum(costs: Iterable[Fraction | None]) -> Fraction | None:
+    """The sum of the known costs; None when none is known (unknown, never 0)."""
+    known = [cost for cost in costs if cost is not None]
+    return sum(known, Fraction(0)) if known else None
 
 
 def progress_conversations(progress: Progress) -> list[ConversationSpread]:
