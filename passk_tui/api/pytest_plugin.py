@@ -65,6 +65,13 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--passk-export: {exc}") from None
 
 
+@pytest.fixture
+def passk_messages() -> list[dict[str, Any]]:
+    """In a test marked with ``turns``: the conversation so far (``{"role", "content"}``
+    each, the user's messages and the replies the body returned), given anew at each turn."""
+    return []
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     """A marked test's call: its attempts, then its gate; any other test is left to pytest."""

@@ -59,6 +59,13 @@ KEYWORDS = (
 #: body's return is the answer it judges), ``judges``, Python callables that judge by name,
 #: and ``input``, what the judge is told the agent was given (default: the test's id).
 JUDGE_KEYWORDS = ("judge", "judges", "input")
+#: The marker's keywords for a conversation: ``turns``, the user's messages played in order
+#: in each attempt (the body is called once a turn, the conversation so far in its
+#: ``passk_messages`` fixture, and returns the reply), and ``check``, the check table the last
+#: reply must pass. Each attempt's transcript is kept, as a run's is.
+CONVERSATION_KEYWORDS = ("turns", "check")
+#: The fixture a conversation's body reads the messages so far from.
+MESSAGES = "passk_messages"
 #: What a marked test runs with unless its marker says otherwise (attempts one at a time:
 #: a test body is seldom written to run beside itself).
 DEFAULTS = {"concurrency": "1"}
@@ -109,6 +116,10 @@ class MarkedTests:
             "input": keywords.get("input", item.nodeid),
             "check": keywords["judge"] if judged else CHECK,
         }
+        if "turns" in keywords:  # a conversation: the body's replies are the answers
+            row = {"name": item.nodeid, "turns": keywords["turns"]}
+            row["check"] = keywords.get("check", keywords.get("judge", CHECK))
+        answers = judged or "turns" in keywords
         try:
             (case,) = cases_of_rows([("marker", row)], item.nodeid, item.path.parent)
         except InputError as exc:
@@ -119,7 +130,7 @@ class MarkedTests:
         except (InputError, RunError) as exc:
             pytest.fail(f"passk: the marked tests cannot be stored: {exc}", pytrace=False)
         previous = [replace(record, case_index=0) for record in stored]
-        target = CallableTarget(body_of(item, judged), kept.evaluation_id, settings.timeout)
+        target = CallableTarget(body_of(item, answers), kept.evaluation_id, settings.timeout)
         evaluation = Evaluation(
             kept.evaluation_id,
             [case],
@@ -179,7 +190,9 @@ class MarkedTests:
 
     def _settings(self, args: tuple[Any, ...], keywords: Mapping[str, Any]) -> Settings:
         """The marker's keywords through the one validator; a bad one fails the test in one line."""
-        keywords = {w: v for w, v in keywords.items() if w not in JUDGE_KEYWORDS}
+        keywords = {
+            w: v for w, v in keywords.items() if w not in (*JUDGE_KEYWORDS, *CONVERSATION_KEYWORDS)
+        }
         unknown = [word for word in keywords if word not in KEYWORDS]
         if args or unknown:
             what = f"unknown keyword {unknown[0]!r}" if unknown else "keywords only"
@@ -270,10 +283,13 @@ def shared_settings(each: list[Settings], cases_path: str) -> Settings:
 
 def body_of(item: pytest.Function, answers: bool = False) -> Callable[..., Any]:
     """The test's body as an agent: ``passed`` when it returns, the assertion as a wrong answer;
-    with ``answers`` (a judged test) what it returns is the answer, anything raised errs it."""
+    with ``answers`` (a judged test, a conversation) what it returns is the answer, anything
+    raised errs it; a conversation's body gets the messages so far as ``passk_messages``."""
     function = item.obj
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
     if answers:
+        if MESSAGES in arguments:
+            return lambda given: function(**{**arguments, MESSAGES: given})
         return lambda _input: function(**arguments)
 
     def judged(exc: BaseException) -> str:
