@@ -4,6 +4,7 @@ command agents holding a conversation, a simulated user, from the CLI to the `.j
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -254,3 +255,24 @@ async def test_a_simulated_user_missing_from_the_agents_file_is_exit_2(
     (tmp_path / "cases.toml").write_text(USER_CASES.replace('"customer"', '"nobody"'))
     code, _out, err = await _run(tmp_path, "llm")
     assert code == 2 and "case 'refund-by-chat': user agent 'nobody': no such agent" in err, err
+
+
+async def test_a_simulated_user_nothing_answers_for_stops_the_run_before_any_attempt(
+    endpoint: FakeOpenAI, tmp_path: Path
+) -> None:
+    """Before: its endpoint was first tried inside each attempt, so every attempt errored
+    ("simulated user: ...") and the run went on; now it is checked as the agent's own is."""
+    endpoint.respond = tool_model
+    write_tool_agent(tmp_path, endpoint.base_url, model_customer=True)
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    agents = tmp_path / "agents.toml"
+    text = agents.read_text()
+    customer = text.index("[agents.customer.versions.1]")
+    agents.write_text(text[:customer] + text[customer:].replace(endpoint.base_url, closed, 1))
+    (tmp_path / "cases.toml").write_text(USER_CASES)
+    code, out, err = await _run(tmp_path, "llm")
+    assert code == 3, err
+    assert f"cannot reach {closed}" in err and "Traceback" not in err
+    assert out == "" and not endpoint.seen  # the agent was never asked

@@ -50,6 +50,14 @@ class UserAgents(Protocol):
         """The prices of the version playing ``user`` (its ``price``); None: it has none."""
         ...
 
+    async def prepare(self) -> None:
+        """Check every simulated user's agent as the agent's own is checked, before any Run."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release their connections and processes."""
+        ...
+
 
 class TranscriptLog:
     """An attempt's transcript as it grows, readable whenever the attempt ends."""

@@ -104,6 +104,8 @@ class Evaluation(AttemptFlow):
             await self.target.prepare()
             if self.judges is not None:
                 await self.judges.prepare()
+            if self.users is not None:
+                await self.users.prepare()
             self._prepared = True
 
     async def run(self) -> Status:
@@ -239,6 +241,8 @@ class Interleaved:
             await evaluation.target.aclose()
             if evaluation.judges is not None:
                 await evaluation.judges.aclose()
+            if evaluation.users is not None:
+                await evaluation.users.aclose()
 
     def _next(self) -> tuple[Evaluation, PlannedAttempt] | Pause:
         """The next attempt of the evaluation whose turn it is, else of the next one that has one."""

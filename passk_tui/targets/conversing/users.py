@@ -47,12 +47,20 @@ class AgentsFileUsers:
 
     def user_target(self, user: SimulatedUser) -> Target:
         """The target playing ``user``, made at its first use."""
-        version = self._versions[(user.agent, user.version)]
-        found = self._targets.get((user.agent, version))
+        return self._target(user.agent, self._versions[(user.agent, user.version)])
+
+    def _target(self, agent: str, version: int) -> Target:
+        found = self._targets.get((agent, version))
         if found is None:
-            found = local_target(self.path, user.agent, version, concurrency=self.concurrency)
-            self._targets[(user.agent, version)] = found
+            found = local_target(self.path, agent, version, concurrency=self.concurrency)
+            self._targets[(agent, version)] = found
         return found
+
+    async def prepare(self) -> None:
+        """Each user's agent checked before any Run (an endpoint nothing answers at is exit 3
+        at once, as the agent's own would be, not an error in every attempt)."""
+        for agent, version in sorted(set(self._prices)):
+            await self._target(agent, version).prepare()
 
     def user_price(self, user: SimulatedUser) -> Price | None:
         """The prices of the version playing ``user``, as its agents file gives them."""
