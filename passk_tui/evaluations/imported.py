@@ -175,6 +175,7 @@ def _record(index: int, number: int, attempt: ImportedAttempt, fingerprint: str)
         started=attempt.started,
         ended=attempt.started + attempt.duration,
         usage=attempt.usage,
+        transcript=attempt.transcript,
     )
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.attempt import Outcome
+from passk_tui.imports.conversation import messages_of, transcript_from
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
@@ -112,11 +113,24 @@ class _Log:
         if summaries:
             summaries.reverse()
             while summaries:  # each summary let go once read: the list never held twice
-                yield _object(summaries.pop(), self.path, "summaries")
+                summary = _object(summaries.pop(), self.path, "summaries")
+                yield {**summary, "messages": self._messages(summary)}
             return
         assert self._archive is not None
         for info in self._archive.members("samples/"):
             yield _member(self._archive, info, self.path)
+
+    def _messages(self, summary: dict[str, Any]) -> Any:
+        """A summarised sample's messages, from its member (``samples/<id>_epoch_<n>.json``);
+        None when the archive has no such member."""
+        assert self._archive is not None
+        name = f"samples/{summary.get('id')}_epoch_{summary.get('epoch')}.json"
+        if name not in self._archive.names():
+            return None
+        try:
+            return messages_of(self._archive.read(name))
+        except (zipfile.BadZipFile, ValueError, OSError) as exc:
+            raise BadLog(f"{self.path}: {name}: {exc}") from None
 
     def _summaries(self) -> list[Any]:
         """As inspect reads them: ``summaries.json``, else (a log still being written) the
@@ -209,10 +223,10 @@ def _attempt(
     }
     error = _error_text(sample.get("error")) or _limit_text(sample.get("limit"))
     if error is not None:
-        return ImportedAttempt(outcome=Outcome.ERRORED, error=error, **common), ""
+        return _made(sample, common, outcome=Outcome.ERRORED, error=error), ""
     scores = sample.get("scores") or {}
     if not isinstance(scores, dict) or not scores:
-        return ImportedAttempt(outcome=Outcome.ERRORED, error="not scored", **common), ""
+        return _made(sample, common, outcome=Outcome.ERRORED, error="not scored"), ""
     name = str(scorer if scorer in scores else next(iter(scores)))
     score = scores[name] if isinstance(scores[name], dict) else {}
     value = score.get("value")
@@ -221,7 +235,13 @@ def _attempt(
         common["output"] = score.get("answer")
     reason = None if passed else _reason(score)
     outcome = Outcome.PASSED if passed else Outcome.WRONG
-    return ImportedAttempt(outcome=outcome, reason=reason, **common), name
+    return _made(sample, common, outcome=outcome, reason=reason), name
+
+
+def _made(sample: dict[str, Any], common: dict[str, Any], **verdict: Any) -> ImportedAttempt:
+    """The attempt, with its conversation (the sample's messages) as its transcript."""
+    transcript = transcript_from(sample.get("messages"), sample.get("input"), common["output"])
+    return ImportedAttempt(transcript=transcript, **common, **verdict)
 
 
 def _passes(value: Any, pass_value: str | None, where: str, scorer: str) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.errors import InputError
+from passk_tui.core.transcript import Transcript
 
 
 class BadLog(InputError):
@@ -33,6 +34,9 @@ class ImportedAttempt:
     usage: dict[str, int] | None = None
     input: Any = None
     """The case's input where the log holds it (the first attempt's is kept)."""
+    transcript: Transcript | None = None
+    """The conversation where the log holds it (``imports.conversation``); None when it
+    holds none, or one that says no more than the input and the answer."""
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.attempt import Outcome
+from passk_tui.imports.conversation import transcript_from
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
@@ -63,7 +64,14 @@ def _tau1(run: ImportedRun, path: Path, trials: list[Any]) -> None:
         case = str(trial["task_id"])
         number = _trial_number(trial.get("trial"), f"{where} (task {case})")
         info = object_of(trial.get("info"))
-        common = {"case": case, "attempt": number, "output": _last_answer(trial.get("traj"))}
+        traj = trial.get("traj")
+        output = _last_answer(traj)
+        common = {
+            "case": case,
+            "attempt": number,
+            "output": output,
+            "transcript": transcript_from(traj, None, output),
+        }
         if info.get("error"):
             run.add(ImportedAttempt(outcome=Outcome.ERRORED, error=str(info["error"]), **common))
             continue
@@ -86,10 +94,12 @@ def _tau2(run: ImportedRun, path: Path, whole: dict[str, Any], prefix: str) -> N
             raise BadLog(f"{where}: a simulation is an object with task_id and trial")
         case = f"{prefix}{simulation['task_id']}"
         where = f"{where} (task {simulation['task_id']})"
+        output = _last_answer(simulation.get("messages"))
         common = {
             "case": case,
             "attempt": _trial_number(simulation.get("trial"), where),
-            "output": _last_answer(simulation.get("messages")),
+            "output": output,
+            "transcript": transcript_from(simulation.get("messages"), None, output),
             "started": seconds_of(simulation.get("start_time")),
             "duration": number_of(simulation.get("duration")),
             "usage": _usage(simulation.get("agent_usage")),

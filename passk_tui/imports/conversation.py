@@ -1,0 +1,170 @@
+"""Another tool's chat messages as our transcript: what an imported attempt's conversation was.
+
+inspect_ai's ``messages``, tau-bench's ``traj`` and tau2-bench's simulation ``messages`` are
+all OpenAI-shaped: a ``role``, a ``content`` (text, or a list of parts), an assistant's
+``tool_calls`` and a ``tool`` message answering one of them by id. They differ only in
+where a call keeps its name and arguments (``function`` as a name or as an object,
+``arguments`` as an object or as JSON text), how a tool message names its call
+(``tool_call_id`` or ``id``) and how it says it failed (``error`` as an object or a flag);
+one mapping reads all three. A ``system`` message is the tool's instruction, not a turn of
+the conversation: it is left out (our roles are user, assistant and tool).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from passk_tui.core.transcript import Message, Transcript, plain_transcript
+
+
+def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None:
+    """The transcript of these messages; None when there are none, or when they say no more
+    than the attempt's input (``given``) and its answer, which the store keeps already."""
+    if not isinstance(messages, list) or not messages:
+        return None
+    names: dict[str, str] = {}
+    mapped: list[Message] = []
+    turn = 0
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role == "user":
+            turn += 1
+        if role in ("user", "assistant"):
+            calls = _calls(message.get("tool_calls"))
+            names.update((call_id, name) for call_id, name, _ in calls)
+            mapped.append(
+                Message(
+                    str(role),
+                    text_of(message.get("content")),
+                    max(turn, 1),
+                    calls=tuple(call_id for call_id, _, _ in calls),
+                )
+            )
+            mapped.extend(_pending(calls, max(turn, 1)))
+        elif role == "tool":
+            _answer(mapped, message, names, max(turn, 1))
+    transcript = Transcript(tuple(mapped))
+    if any(transcript == plain_transcript(given, answer, said) for said in (True, False)):
+        return None
+    return transcript.bounded()
+
+
+def text_of(content: Any) -> str:
+    """A message's content as text: a string as is, a list of parts their texts joined (a part
+    that is not text named by its type, ``[image]``)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(_part_text(part) for part in content)
+    return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def _part_text(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict):
+        for key in ("text", "reasoning", "refusal"):
+            if isinstance(part.get(key), str):
+                return str(part[key])
+        return f"[{part.get('type', 'part')}]"
+    return str(part)
+
+
+def _calls(value: Any) -> list[tuple[str, str, Any]]:
+    """Each tool call as (id, name, arguments): the name in ``function`` (inspect's), in
+    ``function.name`` (OpenAI's, tau-bench's) or in ``name`` (tau2's)."""
+    calls: list[tuple[str, str, Any]] = []
+    for index, call in enumerate(value if isinstance(value, list) else []):
+        if not isinstance(call, dict):
+            continue
+        function = call.get("function")
+        spec = function if isinstance(function, dict) else call
+        name = function if isinstance(function, str) else spec.get("name")
+        call_id = call.get("id")
+        calls.append(
+            (
+                str(call_id) if call_id is not None else f"call-{index + 1}",
+                str(name or ""),
+                _arguments(spec.get("arguments")),
+            )
+        )
+    return calls
+
+
+def _arguments(value: Any) -> Any:
+    """A call's arguments: an object as is, JSON text read (left as text when it is not JSON)."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _pending(calls: list[tuple[str, str, Any]], turn: int) -> list[Message]:
+    """A tool message per call, unanswered until the tool's own message fills it in (a call
+    whose answer the log never holds still shows its name and arguments)."""
+    return [
+        Message("tool", "", turn, id=call_id, name=name, arguments=arguments)
+        for call_id, name, arguments in calls
+    ]
+
+
+def _answer(
+    mapped: list[Message], message: dict[str, Any], names: dict[str, str], turn: int
+) -> None:
+    """A tool's answer, put in its call's place (by id), or after the rest when no call is
+    found for it."""
+    raw_id = message.get("tool_call_id", message.get("id"))
+    call_id = str(raw_id) if raw_id is not None else None
+    error = message.get("error")
+    content = text_of(message.get("content"))
+    if isinstance(error, dict) and not content:
+        content = str(error.get("message") or "")
+    name = message.get("function") or message.get("name") or names.get(call_id or "")
+    for index in range(len(mapped) - 1, -1, -1):
+        pending = mapped[index]
+        if pending.role == "tool" and pending.id == call_id and not pending.content:
+            mapped[index] = Message(
+                "tool",
+                content,
+                pending.turn,
+                id=call_id,
+                name=pending.name or (str(name) if name else None),
+                arguments=pending.arguments,
+                error=bool(error),
+            )
+            return
+    mapped.append(
+        Message(
+            "tool", content, turn, id=call_id, name=str(name) if name else None, error=bool(error)
+        )
+    )
+
+
+_MESSAGES_KEY = b'"messages":'
+_DECODER = json.JSONDecoder()
+
+
+def messages_of(sample: bytes) -> Any:
+    """The ``messages`` of one inspect sample's JSON, read without parsing the rest of it
+    (its ``events`` are most of its bytes): the value after the first ``"messages":`` key,
+    which in inspect's layout (id, epoch, input, target, messages...) is the sample's own,
+    since a quote inside a string is escaped. Anything else found there: the whole sample is
+    parsed (ValueError when it is not JSON)."""
+    start = sample.find(_MESSAGES_KEY)
+    if start >= 0:
+        text = sample[start + len(_MESSAGES_KEY) :].decode("utf-8", errors="replace")
+        try:
+            value, _ = _DECODER.raw_decode(text.lstrip())
+        except ValueError:
+            value = None
+        if isinstance(value, list) and all(isinstance(m, dict) and "role" in m for m in value):
+            return value
+    whole = json.loads(sample)
+    return whole.get("messages") if isinstance(whole, dict) else None
