@@ -3,7 +3,9 @@
 Standard library only, so the peers' own environments can reach it. The last user message
 decides the answer: it ends in a marker ``(#N)``, and case N is answered 391 with chance
 ``N / 5`` (so case 5 always, case 0 never), else "I am not sure"; the marker ``(#E)`` is
-answered with HTTP 500 every time (a provider that is down). Seeded: the same run of a
+answered with HTTP 500 every time (a provider that is down); the marker ``(#T)`` plays a
+conversation with tools: it calls ``multiply(17, 23)``, then ``divide(391, 0)`` (which fails),
+then answers 391 (the tool fixture's, ``inspect_tools_task.py``). Seeded: the same run of a
 tool gets the same answers in the same order of requests.
 
     python bench/imports/fake_endpoint.py --port 0 --seed 7    # prints http://127.0.0.1:PORT/v1
@@ -18,7 +20,9 @@ import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MARKER = re.compile(r"\(#(\d+|E)\)\s*$")
+MARKER = re.compile(r"\(#(\d+|E|T)\)\s*$")
+#: The calls the ``(#T)`` conversation makes, one per request, before it answers.
+TOOL_SCRIPT = [("multiply", {"a": 17, "b": 23}), ("divide", {"a": 391, "b": 0})]
 
 
 class Endpoint(BaseHTTPRequestHandler):
@@ -35,6 +39,10 @@ class Endpoint(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        first = str(body["messages"][0]["content"])
+        if (found := MARKER.search(first)) and found[1] == "T":
+            self._tools(body)
+            return
         last = str(body["messages"][-1]["content"])
         found = MARKER.search(last)
         if found and found[1] == "E":
@@ -44,7 +52,30 @@ class Endpoint(BaseHTTPRequestHandler):
         with self.lock:
             right = self.rng.random() < chance
         content = "391" if right else "I am not sure."
-        prompt = sum(len(str(m.get("content", ""))) for m in body["messages"]) // 4 + 1
+        self._answer(body, {"role": "assistant", "content": content}, "stop")
+
+    def _tools(self, body: dict[str, object]) -> None:
+        """The ``(#T)`` conversation: the next scripted call, or the answer once all were made."""
+        messages = body["messages"]
+        assert isinstance(messages, list)
+        made = sum(1 for m in messages if m.get("role") == "tool")
+        if made >= len(TOOL_SCRIPT):
+            self._answer(body, {"role": "assistant", "content": "391"}, "stop")
+            return
+        name, arguments = TOOL_SCRIPT[made]
+        call = {
+            "id": f"call_{made + 1}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)},
+        }
+        message = {"role": "assistant", "content": "", "tool_calls": [call]}
+        self._answer(body, message, "tool_calls")
+
+    def _answer(self, body: dict[str, object], message: dict[str, object], finish: str) -> None:
+        messages = body["messages"]
+        assert isinstance(messages, list)
+        content = str(message.get("content") or "")
+        prompt = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
         completion = len(content) // 4 + 1
         self._send(
             {
@@ -55,8 +86,8 @@ class Endpoint(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": "stop",
+                        "message": message,
+                        "finish_reason": finish,
                     }
                 ],
                 "usage": {

@@ -41,9 +41,8 @@ def build(path: Path, samples: int, epochs: int, with_summaries: bool = True) ->
             n for n in archive.names() if n.startswith("samples/") and "tool-error" not in n
         )
         templates = [json.loads(archive.read(n)) for n in names]
-        summaries = [
-            s for s in json.loads(archive.read("summaries.json")) if s["id"] != "tool-error"
-        ]
+        by_sample = {(s["id"], s["epoch"]): s for s in json.loads(archive.read("summaries.json"))}
+        summaries = [by_sample[t["id"], t["epoch"]] for t in templates]  # each its sample's
         header = json.loads(archive.read("header.json"))
     ids = [f"s{n:05d}" for n in range(samples)]
     header["eval"]["dataset"].update(samples=samples, sample_ids=ids)
@@ -55,7 +54,7 @@ def build(path: Path, samples: int, epochs: int, with_summaries: bool = True) ->
                 pick = (n * epochs + epoch) % len(templates)
                 sample = dict(templates[pick], id=sample_id, epoch=epoch)
                 out.writestr(f"samples/{sample_id}_epoch_{epoch}.json", json.dumps(sample))
-                made.append(dict(summaries[pick % len(summaries)], id=sample_id, epoch=epoch))
+                made.append(dict(summaries[pick], id=sample_id, epoch=epoch))
         if with_summaries:  # inspect writes them at the end: every sample's scores, in one list
             out.writestr("summaries.json", json.dumps(made))
         out.writestr("header.json", json.dumps(header))

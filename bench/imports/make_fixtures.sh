@@ -8,7 +8,8 @@
 #   LM_EVAL=/path/venv/bin/lm_eval TOOLS=lm-eval bash bench/imports/make_fixtures.sh
 #
 # Writes tests/fixtures/imports/: inspect-run1.eval, inspect-run2.eval (another seed: a second
-# run to compare), inspect-run1.json (inspect's own conversion of run 1), promptfoo-results.json,
+# run to compare), inspect-run1.json (inspect's own conversion of run 1), inspect-tools.eval/.json
+# (a conversation with tool calls, one failing), promptfoo-results.json,
 # lm-eval/run1..5/ (five runs of one task: lm-eval scores a document once per run).
 set -eu -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,11 +29,11 @@ serve() {  # serve SEED: start fake_endpoint.py, set PORT
   PORT=$(sed -E 's#.*:([0-9]+)/v1#\1#' "$WORK/url")
 }
 
-run_inspect() {  # run_inspect SEED NAME
+run_inspect() {  # run_inspect SEED NAME [TASK]
   serve "$1"
   rm -rf "$WORK/logs"
   (cd "$HERE" && XDG_DATA_HOME="$WORK/xdg" FAKE_BASE_URL="http://127.0.0.1:$PORT/v1" FAKE_API_KEY=x \
-    timeout 300 "$INSPECT" eval inspect_task.py --model openai-api/fake/fake-model \
+    timeout 300 "$INSPECT" eval "${3:-inspect_task.py}" --model openai-api/fake/fake-model \
     --log-dir "$WORK/logs" --display plain --no-fail-on-error > "$WORK/inspect-$2.txt" 2>&1)
   cp "$WORK"/logs/*.eval "$OUT/inspect-$2.eval"
 }
@@ -43,6 +44,10 @@ if [[ " $TOOLS " == *" inspect "* ]]; then
   run_inspect 8 run2
   "$INSPECT" log convert --to json --output-dir "$WORK/json" "$OUT/inspect-run1.eval"
   cp "$WORK"/json/*.json "$OUT/inspect-run1.json"
+  run_inspect 3 tools inspect_tools_task.py  # a conversation with tools: its transcript
+  rm -rf "$WORK/json"
+  "$INSPECT" log convert --to json --output-dir "$WORK/json" "$OUT/inspect-tools.eval"
+  cp "$WORK"/json/*.json "$OUT/inspect-tools.json"
 fi
 if [[ " $TOOLS " == *" lm-eval "* ]]; then
   serve 5

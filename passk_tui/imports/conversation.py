@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from passk_tui.core.transcript import Message, Transcript, plain_transcript
+from passk_tui.core.transcript import Message, Transcript, input_text, plain_transcript
 
 
 def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None:
     """The transcript of these messages; None when there are none, or when they say no more
     than the attempt's input (``given``) and its answer, which the store keeps already."""
-    if not isinstance(messages, list) or not messages:
+    if not isinstance(messages, list) or not messages or _plain(messages, given, answer):
         return None
     names: dict[str, str] = {}
     mapped: list[Message] = []
@@ -50,6 +50,24 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
     if any(transcript == plain_transcript(given, answer, said) for said in (True, False)):
         return None
     return transcript.bounded()
+
+
+def _plain(messages: list[Any], given: Any, answer: Any) -> bool:
+    """The common case, told without building a transcript (a log of 50,000 samples): the
+    input as the only user message, then at most the answer, with no tool call."""
+    said = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
+    if not 1 <= len(said) <= 2 or said[0].get("role") != "user":
+        return False
+    if said[0].get("content") != input_text(given):
+        return False
+    if len(said) == 1:
+        return True
+    last = said[1]
+    return (
+        last.get("role") == "assistant"
+        and not last.get("tool_calls")
+        and last.get("content") == input_text(answer)
+    )
 
 
 def text_of(content: Any) -> str:

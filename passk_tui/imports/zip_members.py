@@ -12,9 +12,10 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 #: The zip method number of Zstandard (APPNOTE 4.4.5).
 ZSTD = 93
@@ -68,11 +69,20 @@ class Archive:
         return data
 
 
+@cache
+def _decompressor() -> Any:
+    """One decompressor for every member (making one per member costs more than a small
+    member's decompression); each frame gets its own ``decompressobj``."""
+    import zstandard
+
+    return zstandard.ZstdDecompressor()
+
+
 def _zstd_decompress(data: bytes) -> bytes:
     """Zstandard frames, one or several, decompressed."""
     import zstandard  # only for zstd members: most archives never need it
 
-    decompressor = zstandard.ZstdDecompressor()
+    decompressor = _decompressor()
     parts: list[bytes] = []
     try:
         while data:  # inspect_ai starts a new frame every 200 MiB of input

@@ -17,14 +17,24 @@ import pytest
 
 from passk_tui.core.attempt import Outcome
 from passk_tui.core.stats.rates.figures import pass_at_k, pass_hat_k
+from passk_tui.core.transcript import plain_transcript
 from passk_tui.imports.inspect_log import read_inspect
 from passk_tui.imports.jsonl import read_jsonl
 from passk_tui.imports.lm_eval import read_lm_eval
-from passk_tui.imports.model import BadLog, ImportedRun
+from passk_tui.imports.model import BadLog, ImportedAttempt, ImportedRun
 from passk_tui.imports.promptfoo import read_promptfoo
 from passk_tui.imports.tau import read_tau
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "imports"
+
+
+def _conversation(attempt: ImportedAttempt) -> list[tuple[str, str]]:
+    """The conversation the Case screen shows for an imported attempt: its transcript, or
+    (none kept) its input and its answer; an empty answer left out (an errored epoch's: the
+    .json has its empty completion, a summary none)."""
+    answered = attempt.outcome is not Outcome.ERRORED or attempt.output is not None
+    shown = attempt.transcript or plain_transcript(attempt.input, attempt.output, answered)
+    return [(m.role, m.content) for m in shown.messages if m.content or m.role != "assistant"]
 
 
 def tally(run: ImportedRun) -> dict[str, tuple[int, int]]:
@@ -56,12 +66,19 @@ def test_inspect_pass_at_3_equals_inspects_own_reducer(name: str) -> None:
 def test_inspect_eval_and_its_json_conversion_read_alike() -> None:
     """The same run as a .eval archive (zstd members, read from its summaries) and as inspect's
     own .json conversion (whole samples): alike but for the answer, which a summary holds only
-    as the scorer read it (a wrong one's whole text is in the reason, as its explanation)."""
+    as the scorer read it (a wrong one's whole text is in the reason, as its explanation), and
+    the conversation shown is the same: the archive's transcript (read from its sample members)
+    says what the .json's answer says."""
     archive = read_inspect([FIXTURES / "inspect-run1.eval"])
     whole = read_inspect([FIXTURES / "inspect-run1.json"])
     key = lambda a: (a.case, a.attempt)  # noqa: E731
-    unanswered = [replace(a, output=None) for a in sorted(archive.attempts, key=key)]
-    assert unanswered == [replace(a, output=None) for a in sorted(whole.attempts, key=key)]
+    bare = [replace(a, output=None, transcript=None) for a in sorted(archive.attempts, key=key)]
+    assert bare == [
+        replace(a, output=None, transcript=None) for a in sorted(whole.attempts, key=key)
+    ]
+    shown = [_conversation(a) for a in sorted(archive.attempts, key=key)]
+    assert shown == [_conversation(a) for a in sorted(whole.attempts, key=key)]
+    assert sum(a.transcript is not None for a in archive.attempts) == 10  # the wrong answers
     passed = [a.output for a in archive.attempts if a.outcome is Outcome.PASSED]
     assert passed == ["391"] * 13
     assert archive.tool_version == "0.3.285" and archive.agent == "openai-api/fake/fake-model"
