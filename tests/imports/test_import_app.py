@@ -3,6 +3,7 @@ and Resume is refused with the words the command line uses."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from textual.widgets import Static
@@ -12,11 +13,13 @@ from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.screens.case import CaseScreen
 from passk_tui.tui.screens.history import HistoryScreen
 from passk_tui.tui.screens.results.screen import ResultsScreen
+from passk_tui.tui.widgets.conversation.transcript_view import TranscriptView
 from tests.app.test_app import table_text
 from tests.support.app import TABLES
 
 SIZE = (120, 36)
 RUN1 = Path(__file__).parent.parent / "fixtures" / "imports" / "inspect-run1.eval"
+CALL = {"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
 
 
 async def test_an_inspect_import_opens_from_history(app_env: Path) -> None:
@@ -48,3 +51,39 @@ async def test_an_inspect_import_opens_from_history(app_env: Path) -> None:
         await pilot.pause()
         verdict = str(app.screen.query_one("#attempt-verdict", Static).render())
         assert "✓ passed" in verdict and "decided by inspect (imported)" in verdict
+
+
+async def test_the_case_screen_shows_an_imported_conversation_terminal_safe(
+    app_env: Path, tmp_path: Path
+) -> None:
+    """The conversation a log held, tool calls and all, in the Case screen's viewer; the
+    tool's text from outside the project never reaches the terminal as escapes."""
+    messages = [
+        {"role": "user", "content": "where is order 7?"},
+        {"role": "assistant", "content": None, "tool_calls": [CALL]},
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "name": "get_order",
+            "content": "lost \x1b]0;pwned\x07",
+        },
+        {"role": "assistant", "content": "It is lost."},
+    ]
+    results = tmp_path / "results.json"
+    trial = {"task_id": 7, "reward": 0, "info": {}, "traj": messages, "trial": 0}
+    results.write_text(json.dumps([trial]))
+    import_files("tau-bench", [results], {}, ImportView())
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f2", "enter", "enter")
+        assert isinstance(app.screen, CaseScreen)
+        await pilot.pause()
+        view = app.screen.query_one(TranscriptView)
+        lines = [str(view.get_option_at_index(i).prompt) for i in range(view.option_count)]
+        assert [line.split("\n")[0].split("  ")[0] for line in lines] == [
+            "user",
+            "assistant",
+            "▸ tool get_order",
+            "assistant",
+        ]
+        assert "\x1b" not in lines[2] and "\x07" not in lines[2] and "\\x1b" in lines[2]
