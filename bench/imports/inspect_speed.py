@@ -3,8 +3,9 @@
 Builds (once) a log of 10,000 samples x 5 epochs from the fixture run: its header and its
 samples' JSON, each sample written again under a new id, zstd-compressed by inspect_ai's own
 zip settings (``inspect_ai._util.zipfile``: going through its pydantic models took over half an
-hour on a loaded machine), then times, each in a fresh process: ``passk-tui import inspect``
-(read, store, print the table) and inspect_ai's ``read_eval_log`` of the same file. Wall
+hour on a loaded machine), then times, each in a fresh process: ``passk-tui import inspect --no-transcripts``
+(the outcomes, from the summaries), ``passk-tui import inspect`` (each sample's
+conversation too, read from its member) and inspect_ai's ``read_eval_log`` of the same file. Wall
 seconds and the process's peak RSS (``ru_maxrss`` of the child).
 
     pip install inspect-ai          # only the bench needs it, to write the log and to compare
@@ -98,10 +99,13 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PASSK_DATA_DIR": data, "PYTHONPATH": str(ROOT)}
-        ours = timed([sys.executable, "-m", "passk_tui", "import", "inspect", str(args.log)], env)
-        print(
-            f"passk-tui import inspect: {ours[0]:.2f} s, CPU {ours[2]:.2f} s, peak RSS {ours[1]:.0f} MB"
-        )
+        for extra in (["--no-transcripts"], []):  # outcomes alone, then with the conversations
+            command = ["import", "inspect", *extra, str(args.log)]
+            ours = timed([sys.executable, "-m", "passk_tui", *command], env)
+            print(
+                f"passk-tui {' '.join(command[:-1])}: {ours[0]:.2f} s, CPU {ours[2]:.2f} s,"
+                f" peak RSS {ours[1]:.0f} MB"
+            )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     if args.no_theirs:
         return

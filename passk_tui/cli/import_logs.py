@@ -82,6 +82,11 @@ def build_import_parser() -> argparse.ArgumentParser:
         "--pass-value", metavar="V", help="inspect: the score value that passes (default C or 1)"
     )
     parser.add_argument(
+        "--no-transcripts",
+        action="store_true",
+        help="inspect: outcomes only, from an archive's summaries (no conversation kept; faster)",
+    )
+    parser.add_argument(
         "--metric", metavar="NAME", help="lm-eval: the metric that decides (default the first)"
     )
     return parser
@@ -126,10 +131,13 @@ def _view(args: argparse.Namespace) -> ImportView:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    """The mapping's options that change outcomes: part of what makes two imports the same."""
+    """The mapping's options that change what is stored (outcomes, transcripts): part of what
+    makes two imports the same."""
     options: dict[str, Any] = {}
     if args.pass_value is not None:
         options["pass_value"] = args.pass_value
     if args.metric is not None:
         options["metric"] = args.metric
+    if args.no_transcripts:
+        options["transcripts"] = False
     return options

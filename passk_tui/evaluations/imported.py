@@ -39,7 +39,9 @@ from passk_tui.store import Store, StoredEvaluation
 #: Each format ``passk-tui import`` takes, and its reader (files, options -> attempts).
 Reader = Callable[[list[Path], dict[str, Any]], ImportedRun]
 READERS: dict[str, Reader] = {
-    "inspect": lambda paths, options: read_inspect(paths, options.get("pass_value")),
+    "inspect": lambda paths, options: read_inspect(
+        paths, options.get("pass_value"), options.get("transcripts", True)
+    ),
     "promptfoo": lambda paths, options: read_promptfoo(paths),
     "tau-bench": lambda paths, options: read_tau(paths),
     "lm-eval": lambda paths, options: read_lm_eval(paths, options.get("metric")),

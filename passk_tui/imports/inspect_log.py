@@ -35,12 +35,16 @@ from passk_tui.imports.zip_members import Archive
 TOOL = "inspect"
 
 
-def read_inspect(paths: list[Path], pass_value: str | None = None) -> ImportedRun:
-    """Every sample epoch of these logs; several logs of one run (one per task) together."""
+def read_inspect(
+    paths: list[Path], pass_value: str | None = None, transcripts: bool = True
+) -> ImportedRun:
+    """Every sample epoch of these logs; several logs of one run (one per task) together.
+    Without ``transcripts`` an archive's sample members are never read (its summaries hold
+    the outcomes) and no attempt keeps its conversation."""
     logs: list[_Log] = []
     try:
         for path in paths:
-            logs.append(_open_log(path))
+            logs.append(_open_log(path, transcripts))
         return _read(logs, pass_value)
     finally:
         for log in logs:
@@ -92,8 +96,10 @@ class _Log:
         header: dict[str, Any],
         archive: Archive | None,
         whole: dict[str, Any] | None,
+        transcripts: bool,
     ) -> None:
         self.path = path
+        self.transcripts = transcripts
         self.header = header
         self._archive = archive
         self._whole = whole
@@ -104,8 +110,13 @@ class _Log:
 
     def samples(self) -> Iterator[dict[str, Any]]:
         """The samples: a .json log's own; an archive's summaries when it has them (a sample's
-        scores, error, limit, usage and times, a few hundred bytes each), else each sample
+        scores, error, limit, usage and times, a few hundred bytes each), each with its
+        messages read from its member unless transcripts are not kept, else each sample
         member (its whole transcript: ten times the bytes to parse)."""
+        for sample in self._samples():
+            yield sample if self.transcripts else {**sample, "messages": None}
+
+    def _samples(self) -> Iterator[dict[str, Any]]:
         if self._whole is not None:
             yield from _objects(self._whole.get("samples") or [], self.path, "samples")
             return
@@ -114,7 +125,11 @@ class _Log:
             summaries.reverse()
             while summaries:  # each summary let go once read: the list never held twice
                 summary = _object(summaries.pop(), self.path, "summaries")
-                yield {**summary, "messages": self._messages(summary)}
+                yield (
+                    {**summary, "messages": self._messages(summary)}
+                    if self.transcripts
+                    else summary
+                )
             return
         assert self._archive is not None
         for info in self._archive.members("samples/"):
@@ -160,7 +175,7 @@ class _Log:
         return [r for r in value or [] if isinstance(r, dict)]
 
 
-def _open_log(path: Path) -> _Log:
+def _open_log(path: Path, transcripts: bool) -> _Log:
     if zipfile.is_zipfile(path):
         try:
             archive = Archive(path)
@@ -171,11 +186,11 @@ def _open_log(path: Path) -> _Log:
             raise BadLog(f"{path}: a zip archive that is not an inspect log (no header.json)")
         name = "header.json" if "header.json" in archive.names() else "_journal/start.json"
         header = _member(archive, name, path)
-        return _Log(path, header if isinstance(header, dict) else {}, archive, None)
+        return _Log(path, header if isinstance(header, dict) else {}, archive, None, transcripts)
     whole = read_json_file(path, TOOL)
     if not isinstance(whole, dict) or "eval" not in whole:
         raise not_a(path, TOOL, 'not an inspect log (no "eval" header)')
-    return _Log(path, whole, None, whole)
+    return _Log(path, whole, None, whole, transcripts)
 
 
 def _member(archive: Archive, name: str | zipfile.ZipInfo, path: Path) -> Any:

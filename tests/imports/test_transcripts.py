@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,18 @@ def test_an_import_stored_before_transcripts_still_opens(app_env: Path) -> None:
         assert all(r.transcript is None for r in store.load(first.evaluation_id).records)
     again = import_files("inspect", [TOOLS], {}, ImportView())
     assert again.again and again.evaluation_id == first.evaluation_id
+
+
+@pytest.mark.parametrize("name", ["inspect-tools.eval", "inspect-tools.json"])
+def test_no_transcripts_reads_the_outcomes_alone(name: str) -> None:
+    kept, bare = (read_inspect([FIXTURES / name], None, keep) for keep in (True, False))
+    assert all(a.transcript is None for a in bare.attempts)
+    assert [replace(a, transcript=None) for a in kept.attempts] == bare.attempts
+
+
+def test_no_transcripts_is_another_import_of_the_same_file(app_env: Path) -> None:
+    kept = import_files("inspect", [TOOLS], {}, ImportView())
+    bare = import_files("inspect", [TOOLS], {"transcripts": False}, ImportView())
+    assert not bare.again and bare.evaluation_id != kept.evaluation_id
+    with Store.open() as store:
+        assert all(r.transcript is None for r in store.load(bare.evaluation_id).records)
