@@ -64,8 +64,8 @@ def conversation_spreads(
             Spread.of([s[0] for s in mine]),
             Spread.of([s[1] for s in mine]),
             Spread.of([s[2] for s in mine]),
-            usage_sum(users[name]),
-            known_sum(paid[name]),
+            usage_sum(users.get(name, [])),
+            known_sum(paid.get(name, [])),
         )
         for name, mine in shapes.items()
     ]
