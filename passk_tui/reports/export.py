@@ -27,7 +27,7 @@ from passk_tui.core.errors import ExitCode, InputError
 from passk_tui.core.render.reruns_text import reruns
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.stats.costs.conversation_spread import known_sum
+from passk_tui.core.stats.costs.case_costs import known_sum
 from passk_tui.core.stats.gating.family_wise import promise_words
 from passk_tui.core.stats.gating.gate import gate_text
 from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no

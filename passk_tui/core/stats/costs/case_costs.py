@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
+from typing import TypeVar
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.price import INPUT_TOKENS, OUTPUT_TOKENS, Price, tokens_of
@@ -132,3 +133,23 @@ def evaluation_cost(rows: Sequence[CaseCosts]) -> Fraction | None:
     """The evaluation's total (a sum over cases, not a mean); None when no case has a cost."""
     costs = [row.cost for row in rows if row.cost is not None]
     return sum(costs, Fraction(0)) if costs else None
+
+
+_Amount = TypeVar("_Amount", int, Fraction)
+
+
+def plus_known(a: _Amount | None, b: _Amount | None) -> _Amount | None:
+    """A sum where None is unknown: unknown only when both are."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def known_sum(costs: Iterable[Fraction | None]) -> Fraction | None:
+    """The sum of the known costs; None when none is known (unknown, never 0)."""
+    total: Fraction | None = None
+    for cost in costs:
+        total = plus_known(total, cost)
+    return total

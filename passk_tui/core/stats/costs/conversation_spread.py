@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
-from passk_tui.core.stats.costs.case_costs import Spread
+from passk_tui.core.stats.costs.case_costs import Spread, known_sum
 from passk_tui.core.stats.progress import Progress
 from passk_tui.core.transcript import usage_sum
 
@@ -69,12 +69,6 @@ def conversation_spreads(
         )
         for name, mine in shapes.items()
     ]
-
-
-def known_sum(costs: Iterable[Fraction | None]) -> Fraction | None:
-    """The sum of the known costs; None when none is known (unknown, never 0)."""
-    known = [cost for cost in costs if cost is not None]
-    return sum(known, Fraction(0)) if known else None
 
 
 def progress_conversations(progress: Progress) -> list[ConversationSpread]:

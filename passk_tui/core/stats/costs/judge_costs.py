@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.price import INPUT_TOKENS, OUTPUT_TOKENS, tokens_of
-
-_Amount = TypeVar("_Amount", int, Fraction)
+from passk_tui.core.stats.costs.case_costs import plus_known
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +28,9 @@ class JudgeCosts:
     def __add__(self, other: JudgeCosts) -> JudgeCosts:
         return JudgeCosts(
             self.runs + other.runs,
-            _plus(self.input_tokens, other.input_tokens),
-            _plus(self.output_tokens, other.output_tokens),
-            _plus(self.cost, other.cost),
+            plus_known(self.input_tokens, other.input_tokens),
+            plus_known(self.output_tokens, other.output_tokens),
+            plus_known(self.cost, other.cost),
         )
 
 
@@ -50,12 +48,3 @@ def judge_costs(records: Iterable[AttemptRecord]) -> JudgeCosts:
                 vote.cost,
             )
     return total
-
-
-def _plus(a: _Amount | None, b: _Amount | None) -> _Amount | None:
-    """A sum where None is unknown: unknown only when both are."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a + b
