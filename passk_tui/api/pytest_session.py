@@ -111,14 +111,15 @@ class MarkedTests:
         """Run the test's attempts; fail it (pytest.fail) when its gate fails or is undecided."""
         judged = "judge" in keywords
         settings = self._settings(args, keywords)
-        row = {
-            "name": item.nodeid,
-            "input": keywords.get("input", item.nodeid),
-            "check": keywords["judge"] if judged else CHECK,
-        }
         if "turns" in keywords:  # a conversation: the body's replies are the answers
-            row = {"name": item.nodeid, "turns": keywords["turns"]}
-            row["check"] = keywords.get("check", keywords.get("judge", CHECK))
+            check = keywords.get("check", keywords.get("judge", CHECK))
+            row = {"name": item.nodeid, "turns": keywords["turns"], "check": check}
+        else:
+            row = {
+                "name": item.nodeid,
+                "input": keywords.get("input", item.nodeid),
+                "check": keywords["judge"] if judged else CHECK,
+            }
         answers = judged or "turns" in keywords
         try:
             (case,) = cases_of_rows([("marker", row)], item.nodeid, item.path.parent)
