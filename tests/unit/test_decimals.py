@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
-from math import isclose
+from math import ceil, floor, isclose
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ from passk_tui.core.inputs.price import money_text
 from passk_tui.core.render.compare_text import p_text, signed
 from passk_tui.core.stats.rates.figures import two_decimals
 from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
-from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.decimals import NOISE, fixed
 
 
 def _half_up(value: Fraction, places: int) -> str:
@@ -73,6 +73,76 @@ def test_every_share_of_attempts_matches_the_reference(passed: int, n: int) -> N
     share = Fraction(min(passed, n), n)
     assert two_decimals(share) == _half_up(share, 2)
     assert two_decimals(float(share)) == _half_up(share, 2)
+
+
+def _fixed_by_fractions(
+    value: Fraction | float | int, places: int, rounding: str, grouped: bool
+) -> str:
+    """The reference for ``fixed``'s integer arithmetic: the same rules, each step a Fraction
+    (as ``fixed`` computed it before, and Python's Fraction rounds no digit)."""
+    if isinstance(value, float):
+        steps = 2 * 10**places
+        nearest = round(value * steps)
+        snapped = isclose(value, nearest / steps, rel_tol=NOISE, abs_tol=NOISE)
+        exact = Fraction(nearest, steps) if snapped else Fraction(value)
+    else:
+        exact = Fraction(value)
+    scaled = exact * 10**places
+    if rounding == "down":
+        whole = floor(scaled)
+    elif rounding == "up":
+        whole = ceil(scaled)
+    else:
+        whole = floor(abs(scaled) + Fraction(1, 2)) * (-1 if scaled < 0 else 1)
+    units, part = divmod(abs(whole), 10**places)
+    sign = "-" if exact < 0 else ""
+    digits = f"{units:,}" if grouped else str(units)
+    return f"{sign}{digits}.{part:0{places}d}" if places else f"{sign}{digits}"
+
+
+#: Values of every kind ``fixed`` takes: fractions (small and huge denominators), floats (on a
+#: half step within NOISE, a hair off it, anywhere), integers, and exact half-up ties.
+_TIES = st.builds(
+    lambda whole, places, sign: Fraction(sign * (2 * whole + 1), 2 * 10**places),
+    st.integers(min_value=0, max_value=10**9),
+    st.integers(min_value=0, max_value=6),
+    st.sampled_from([1, -1]),
+)
+_VALUES = st.one_of(
+    st.fractions(max_denominator=10**6),
+    st.fractions(min_value=-10, max_value=10),
+    _TIES,
+    _TIES.map(float),
+    _TIES.map(lambda tie: float(tie) + 1e-13),
+    st.floats(min_value=-1e290, max_value=1e290),  # past it value * steps overflows in both
+    st.floats(min_value=-1e6, max_value=1e6),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.sampled_from([0.0, -0.0, -0.001, 0.005, 0.015, 0.125, 0.625, 2.675, 1e-300, -5e-324]),
+)
+
+
+@settings(deadline=None, max_examples=3000)
+@given(
+    _VALUES,
+    st.integers(min_value=0, max_value=6),
+    st.sampled_from(["nearest", "down", "up"]),
+    st.booleans(),
+)
+def test_fixed_gives_the_digits_of_the_fraction_arithmetic(
+    value: Fraction | float | int, places: int, rounding: str, grouped: bool
+) -> None:
+    expected = _fixed_by_fractions(value, places, rounding, grouped)
+    assert fixed(value, places, rounding, grouped) == expected  # type: ignore[arg-type]
+
+
+def test_fixed_on_every_share_of_up_to_200_attempts_and_its_float() -> None:
+    """What a table of many cases rounds: k/n for every n <= 200, exact and as a float."""
+    for n in range(1, 201):
+        for passed in range(n + 1):
+            for value in (Fraction(passed, n), passed / n):
+                for rounding in ("nearest", "down", "up"):
+                    expected = _fixed_by_fractions(value, 2, rounding, False)
+                    assert fixed(value, 2, rounding) == expected  # type: ignore[arg-type]
 
 
 def _cp(passed: int, n: int, confidence: float) -> tuple[float, float]:

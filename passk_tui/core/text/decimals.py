@@ -19,7 +19,7 @@ figure only when it sits on a half. A ``Fraction`` is never snapped: it is exact
 from __future__ import annotations
 
 from fractions import Fraction
-from math import ceil, floor, isclose
+from math import isclose
 from typing import Literal
 
 #: Which way the last place goes: half up (away from zero), toward -inf, toward +inf.
@@ -38,29 +38,35 @@ def fixed(
     grouped: bool = False,
 ) -> str:
     """``value`` with exactly ``places`` decimals (``grouped``: thousands separated by commas)."""
-    exact = _exact(value, places)
-    scaled = exact * 10**places
+    # On the exact ratio's two integers: the same digits as Fraction arithmetic, without a
+    # Fraction made per operation (a table of 10,000 cases rounds 20,000 figures).
+    numerator, denominator = _exact(value, places)
+    scaled = numerator * 10**places
     if rounding == "down":
-        whole = floor(scaled)
+        whole = scaled // denominator
     elif rounding == "up":
-        whole = ceil(scaled)
-    else:
-        whole = floor(abs(scaled) + Fraction(1, 2)) * (-1 if scaled < 0 else 1)
+        whole = -(-scaled // denominator)
+    else:  # floor(|x| + 1/2), away from zero
+        whole = (2 * abs(scaled) + denominator) // (2 * denominator) * (-1 if scaled < 0 else 1)
     units, part = divmod(abs(whole), 10**places)
-    sign = "-" if exact < 0 else ""  # -0.001 is -0.00, as the reference and Python write it
+    sign = "-" if numerator < 0 else ""  # -0.001 is -0.00, as the reference and Python write it
     digits = f"{units:,}" if grouped else str(units)
     return f"{sign}{digits}.{part:0{places}d}" if places else f"{sign}{digits}"
 
 
-def _exact(value: Fraction | float | int, places: int) -> Fraction:
-    """The value as an exact fraction; a float on a half-step grid point (within NOISE) is that point."""
+def _exact(value: Fraction | float | int, places: int) -> tuple[int, int]:
+    """The value as an exact ratio (numerator, positive denominator); a float on a half-step
+    grid point (within NOISE) is that point."""
+    if isinstance(value, int):
+        return int(value), 1
     if not isinstance(value, float):
-        return Fraction(value)
+        exact = value if isinstance(value, Fraction) else Fraction(value)
+        return exact.numerator, exact.denominator
     steps = 2 * 10**places
     nearest = round(value * steps)
     if isclose(value, nearest / steps, rel_tol=NOISE, abs_tol=NOISE):
-        return Fraction(nearest, steps)
-    return Fraction(value)
+        return nearest, steps
+    return value.as_integer_ratio()
 
 
 def significant(value: Fraction | float, digits: int = 2, least: int = 0, most: int = 12) -> str:
