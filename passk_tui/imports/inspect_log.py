@@ -30,7 +30,7 @@ from passk_tui.imports.model import (
     read_json_file,
     seconds_of,
 )
-from passk_tui.imports.zip_members import Archive
+from passk_tui.imports.zip_members import Archive, Member
 
 TOOL = "inspect"
 
@@ -193,7 +193,7 @@ def _open_log(path: Path, transcripts: bool) -> _Log:
     return _Log(path, whole, None, whole, transcripts)
 
 
-def _member(archive: Archive, name: str | zipfile.ZipInfo, path: Path) -> Any:
+def _member(archive: Archive, name: str | Member, path: Path) -> Any:
     label = name if isinstance(name, str) else name.filename
     try:
         return json.loads(archive.read(name))

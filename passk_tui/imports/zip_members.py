@@ -4,23 +4,51 @@ inspect_ai writes ``.eval`` logs as zip archives whose members are zstd-compress
 (method 93), which Python 3.11's ``zipfile`` cannot open; such a member's raw bytes are
 read from its local header and decompressed with ``zstandard``. Only one member is ever
 held in memory, so a log of any size is read in the memory of its largest sample.
+
+The central directory is read here too: a log of 50,000 samples has 50,000 entries, and
+``zipfile`` makes a ``ZipInfo`` of each (its extras, dates and flags decoded: 0.6 s) where
+an import needs a name, an offset, two sizes, a checksum and a method. An archive this
+lean reader does not cover (zip64, split, a method other than stored, deflate or zstd) is
+left to ``zipfile``.
 """
 
 from __future__ import annotations
 
+import os
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, KeysView
 from functools import cache
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, BinaryIO, NamedTuple, Self
 
 #: The zip method number of Zstandard (APPNOTE 4.4.5).
 ZSTD = 93
 _LOCAL_HEADER = struct.Struct("<4s5H3L2H")
 _LOCAL_MAGIC = b"PK\x03\x04"
+_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")
+_CENTRAL_MAGIC = b"PK\x01\x02"
+_END = struct.Struct("<4s4H2LH")
+_END_MAGIC = b"PK\x05\x06"
+_ZIP64_LOCATOR = b"PK\x06\x07"
+#: A field at its largest says "the value is in the zip64 extra field": zipfile reads those.
+_ZIP64_MARKS = (0xFFFF, 0xFFFFFFFF)
+#: How much local-header extra a member's read takes in one go (past it, a second read).
+_EXTRA_ROOM = 64
+
+
+class Member(NamedTuple):
+    """One entry of the central directory: what reading its bytes takes."""
+
+    filename: str
+    header_offset: int
+    compress_size: int
+    file_size: int
+    crc: int
+    method: int
+    flags: int
 
 
 class Archive:
@@ -28,9 +56,18 @@ class Archive:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._zip = zipfile.ZipFile(path)
         self._raw = path.open("rb")
-        self._names = set(self._zip.namelist())
+        try:
+            members = _directory(self._raw) or _directory_by_zipfile(path)
+        except struct.error:
+            self._raw.close()
+            raise zipfile.BadZipFile("its central directory is cut short") from None
+        except (OSError, zipfile.BadZipFile):
+            self._raw.close()
+            raise
+        self._members = members
+        self._by_name = {member.filename: member for member in members}
+        self._zip: zipfile.ZipFile | None = None  # only for a method of zipfile's own
 
     def __enter__(self) -> Self:
         return self
@@ -41,32 +78,125 @@ class Archive:
         self.close()
 
     def close(self) -> None:
-        self._zip.close()
+        if self._zip is not None:
+            self._zip.close()
         self._raw.close()
 
-    def names(self) -> set[str]:
-        return self._names
+    def names(self) -> KeysView[str]:
+        return self._by_name.keys()
 
-    def members(self, prefix: str) -> Iterator[zipfile.ZipInfo]:
+    def members(self, prefix: str) -> Iterator[Member]:
         """The members under ``prefix``, in the archive's order."""
-        return (info for info in self._zip.infolist() if info.filename.startswith(prefix))
+        return (member for member in self._members if member.filename.startswith(prefix))
 
-    def read(self, name: str | zipfile.ZipInfo) -> bytes:
-        """One member's bytes, decompressed; zipfile.BadZipFile or ValueError when damaged."""
-        info = name if isinstance(name, zipfile.ZipInfo) else self._zip.getinfo(name)
-        if info.compress_type != ZSTD:
-            return self._zip.read(info)
-        self._raw.seek(info.header_offset)
-        header = self._raw.read(_LOCAL_HEADER.size)
-        if len(header) != _LOCAL_HEADER.size or header[:4] != _LOCAL_MAGIC:
-            raise zipfile.BadZipFile(f"bad local header for {info.filename}")
-        name_length, extra_length = _LOCAL_HEADER.unpack(header)[-2:]
-        self._raw.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
-        compressed = self._raw.read(info.compress_size)
-        data = _zstd_decompress(compressed)
-        if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-            raise zipfile.BadZipFile(f"{info.filename} is damaged (its checksum differs)")
+    def read(self, name: str | Member) -> bytes:
+        """One member's bytes, decompressed; zipfile.BadZipFile or ValueError when damaged,
+        KeyError when there is no such member."""
+        member = name if isinstance(name, Member) else self._by_name[name]
+        if member.method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, ZSTD):
+            if self._zip is None:
+                self._zip = zipfile.ZipFile(self.path)
+            return self._zip.read(member.filename)
+        if member.flags & 0x1:
+            raise zipfile.BadZipFile(f"{member.filename} is encrypted")
+        compressed = self._compressed(member)
+        if member.method == zipfile.ZIP_STORED:
+            data = compressed
+        elif member.method == zipfile.ZIP_DEFLATED:
+            try:
+                data = zlib.decompress(compressed, -15)
+            except zlib.error as exc:
+                raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
+        else:
+            data = _zstd_decompress(compressed)
+        if len(data) != member.file_size or zlib.crc32(data) != member.crc:
+            raise zipfile.BadZipFile(f"{member.filename} is damaged (its checksum differs)")
         return data
+
+    def _compressed(self, member: Member) -> bytes:
+        """The member's stored bytes, after its local header: one read when its extra is short."""
+        fd = self._raw.fileno()
+        start = member.header_offset
+        wanted = _LOCAL_HEADER.size + len(member.filename) * 4 + _EXTRA_ROOM
+        chunk = os.pread(fd, wanted + member.compress_size, start)
+        if len(chunk) < _LOCAL_HEADER.size or chunk[:4] != _LOCAL_MAGIC:
+            raise zipfile.BadZipFile(f"bad local header for {member.filename}")
+        name_length, extra_length = _LOCAL_HEADER.unpack_from(chunk)[-2:]
+        begin = _LOCAL_HEADER.size + name_length + extra_length
+        data = chunk[begin : begin + member.compress_size]
+        if len(data) < member.compress_size:  # a long extra: read the bytes where they are
+            data = os.pread(fd, member.compress_size, start + begin)
+        if len(data) != member.compress_size:
+            raise zipfile.BadZipFile(f"{member.filename} is cut short")
+        return data
+
+
+def _directory(raw: BinaryIO) -> list[Member] | None:
+    """The central directory's entries, read from its end record; None for an archive this
+    reader leaves to zipfile (zip64, several disks); zipfile.BadZipFile when there is none."""
+    raw.seek(0, os.SEEK_END)
+    size = raw.tell()
+    tail_start = max(0, size - _END.size - 0xFFFF)  # the end record, then a comment of <= 64 KiB
+    raw.seek(tail_start)
+    tail = raw.read()
+    at = tail.rfind(_END_MAGIC)
+    if at < 0 or len(tail) - at < _END.size:
+        raise zipfile.BadZipFile("File is not a zip file")
+    _, disk, cd_disk, _, count, cd_size, cd_offset, _ = _END.unpack_from(tail, at)
+    if (
+        disk
+        or cd_disk
+        or count in _ZIP64_MARKS
+        or cd_size in _ZIP64_MARKS
+        or cd_offset in _ZIP64_MARKS
+        or tail[max(0, at - 20) : at - 16] == _ZIP64_LOCATOR
+    ):
+        return None
+    end = tail_start + at
+    concat = end - cd_size - cd_offset  # bytes before the archive (a self-extractor's stub)
+    if concat < 0:
+        raise zipfile.BadZipFile("Bad offset for central directory")
+    raw.seek(end - cd_size)
+    directory = raw.read(cd_size)
+    return _entries(directory, count, concat)
+
+
+def _entries(directory: bytes, count: int, concat: int) -> list[Member] | None:
+    members: list[Member] = []
+    unpack, fixed, magic, make = _CENTRAL.unpack_from, _CENTRAL.size, _CENTRAL_MAGIC, Member._make
+    at = 0
+    for _ in range(count):
+        (sign, _, _, _, _, flags, method, _, _, crc, compressed, size, name_length,
+         extra_length, comment_length, _, _, _, offset) = unpack(directory, at)  # fmt: skip
+        if sign != magic:
+            raise zipfile.BadZipFile("Bad magic number for central directory")
+        if 0xFFFFFFFF in (compressed, size, offset):
+            return None  # its real value is in a zip64 extra field
+        raw_name = directory[at + fixed : at + fixed + name_length]
+        # cp437 is a Python codec (a third of the time here); ASCII is itself in both.
+        codec = "utf-8" if flags & 0x800 else "ascii" if raw_name.isascii() else "cp437"
+        name = raw_name.decode(codec)
+        if "\x00" in name:
+            name = name.split("\x00", 1)[0]  # as zipfile reads such a name
+        members.append(make((name, offset + concat, compressed, size, crc, method, flags)))
+        at += fixed + name_length + extra_length + comment_length
+    return members
+
+
+def _directory_by_zipfile(path: Path) -> list[Member]:
+    with zipfile.ZipFile(path) as archive:
+        return [
+            Member(
+                info.filename,
+                info.header_offset,
+                info.compress_size,
+                info.file_size,
+                info.CRC,
+                info.compress_type,
+                info.flag_bits,
+            )
+            for info in archive.infolist()
+        ]
 
 
 @cache
