@@ -64,9 +64,7 @@ def _read(logs: list[_Log], pass_value: str | None) -> ImportedRun:
         ids = (evaluation.get("dataset") or {}).get("sample_ids") or []
         run.order.extend(f"{prefix}{sample_id}" for sample_id in ids)
         for index, sample in enumerate(log.samples()):
-            attempt, used = _attempt(
-                sample, prefix, scorer, pass_value, f"{log.path}: sample {index + 1}"
-            )
+            attempt, used = _attempt(sample, prefix, scorer, pass_value, (log.path, index))
             scorers.add(used)
             run.add(attempt)
         for reduction in log.reductions():
@@ -220,46 +218,64 @@ def _first_scorer(evaluation: dict[str, Any]) -> str | None:
 
 
 def _attempt(
-    sample: dict[str, Any], prefix: str, scorer: str | None, pass_value: str | None, where: str
+    sample: dict[str, Any],
+    prefix: str,
+    scorer: str | None,
+    pass_value: str | None,
+    place: tuple[Path, int],
 ) -> tuple[ImportedAttempt, str]:
-    sample_id, epoch = sample.get("id"), sample.get("epoch")
+    """One sample epoch as an attempt, and the scorer read ("" when none decided it).
+    ``place``: the log and the sample's index in it, named only in an error."""
+    get = sample.get
+    sample_id, epoch = get("id"), get("epoch")
     if sample_id is None or not isinstance(epoch, int) or isinstance(epoch, bool):
-        raise BadLog(f"{where}: a sample needs an id and a whole-number epoch")
-    where = f"{where} (id {sample_id!r}, epoch {epoch})"
-    started = seconds_of(sample.get("started_at"))
-    common = {
-        "case": f"{prefix}{sample_id}",
-        "attempt": epoch,
-        "started": started,
-        "duration": number_of(sample.get("total_time")),
-        "usage": _usage(sample.get("model_usage")),
-        "input": sample.get("input"),
-        "output": _completion(sample),
-    }
-    error = _error_text(sample.get("error")) or _limit_text(sample.get("limit"))
-    if error is not None:
-        return _made(sample, common, outcome=Outcome.ERRORED, error=error), ""
-    scores = sample.get("scores") or {}
-    if not isinstance(scores, dict) or not scores:
-        return _made(sample, common, outcome=Outcome.ERRORED, error="not scored"), ""
-    name = str(scorer if scorer in scores else next(iter(scores)))
-    score = scores[name] if isinstance(scores[name], dict) else {}
-    value = score.get("value")
-    passed = _passes(value, pass_value, where, name)
-    if common["output"] is None and score.get("answer") is not None:
-        common["output"] = score.get("answer")
-    reason = None if passed else _reason(score)
-    outcome = Outcome.PASSED if passed else Outcome.WRONG
-    return _made(sample, common, outcome=outcome, reason=reason), name
+        raise BadLog(f"{_where(place)}: a sample needs an id and a whole-number epoch")
+    output = _completion(sample)
+    error = _error_text(get("error")) or _limit_text(get("limit"))
+    scores = get("scores") or {}
+    name, outcome, reason = "", Outcome.ERRORED, None
+    if error is None and (not isinstance(scores, dict) or not scores):
+        error = "not scored"
+    elif error is None:
+        name = str(scorer if scorer in scores else next(iter(scores)))
+        score = scores[name] if isinstance(scores[name], dict) else {}
+        passed = _passes(score.get("value"), pass_value)
+        if passed is None:
+            raise BadLog(
+                f"{_where(place)} (id {sample_id!r}, epoch {epoch}): score {name} is "
+                f"{json.dumps(score.get('value'))[:60]}, neither C/I nor a number; "
+                "say which value passes with --pass-value"
+            )
+        if output is None and score.get("answer") is not None:
+            output = score.get("answer")
+        outcome = Outcome.PASSED if passed else Outcome.WRONG
+        reason = None if passed else _reason(score)
+    given = get("input")
+    attempt = ImportedAttempt(
+        case=f"{prefix}{sample_id}",
+        attempt=epoch,
+        outcome=outcome,
+        output=output,
+        reason=reason,
+        error=error,
+        started=seconds_of(get("started_at")),
+        duration=number_of(get("total_time")),
+        usage=_usage(get("model_usage")),
+        input=given,
+        # The attempt's conversation (the sample's messages) as its transcript.
+        transcript=transcript_from(get("messages"), given, output),
+    )
+    return attempt, name
 
 
-def _made(sample: dict[str, Any], common: dict[str, Any], **verdict: Any) -> ImportedAttempt:
-    """The attempt, with its conversation (the sample's messages) as its transcript."""
-    transcript = transcript_from(sample.get("messages"), sample.get("input"), common["output"])
-    return ImportedAttempt(transcript=transcript, **common, **verdict)
+def _where(place: tuple[Path, int]) -> str:
+    path, index = place
+    return f"{path}: sample {index + 1}"
 
 
-def _passes(value: Any, pass_value: str | None, where: str, scorer: str) -> bool:
+def _passes(value: Any, pass_value: str | None) -> bool | None:
+    """Whether the score's value passes; None when it is neither C/I nor a number and no
+    ``--pass-value`` says which passes."""
     if pass_value is not None:
         if isinstance(value, str):
             return value == pass_value
@@ -275,10 +291,7 @@ def _passes(value: Any, pass_value: str | None, where: str, scorer: str) -> bool
         return False
     if isinstance(value, int | float):
         return value == 1
-    raise BadLog(
-        f"{where}: score {scorer} is {json.dumps(value)[:60]}, neither C/I nor a number; "
-        "say which value passes with --pass-value"
-    )
+    return None
 
 
 def _reason(score: dict[str, Any]) -> str | None:
