@@ -11,7 +11,6 @@ from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import fail, say
 from passk_tui.cli.run import report_end
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.core.inputs.settings import (
     parse_agent_name,
     parse_confidence,
@@ -19,6 +18,7 @@ from passk_tui.core.inputs.settings import (
     parse_version,
     parse_whole_number,
 )
+from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.evaluations.imported import READERS, ImportView, import_files, shown
 from passk_tui.evaluations.settings_text import flag
 from passk_tui.store import Store

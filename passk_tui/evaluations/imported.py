@@ -28,7 +28,7 @@ from passk_tui.core.run.cases import Case
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import NothingToRun
 from passk_tui.evaluations.settings_text import FAMILY_WISE_NEEDS
-from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.inspect_log import inspect_run
 from passk_tui.imports.jsonl import read_jsonl
 from passk_tui.imports.lm_eval import read_lm_eval
 from passk_tui.imports.model import BadLog, ImportedAttempt, ImportedRun
@@ -39,7 +39,7 @@ from passk_tui.store import Store, StoredEvaluation
 #: Each format ``passk-tui import`` takes, and its reader (files, options -> attempts).
 Reader = Callable[[list[Path], dict[str, Any]], ImportedRun]
 READERS: dict[str, Reader] = {
-    "inspect": lambda paths, options: read_inspect(
+    "inspect": lambda paths, options: inspect_run(
         paths, options.get("pass_value"), options.get("transcripts", True)
     ),
     "promptfoo": lambda paths, options: read_promptfoo(paths),
@@ -96,7 +96,25 @@ def import_files(
         store.keep_view(found, settings)
         return Imported(found, store.load(found), again=True, lines=[_again_line(stored)])
     run = reader([Path(p) for p in paths], options)
-    cases, records = _cases_and_records(run, paths[0], fingerprint)
+    try:
+        return _stored(tool, run, paths, files, fingerprint, options, view, store)
+    finally:
+        run.close()
+
+
+def _stored(
+    tool: str,
+    run: ImportedRun,
+    paths: Sequence[Path],
+    files: list[tuple[str, str]],
+    fingerprint: str,
+    options: dict[str, Any],
+    view: ImportView,
+    store: Store,
+) -> Imported:
+    """The run read, stored as a new evaluation: its transcripts drawn last, in the same
+    transaction (an inspect archive's are still being read by another process meanwhile)."""
+    cases, records, places = _cases_and_records(run, paths[0], fingerprint)
     run.attempts.clear()  # the records hold it all now: 50,000 attempts need not be held twice
     fewest = _fewest(records)
     settings = Settings(
@@ -110,8 +128,13 @@ def import_files(
     definition = imported_definition(tool, run.tool_version, files, options, fingerprint)
     evaluation_id = new_evaluation_id()
     now = time.time()
-    store.keep_imported(evaluation_id, settings, cases, fingerprint, definition, records, now)
-    # As stored, without reading 50,000 records back: the same values the store now holds.
+    transcripts = ((*places[case, attempt], text) for case, attempt, text in run.transcripts())
+    store.keep_imported(
+        evaluation_id, settings, cases, fingerprint, definition, records, now, transcripts
+    )
+    # As stored, without reading 50,000 records back: the same values the store now holds,
+    # but for the transcripts drawn from the run, held by the store alone (whoever shows one,
+    # the Case screen or an export, loads the evaluation).
     stored = StoredEvaluation(
         evaluation_id, now, now, "done", None, settings, cases, fingerprint, records,
         definition=definition,
@@ -137,14 +160,16 @@ def _viewed(settings: Settings, view: ImportView, attempts: int) -> Settings:
 
 def _cases_and_records(
     run: ImportedRun, first: Path, fingerprint: str
-) -> tuple[list[Case], list[AttemptRecord]]:
+) -> tuple[list[Case], list[AttemptRecord], dict[tuple[str, int], tuple[int, int]]]:
     """Cases in the tool's order (``ImportedRun.order``, then as first read); each case's attempts numbered 1..n in
-    the tool's order (epochs, repeats, trials), so no attempt is missing in between."""
+    the tool's order (epochs, repeats, trials), so no attempt is missing in between; and where
+    each of the tool's (case, attempt) went: (case index, attempt number)."""
     by_case: dict[str, list[ImportedAttempt]] = {name: [] for name in run.order}
     for attempt in run.attempts:
         by_case.setdefault(attempt.case, []).append(attempt)
     cases: list[Case] = []
     records: list[AttemptRecord] = []
+    places: dict[tuple[str, int], tuple[int, int]] = {}
     named = [(name, attempts) for name, attempts in by_case.items() if attempts]
     for index, (name, attempts) in enumerate(named):
         attempts.sort(key=lambda a: a.attempt)
@@ -152,11 +177,10 @@ def _cases_and_records(
             if before.attempt == after.attempt:
                 raise BadLog(f"{first}: case {name!r}: attempt {after.attempt} appears twice")
         cases.append(Case(name=name, input=attempts[0].input, check=None))
-        records.extend(
-            _record(index, number, attempt, fingerprint)
-            for number, attempt in enumerate(attempts, start=1)
-        )
-    return cases, records
+        for number, attempt in enumerate(attempts, start=1):
+            records.append(_record(index, number, attempt, fingerprint))
+            places[name, attempt.attempt] = (index, number)
+    return cases, records, places
 
 
 def _record(index: int, number: int, attempt: ImportedAttempt, fingerprint: str) -> AttemptRecord:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from passk_tui.core.inputs.bounds import storable_transcript
 from passk_tui.core.transcript import Message, Transcript, input_text, plain_transcript
 
 
@@ -50,6 +51,13 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
     if any(transcript == plain_transcript(given, answer, said) for said in (True, False)):
         return None
     return transcript.bounded()
+
+
+def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
+    """``transcript_from``'s transcript as the store writes it (``storable_transcript``, as a
+    record's is written); None when there is none."""
+    transcript = transcript_from(messages, given, answer)
+    return None if transcript is None else storable_transcript(transcript)
 
 
 def _plain(messages: list[Any], given: Any, answer: Any) -> bool:

@@ -13,6 +13,7 @@ whole samples, each answer as the model gave it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import zipfile
 from collections.abc import Iterable, Iterator
@@ -20,39 +21,57 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.attempt import Outcome
-from passk_tui.imports.conversation import messages_of, transcript_from
+from passk_tui.imports.conversation import transcript_text
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
     ImportedRun,
+    json_items,
     not_a,
     number_of,
     read_json_file,
     seconds_of,
 )
+from passk_tui.imports.transcripts_aside import TranscriptsAside
 from passk_tui.imports.zip_members import Archive, Member
 
 TOOL = "inspect"
+#: No summary at all (a summary may be JSON null, which is a bad sample, not none).
+_NONE = object()
 
 
 def read_inspect(
     paths: list[Path], pass_value: str | None = None, transcripts: bool = True
 ) -> ImportedRun:
+    """Every sample epoch of these logs, each attempt with its transcript as an object
+    (``inspect_run``'s, drawn back: what a caller sees that reads a log without storing it)."""
+    return inspect_run(paths, pass_value, transcripts).with_transcripts()
+
+
+def inspect_run(
+    paths: list[Path], pass_value: str | None = None, transcripts: bool = True
+) -> ImportedRun:
     """Every sample epoch of these logs; several logs of one run (one per task) together.
     Without ``transcripts`` an archive's sample members are never read (its summaries hold
-    the outcomes) and no attempt keeps its conversation."""
+    the outcomes) and no attempt keeps its conversation. With them, the conversations are
+    the run's ``stored_transcripts``: an archive's read by a second process meanwhile
+    (``transcripts_aside``); ``close`` the run when it is done with."""
     logs: list[_Log] = []
+    run = ImportedRun(TOOL)
     try:
         for path in paths:
             logs.append(_open_log(path, transcripts))
-        return _read(logs, pass_value)
+        _read(logs, pass_value, run)
+    except BaseException:
+        run.close()
+        raise
     finally:
         for log in logs:
             log.close()
+    return run
 
 
-def _read(logs: list[_Log], pass_value: str | None) -> ImportedRun:
-    run = ImportedRun(TOOL)
+def _read(logs: list[_Log], pass_value: str | None, run: ImportedRun) -> None:
     tasks = {log.header.get("eval", {}).get("task") for log in logs}
     scorers: set[str] = set()
     for log in logs:
@@ -63,10 +82,20 @@ def _read(logs: list[_Log], pass_value: str | None) -> ImportedRun:
         scorer = _first_scorer(evaluation)
         ids = (evaluation.get("dataset") or {}).get("sample_ids") or []
         run.order.extend(f"{prefix}{sample_id}" for sample_id in ids)
-        for index, sample in enumerate(log.samples()):
+        samples, summarised = log.samples()
+        aside = _Aside(log, run) if summarised and log.transcripts else None
+        texts: list[tuple[str, int, str]] = []
+        run.stored_transcripts.append(texts)
+        for index, (sample, messages) in enumerate(samples):
             attempt, used = _attempt(sample, prefix, scorer, pass_value, (log.path, index))
             scorers.add(used)
             run.add(attempt)
+            if aside is not None:
+                aside.ask(sample, attempt)
+            elif messages is not None:
+                text = transcript_text(messages, attempt.input, attempt.output)
+                if text is not None:
+                    texts.append((attempt.case, attempt.attempt, text))
         for reduction in log.reductions():
             reducer = str(reduction.get("reducer"))
             for item in reduction.get("samples") or []:
@@ -81,7 +110,29 @@ def _read(logs: list[_Log], pass_value: str | None) -> ImportedRun:
         run.notes.append(
             f"score {said}" + (f" == {pass_value!r}" if pass_value is not None else "")
         )
-    return run
+
+
+class _Aside:
+    """A summarised archive's conversations, each from its member
+    (``samples/<id>_epoch_<n>.json``), read by a second process while the summaries are
+    mapped; the run draws them last (``ImportedRun.transcripts``)."""
+
+    def __init__(self, log: _Log, run: ImportedRun) -> None:
+        assert log.archive is not None
+        self._reader = TranscriptsAside(log.archive)
+        self._keys: list[tuple[str, int]] = []
+        run.closers.append(self._reader.close)
+        run.stored_transcripts.append(self._texts())
+
+    def ask(self, summary: dict[str, Any], attempt: ImportedAttempt) -> None:
+        member = f"samples/{summary.get('id')}_epoch_{summary.get('epoch')}.json"
+        self._reader.ask(member, attempt.input, attempt.output)
+        self._keys.append((attempt.case, attempt.attempt))
+
+    def _texts(self) -> Iterator[tuple[str, int, str]]:
+        for (case, attempt), text in zip(self._keys, self._reader.answers(), strict=True):
+            if text is not None:
+                yield case, attempt, text
 
 
 class _Log:
@@ -99,77 +150,56 @@ class _Log:
         self.path = path
         self.transcripts = transcripts
         self.header = header
-        self._archive = archive
+        self.archive = archive
         self._whole = whole
 
     def close(self) -> None:
-        if self._archive is not None:
-            self._archive.close()
+        if self.archive is not None:
+            self.archive.close()
 
-    def samples(self) -> Iterator[dict[str, Any]]:
-        """The samples: a .json log's own; an archive's summaries when it has them (a sample's
-        scores, error, limit, usage and times, a few hundred bytes each), each with its
-        messages read from its member unless transcripts are not kept, else each sample
-        member (its whole transcript: ten times the bytes to parse)."""
-        for sample in self._samples():
-            yield sample if self.transcripts else {**sample, "messages": None}
-
-    def _samples(self) -> Iterator[dict[str, Any]]:
+    def samples(self) -> tuple[Iterator[tuple[dict[str, Any], Any]], bool]:
+        """The samples, each with its messages when they are read here (None when
+        transcripts are not kept), and whether they are an archive's summaries (a sample's
+        scores, error, limit, usage and times, a few hundred bytes each, whose messages are
+        in its member). A .json log's own samples; an archive's summaries when it has them;
+        else each sample member (its whole transcript: ten times the bytes to parse)."""
+        keep = self.transcripts
         if self._whole is not None:
-            yield from _objects(self._whole.get("samples") or [], self.path, "samples")
-            return
+            whole = _objects(self._whole.get("samples") or [], self.path, "samples")
+            return ((s, s.get("messages") if keep else None) for s in whole), False
+        assert self.archive is not None
         summaries = self._summaries()
-        if summaries:
-            summaries.reverse()
-            while summaries:  # each summary let go once read: the list never held twice
-                summary = _object(summaries.pop(), self.path, "summaries")
-                yield (
-                    {**summary, "messages": self._messages(summary)}
-                    if self.transcripts
-                    else summary
-                )
-            return
-        assert self._archive is not None
-        for info in self._archive.members("samples/"):
-            yield _member(self._archive, info, self.path)
+        first = next(summaries, _NONE)
+        if first is not _NONE:
+            every = itertools.chain([first], summaries)
+            return ((_object(s, self.path, "summaries"), None) for s in every), True
+        members = (_member(self.archive, m, self.path) for m in self.archive.members("samples/"))
+        return ((s, s.get("messages") if keep else None) for s in members), False
 
-    def _messages(self, summary: dict[str, Any]) -> Any:
-        """A summarised sample's messages, from its member (``samples/<id>_epoch_<n>.json``);
-        None when the archive has no such member."""
-        assert self._archive is not None
-        name = f"samples/{summary.get('id')}_epoch_{summary.get('epoch')}.json"
-        if name not in self._archive.names():
-            return None
-        try:
-            return messages_of(self._archive.read(name))
-        except (zipfile.BadZipFile, ValueError, OSError) as exc:
-            raise BadLog(f"{self.path}: {name}: {exc}") from None
-
-    def _summaries(self) -> list[Any]:
-        """As inspect reads them: ``summaries.json``, else (a log still being written) the
-        journal's parts, a sample epoch's latest summary winning."""
-        assert self._archive is not None
-        if "summaries.json" in self._archive.names():
-            value = _member(self._archive, "summaries.json", self.path)
-            return value if isinstance(value, list) else []
+    def _summaries(self) -> Iterator[Any]:
+        """As inspect reads them: ``summaries.json``, one at a time, else (a log still being
+        written) the journal's parts, a sample epoch's latest summary winning."""
+        assert self.archive is not None
+        if "summaries.json" in self.archive.names():
+            return _items(self.archive, "summaries.json", self.path)
         latest: dict[tuple[Any, Any], Any] = {}
-        for info in self._archive.members("_journal/summaries/"):
-            part = _member(self._archive, info, self.path)
+        for info in self.archive.members("_journal/summaries/"):
+            part = _member(self.archive, info, self.path)
             for summary in part if isinstance(part, list) else []:
                 key = (
                     (summary.get("id"), summary.get("epoch")) if isinstance(summary, dict) else None
                 )
                 latest[key or (len(latest), None)] = summary
-        return list(latest.values())
+        return iter(latest.values())
 
     def reductions(self) -> list[dict[str, Any]]:
         if self._whole is not None:
             value = self._whole.get("reductions")
         else:
-            assert self._archive is not None
-            if "reductions.json" not in self._archive.names():
+            assert self.archive is not None
+            if "reductions.json" not in self.archive.names():
                 return []
-            value = _member(self._archive, "reductions.json", self.path)
+            value = _member(self.archive, "reductions.json", self.path)
         return [r for r in value or [] if isinstance(r, dict)]
 
 
@@ -197,6 +227,14 @@ def _member(archive: Archive, name: str | Member, path: Path) -> Any:
         return json.loads(archive.read(name))
     except (zipfile.BadZipFile, ValueError, OSError, KeyError) as exc:
         raise BadLog(f"{path}: {label}: {exc}") from None
+
+
+def _items(archive: Archive, name: str, path: Path) -> Iterator[Any]:
+    """A member's JSON array, an item at a time (``json_items``); BadLog naming the member."""
+    try:
+        yield from json_items(archive.read(name))
+    except (zipfile.BadZipFile, ValueError, OSError, KeyError) as exc:
+        raise BadLog(f"{path}: {name}: {exc}") from None
 
 
 def _objects(values: Iterable[Any], path: Path, where: str) -> Iterator[dict[str, Any]]:
@@ -262,8 +300,6 @@ def _attempt(
         duration=number_of(get("total_time")),
         usage=_usage(get("model_usage")),
         input=given,
-        # The attempt's conversation (the sample's messages) as its transcript.
-        transcript=transcript_from(get("messages"), given, output),
     )
     return attempt, name
 

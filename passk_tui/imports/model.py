@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -58,8 +60,41 @@ class ImportedRun:
     """The tool's own per-case figures where the log holds them (inspect's reducers),
     kept for the checks that ours equal theirs."""
 
+    stored_transcripts: list[Iterable[tuple[str, int, str]]] = field(default_factory=list)
+    """Transcripts as the store writes them (case, attempt, text), for attempts read with
+    ``transcript`` None: inspect's, whose conversations another process reads while this one
+    maps and stores the outcomes. Drawn once, after the attempts (``transcripts``)."""
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    """What ``close`` ends: that other process, when its transcripts were never drawn."""
+
     def add(self, attempt: ImportedAttempt) -> None:
         self.attempts.append(attempt)
+
+    def transcripts(self) -> Iterator[tuple[str, int, str]]:
+        """The stored transcripts, each once; BadLog when a file's conversation is damaged."""
+        for source in self.stored_transcripts:
+            yield from source
+
+    def close(self) -> None:
+        for close in self.closers:
+            close()
+
+    def with_transcripts(self) -> ImportedRun:
+        """This run with each stored transcript back in its attempt as a ``Transcript``, as
+        the store reads it back (for a caller that reads a log without storing it)."""
+        try:
+            texts = {(case, attempt): text for case, attempt, text in self.transcripts()}
+        finally:
+            self.close()
+        if texts:
+            self.attempts = [
+                replace(a, transcript=Transcript.from_json(json.loads(texts[a.case, a.attempt])))
+                if (a.case, a.attempt) in texts
+                else a
+                for a in self.attempts
+            ]
+        self.stored_transcripts = []
+        return self
 
 
 def record_place(index: int | str, case: str | None = None) -> str:
@@ -77,6 +112,41 @@ def read_json_file(path: Path, tool: str) -> Any:
         raise BadLog(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (ValueError, RecursionError) as exc:
         raise not_a(path, tool, f"not JSON ({exc})") from None
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def json_items(data: bytes) -> Iterator[Any]:
+    """The items of a JSON array, decoded one at a time: a list of 50,000 objects is never
+    held whole (only its text is). A document that is not an array is read whole and has no
+    items; ValueError where the text is not JSON, as ``json.loads`` would raise it."""
+    text = data.decode(json.detect_encoding(data), "surrogatepass")
+    at = _SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
+    if not text.startswith("[", at):
+        json.loads(text)
+        return
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if text.startswith("]", at):
+        return _end(text, at + 1)
+    while True:
+        value, at = _DECODER.raw_decode(text, at)
+        yield value
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if text.startswith(",", at):
+            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+        elif text.startswith("]", at):
+            return _end(text, at + 1)
+        else:
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+
+
+def _end(text: str, at: int) -> None:
+    """Nothing but space after the array, as ``json.loads`` requires."""
+    at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+    if at != len(text):
+        raise json.JSONDecodeError("Extra data", text, at)
 
 
 def not_a(path: Path, tool: str, problem: str) -> BadLog:

@@ -7,7 +7,7 @@ where it came from, with a fingerprint of the files and the mapping that made it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.agent_definition import Definition
@@ -30,14 +30,22 @@ class StoreImports(StoreConnection):
         definition: Definition,
         records: Sequence[AttemptRecord],
         created: float,
+        transcripts: Iterable[tuple[int, int, str]] = (),
     ) -> None:
         """The whole evaluation in one transaction, done at ``created``: a kill or a failed
-        write leaves nothing."""
+        write leaves nothing. ``transcripts``: (case index, attempt, text as a record's is
+        written) of records whose transcript the reader kept as text, drawn last (an error
+        raised while drawing them also leaves nothing)."""
         with self._writing("the imported evaluation") as db:
             insert_evaluation(
                 db, evaluation_id, settings, cases, cases_sha256, created, definition, status="done"
             )
             insert_records(db, evaluation_id, records, in_flight=False)
+            db.executemany(
+                "INSERT INTO transcripts (evaluation_id, case_index, attempt, retake, transcript)"
+                " VALUES (?, ?, ?, 0, ?)",
+                ((evaluation_id, *place) for place in transcripts),
+            )
             db.execute("UPDATE evaluations SET finished = ? WHERE id = ?", (created, evaluation_id))
 
     def find_imported(self, fingerprint: str) -> str | None:

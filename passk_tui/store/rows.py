@@ -21,7 +21,12 @@ from typing import Any
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.checks.kinds import compile_check
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.bounds import bounded_output, storable_json, storable_text
+from passk_tui.core.inputs.bounds import (
+    bounded_output,
+    storable_json,
+    storable_text,
+    storable_transcript,
+)
 from passk_tui.core.inputs.conversation import user_from_json
 from passk_tui.core.inputs.price import price_from_texts
 from passk_tui.core.inputs.settings import Settings
@@ -191,7 +196,7 @@ def record_from_row(row: sqlite3.Row) -> AttemptRecord:
 def transcript_column(record: AttemptRecord) -> str:
     """An attempt's transcript as stored: its JSON, bounded (``Transcript.bounded``)."""
     assert record.transcript is not None
-    return to_json(record.transcript.bounded().to_json())
+    return storable_transcript(record.transcript)
 
 
 def _transcript_from(row: sqlite3.Row) -> Transcript | None:

@@ -12,6 +12,7 @@ from typing import Any
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError
 from passk_tui.core.text.mentions import finite_number, shown_number
+from passk_tui.core.transcript import Transcript
 
 
 def strings(spec: dict[str, Any], key: str, where: str, allow_empty: bool = False) -> list[str]:
@@ -57,6 +58,11 @@ def storable_json(value: Any) -> str:
         return text
     # A surrogate can only stand inside a JSON string, where "\\\\" is one backslash.
     return _LONE_SURROGATE.sub(lambda m: f"\\\\u{ord(m[0]):04x}", text)
+
+
+def storable_transcript(transcript: Transcript) -> str:
+    """A transcript as the store keeps it: bounded (``Transcript.bounded``), storable JSON."""
+    return storable_json(transcript.bounded().to_json())
 
 
 def lone_surrogate(value: Any) -> str | None:

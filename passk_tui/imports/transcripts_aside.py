@@ -1,0 +1,126 @@
+"""An archive's conversations read in a second process, while this one maps and stores.
+
+Reading a sample's conversation (its zstd member, its messages, the transcript made and
+written out as the store keeps it) is most of the CPU of importing an inspect log with
+transcripts: 2 of 4.5 s for 50,000 samples. The outcomes come from the summaries, so the
+conversations can be read on another core at the same time, and their texts (all the store
+needs of them) written last in the same transaction.
+
+The child is forked: it has every module already loaded and the archive already open (each
+member is read with ``pread``, so the two processes never share a file offset). It reads the
+requests (member, input, answer) as they come and keeps the texts; once told the requests are
+over it sends the texts in the order asked. Neither side ever waits on a full pipe for the
+other. A damaged member ends the child's work: its answer is the error line, raised here as
+BadLog. The child ignores Ctrl-C (the parent decides) and exits when its pipe closes, so a
+parent killed at any moment leaves no child behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import zipfile
+from collections.abc import Iterator
+from multiprocessing.connection import Connection
+from typing import Any
+
+from passk_tui.imports.conversation import messages_of, transcript_text
+from passk_tui.imports.model import BadLog
+from passk_tui.imports.zip_members import Archive
+
+#: Requests and answers travel in batches: one pickle per few hundred samples.
+BATCH = 256
+#: Marks the end of the requests (parent to child) and of the answers (child to parent).
+_END = None
+
+
+class TranscriptsAside:
+    """The child reading ``archive``'s sample members into transcript texts."""
+
+    def __init__(self, archive: Archive) -> None:
+        self.path = archive.path
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(archive, child, self._conn), daemon=True, name="passk-aside"
+        )
+        self._process.start()
+        child.close()
+        self._batch: list[tuple[str, Any, Any]] = []
+        self._asked = 0
+
+    def ask(self, member: str, given: Any, answer: Any) -> None:
+        """The transcript of ``member``'s messages (None when it has no such member, or when
+        they say no more than ``given`` and ``answer``), answered later, in order."""
+        self._batch.append((member, given, answer))
+        self._asked += 1
+        if len(self._batch) >= BATCH:
+            self._send()
+
+    def answers(self) -> Iterator[str | None]:
+        """Each asked transcript's text, in the order asked; BadLog for a damaged member."""
+        self._send()
+        self._conn.send(_END)
+        told = 0
+        while True:
+            try:
+                batch = self._conn.recv()
+            except EOFError:
+                raise BadLog(f"{self.path}: the conversations' reader ended early") from None
+            if isinstance(batch, str):
+                raise BadLog(batch)
+            if batch is _END:
+                break
+            told += len(batch)
+            yield from batch
+        if told != self._asked:  # never a transcript put beside another attempt
+            raise BadLog(f"{self.path}: {self._asked} conversations asked, {told} read")
+        self.close()
+
+    def close(self) -> None:
+        """The child ended (at once when its answers were not all drawn) and its pipe closed."""
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._conn.close()
+
+    def _send(self) -> None:
+        if self._batch:
+            self._conn.send(self._batch)
+            self._batch = []
+
+
+def _serve(archive: Archive, conn: Connection, parents: Connection) -> None:
+    """The child: every request answered into a list, the list sent once the requests end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parents.close()  # only the parent's end: when the parent dies, recv sees the end
+    texts: list[str | None] = []
+    failed: str | None = None
+    try:
+        while (batch := conn.recv()) is not _END:
+            if failed is None:
+                failed = _read(archive, batch, texts)
+        if failed is not None:
+            conn.send(failed)
+            return
+        for start in range(0, len(texts), BATCH):
+            conn.send(texts[start : start + BATCH])
+        conn.send(_END)
+    except (EOFError, BrokenPipeError):
+        return  # the parent has gone: nothing to answer
+
+
+def _read(
+    archive: Archive, batch: list[tuple[str, Any, Any]], texts: list[str | None]
+) -> str | None:
+    """The batch's texts added to ``texts``; the error line of a damaged member, else None."""
+    names = archive.names()
+    for member, given, answer in batch:
+        if member not in names:
+            texts.append(None)
+            continue
+        try:
+            texts.append(transcript_text(messages_of(archive.read(member)), given, answer))
+        except (zipfile.BadZipFile, ValueError, OSError, RecursionError) as exc:
+            return f"{archive.path}: {member}: {exc}"
+    return None
