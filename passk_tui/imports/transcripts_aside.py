@@ -18,7 +18,10 @@ parent killed at any moment leaves no child behind.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import queue
 import signal
+import threading
 import zipfile
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
@@ -91,23 +94,38 @@ class TranscriptsAside:
 
 
 def _serve(archive: Archive, conn: Connection, parents: Connection) -> None:
-    """The child: every request answered into a list, the list sent once the requests end."""
+    """The child: every request answered into a list, the list sent once the requests end.
+    A thread takes the requests off the pipe as they come, so the parent never waits on a
+    full pipe while a member is read."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parents.close()  # only the parent's end: when the parent dies, recv sees the end
+    requests: queue.SimpleQueue[list[tuple[str, Any, Any]] | None] = queue.SimpleQueue()
+    threading.Thread(target=_take, args=(conn, requests), daemon=True).start()
     texts: list[str | None] = []
     failed: str | None = None
+    while (batch := requests.get()) is not _END:
+        if failed is None:
+            failed = _read(archive, batch, texts)
     try:
-        while (batch := conn.recv()) is not _END:
-            if failed is None:
-                failed = _read(archive, batch, texts)
         if failed is not None:
             conn.send(failed)
             return
         for start in range(0, len(texts), BATCH):
             conn.send(texts[start : start + BATCH])
         conn.send(_END)
-    except (EOFError, BrokenPipeError):
+    except (EOFError, OSError):
         return  # the parent has gone: nothing to answer
+
+
+def _take(conn: Connection, requests: queue.SimpleQueue[Any]) -> None:
+    """Each batch of requests off the pipe into ``requests``; the end when the parent says
+    so, or when it has gone (then the child exits without answering)."""
+    try:
+        while (batch := conn.recv()) is not _END:
+            requests.put(batch)
+    except (EOFError, OSError):
+        os._exit(0)  # the parent has gone: nothing to answer, nobody to answer to
+    requests.put(_END)
 
 
 def _read(
