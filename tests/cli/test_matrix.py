@@ -200,3 +200,17 @@ def test_resume_given_the_lists_again_must_name_the_same_targets() -> None:
     baseline = run("--resume", "last", "--baseline", "3")
     assert (baseline.returncode, baseline.stdout) == (2, "")
     assert "--baseline: not with several versions or agents" in baseline.stderr
+
+
+def test_a_budget_is_said_to_hold_for_each_target_apart(tmp_path: Path) -> None:
+    """Each target is its own evaluation with its own budget (as a ``--baseline`` pair's
+    versions are): three versions at --budget-runs 4 start 12 Runs in all, 4 each, and
+    stderr says so before the run, as the pair does."""
+    result = matrix("--version", "1,2,3", "--attempts", "3", "--budget-runs", "4")
+    assert result.stderr.startswith(
+        "passk-tui: warning: the budget holds for each version apart: "
+        "--budget-runs 4 lets up to 12 Runs start (4 per version)\n"
+    ), result.stderr
+    with Store.open() as store:
+        counts = [len(store.load(e.id).records) for e in store.list_evaluations()]
+    assert counts == [4, 4, 4]

@@ -13,6 +13,7 @@ from passk_tui.core.inputs.target_list import (
     matrix_targets,
     parse_agents,
     parse_versions,
+    target_kind,
     target_labels,
 )
 from passk_tui.core.render.matrix.cells import (
@@ -58,6 +59,10 @@ def test_targets_cross_agents_first_and_are_named_by_what_differs() -> None:
     assert target_labels(crossed) == ["a v1", "a v2", "b v1", "b v2"]
     assert target_labels(matrix_targets(("a",), (1, 2))) == ["v1", "v2"]
     assert target_labels(matrix_targets(("a", "b"), (3,))) == ["a", "b"]
+    # A line about each says what one is, as the labels name them.
+    assert target_kind(crossed) == "target"
+    assert target_kind(matrix_targets(("a",), (1, 2))) == "version"
+    assert target_kind(matrix_targets(("a", "b"), (3,))) == "agent"
 
 
 def test_holm_runs_over_every_case_of_every_pair() -> None:
