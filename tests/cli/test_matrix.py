@@ -214,3 +214,12 @@ def test_a_budget_is_said_to_hold_for_each_target_apart(tmp_path: Path) -> None:
     with Store.open() as store:
         counts = [len(store.load(e.id).records) for e in store.list_evaluations()]
     assert counts == [4, 4, 4]
+
+
+def test_adaptive_targets_are_named_by_their_labels_in_the_notes() -> None:
+    """A matrix has no A and B: the note on tests chosen by looking names the targets."""
+    result = matrix(
+        "--version", "1,2", "--attempts", "3", "--max-attempts", "8", "--require", "0.8"
+    )
+    assert "v2 vs v1: v1 and v2: n chosen by looking (adaptive or extended)" in result.stdout
+    assert "A and B" not in result.stdout
