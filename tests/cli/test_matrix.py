@@ -217,9 +217,13 @@ def test_a_budget_is_said_to_hold_for_each_target_apart(tmp_path: Path) -> None:
 
 
 def test_adaptive_targets_are_named_by_their_labels_in_the_notes() -> None:
-    """A matrix has no A and B: the note on tests chosen by looking names the targets."""
+    """A matrix has no A and B: the note on tests chosen by looking names the targets, and
+    the adjustment the matrix made."""
     result = matrix(
         "--version", "1,2", "--attempts", "3", "--max-attempts", "8", "--require", "0.8"
     )
     assert "v2 vs v1: v1 and v2: n chosen by looking (adaptive or extended)" in result.stdout
     assert "A and B" not in result.stdout
+    # Its p's are the matrix's, adjusted over every pair: the note says so, as the .json does.
+    assert "Holm-adjusted over every case of every pair\n" in result.stdout
+    assert "across the compared cases" not in result.stdout

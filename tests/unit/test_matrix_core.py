@@ -106,12 +106,13 @@ def test_orders_file_each_target_weakest_first_and_largest_difference() -> None:
 
 
 def test_a_matrix_names_its_adjustment_in_place_of_the_pairs() -> None:
-    from passk_tui.core.stats.comparing.matrix import matrix_method
-
-    pair = compare(Side("A", 3, [figures("x", 1)]), Side("B", 3, [figures("x", 2)]))
-    assert matrix_method(pair) == (
+    a, b = Side("A", 3, [figures("x", 1)]), Side("B", 3, [figures("x", 2)])
+    assert compare(a, b).method.endswith("Holm-adjusted across the compared cases")
+    (pair,) = compare_matrix([a, b]).pairs
+    assert pair.method == (
         "Fisher's exact test, two-sided, Holm-adjusted over every case of every pair"
     )
-    anytime = compare(Side("A", 3, [figures("x", 1)], looked=True), Side("B", 3, [figures("x", 2)]))
-    assert matrix_method(anytime).startswith("anytime-valid e-value test")
-    assert matrix_method(anytime).endswith("Holm-adjusted over every case of every pair")
+    looked = Side("A", 3, [figures("x", 1)], looked=True)
+    (anytime,) = compare_matrix([looked, b]).pairs
+    assert anytime.method.startswith("anytime-valid e-value test")
+    assert anytime.method.endswith("Holm-adjusted over every case of every pair")
