@@ -156,4 +156,4 @@ def render_matrix_html(reading: MatrixReading) -> str:
         f"<tbody>{''.join(rows)}</tbody></table>"
         f'<p class="note">p: {esc(MATRIX_HOLM)}</p>{"".join(changes)}'
     )
-    return page(f"passk-tui matrix {', '.join(labels)}", body)
+    return page(f"passk-tui matrix {', '.join(labels)}", body, attempt_lists=False)

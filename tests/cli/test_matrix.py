@@ -66,6 +66,8 @@ def test_three_versions_print_the_matrix_and_store_a_group(tmp_path: Path) -> No
     assert "every case of every pair" in document["comparisons"][0]["method"]
     page = html.read_text()
     assert "Matrix: v1, v2, v3" in page and "○ 0.00" in page and "● 1.00" in page
+    # The page has no attempt lists, so its footer points at none.
+    assert "<details" not in page and "attempt list" not in page
 
 
 def test_p_values_are_fisher_holm_adjusted_over_every_pair(tmp_path: Path) -> None:
