@@ -82,8 +82,11 @@ def _read(logs: list[_Log], pass_value: str | None, run: ImportedRun) -> None:
         scorer = _first_scorer(evaluation)
         ids = (evaluation.get("dataset") or {}).get("sample_ids") or []
         run.order.extend(f"{prefix}{sample_id}" for sample_id in ids)
+        # Forked before the summaries are read: the child never holds a copy of them.
+        aside = _Aside(log, run) if log.transcripts and log.may_be_summarised() else None
         samples, summarised = log.samples()
-        aside = _Aside(log, run) if summarised and log.transcripts else None
+        if not summarised:
+            aside = None  # its answers are none: no request was made
         texts: list[tuple[str, int, str]] = []
         run.stored_transcripts.append(texts)
         for index, (sample, messages) in enumerate(samples):
@@ -156,6 +159,13 @@ class _Log:
     def close(self) -> None:
         if self.archive is not None:
             self.archive.close()
+
+    def may_be_summarised(self) -> bool:
+        """Whether this is an archive with summaries (of which ``samples`` reads the first)."""
+        return self.archive is not None and (
+            "summaries.json" in self.archive.names()
+            or any(True for _ in self.archive.members("_journal/summaries/"))
+        )
 
     def samples(self) -> tuple[Iterator[tuple[dict[str, Any], Any]], bool]:
         """The samples, each with its messages when they are read here (None when

@@ -123,6 +123,7 @@ def json_items(data: bytes) -> Iterator[Any]:
     held whole (only its text is). A document that is not an array is read whole and has no
     items; ValueError where the text is not JSON, as ``json.loads`` would raise it."""
     text = data.decode(json.detect_encoding(data), "surrogatepass")
+    del data  # the text alone is held while the items are read
     at = _SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
     if not text.startswith("[", at):
         json.loads(text)
