@@ -17,19 +17,20 @@ parent killed at any moment leaves no child behind.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import queue
 import signal
 import threading
 import zipfile
 from collections.abc import Iterator
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from passk_tui.imports.conversation import messages_of, transcript_text
 from passk_tui.imports.model import BadLog
 from passk_tui.imports.zip_members import Archive
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 #: Requests and answers travel in batches: one pickle per few hundred samples.
 BATCH = 256
@@ -41,6 +42,8 @@ class TranscriptsAside:
     """The child reading ``archive``'s sample members into transcript texts."""
 
     def __init__(self, archive: Archive) -> None:
+        import multiprocessing  # only when conversations are read: its import costs 30 ms
+
         self.path = archive.path
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
