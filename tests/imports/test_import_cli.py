@@ -8,11 +8,11 @@ import json
 import os
 import shutil
 import subprocess
-import zipfile
 from pathlib import Path
 
 from passk_tui.store import Store
 from tests.support.cli import run
+from tests.support.zips import spoil_member
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "imports"
 RUN1 = FIXTURES / "inspect-run1.eval"
@@ -109,12 +109,7 @@ def test_a_bad_line_stores_nothing(tmp_path: Path) -> None:
 def test_a_damaged_eval_archive_is_named_with_its_member(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.eval"
     shutil.copy(RUN1, damaged)
-    with zipfile.ZipFile(RUN1) as archive:
-        info = archive.getinfo("summaries.json")
-    data = bytearray(damaged.read_bytes())
-    start = info.header_offset + 30 + len(info.filename) + len(info.extra) + 8
-    data[start : start + 4] = b"\x00\x00\x00\x00"
-    damaged.write_bytes(bytes(data))
+    spoil_member(damaged, "summaries.json", 8, b"\x00\x00\x00\x00")
     result = passk("import", "inspect", str(damaged))
     assert result.returncode == 2
     assert result.stderr.startswith(f"passk-tui: {damaged}: summaries.json: ")

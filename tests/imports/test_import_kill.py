@@ -20,6 +20,7 @@ import pytest
 from passk_tui.imports.zip_members import Archive
 from passk_tui.store import Store
 from tests.support.cli import command, environment
+from tests.support.zips import spoil_member
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "imports" / "inspect-tools.eval"
 
@@ -109,12 +110,7 @@ def test_a_kill_mid_import_leaves_nothing_or_everything(tmp_path: Path, moment: 
 
 def test_a_damaged_sample_member_is_named_and_nothing_is_stored(tmp_path: Path) -> None:
     log = _big_log(tmp_path / "big.eval", samples=40)
-    with zipfile.ZipFile(log) as archive:
-        info = archive.getinfo("samples/s00031_epoch_2.json")
-    data = bytearray(log.read_bytes())
-    start = info.header_offset + 30 + len(info.filename) + len(info.extra) + 4
-    data[start : start + 4] = b"\xff\xff\xff\xff"
-    log.write_bytes(bytes(data))
+    spoil_member(log, "samples/s00031_epoch_2.json", 4, b"\xff\xff\xff\xff")
     result = subprocess.run(
         command("import", "inspect", str(log), headless=False),
         env=environment(),
