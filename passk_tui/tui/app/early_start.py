@@ -7,7 +7,7 @@ first Run: a seventh of such a run's wall time. So ``run_app`` starts the engine
 the loop the app then runs in; once the first Runs are under way (or ``FIRST_RUNS_WAIT``
 has passed, so that a slow stack never holds the app back), it imports and builds the
 app while those Turns are out, and the app's run control takes the running evaluation
-over (``RunControl._launch``). Nothing here imports Textual.
+over (``RunController.launch``). Nothing here imports Textual.
 """
 
 from __future__ import annotations
