@@ -321,6 +321,11 @@ class PasskApp(App[Any]):
         """Quit; mid-run, ask first, then cancel the Runs in flight before leaving."""
         await self.quitting.asked()
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which Textual binds to this, not to quitting): which key quits, in plain
+        words (Textual's own says it in markup, which ``notify`` shows as written)."""
+        self.quitting.say_how()
+
     def on_terminal_closed(self) -> None:
         """``terminal.TerminalClosed`` (by name: that module is POSIX-only)."""
         self.quitting.terminal_closed()

@@ -68,6 +68,13 @@ class Quitting:
             answered,
         )
 
+    def say_how(self) -> None:
+        """Say which key quits here (Ctrl+C does not: Textual's users press it by reflex)."""
+        for key, active in self._app.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self._app.notify(f"Press {key} to quit the app", title="Do you want to quit?")
+                return
+
     def stop_for_signal(self, signum: int) -> None:
         """SIGTERM or SIGHUP: quit as asked from the keyboard (the Runs in flight withdrawn and
         cancelled first), so the terminal is restored; a second stop quits at once, the same
