@@ -102,15 +102,15 @@ class RunController:
         """Do what a screen asked of the run (one of ``RunRequest``)."""
         match request:
             case messages.RunRequested(baseline=int(baseline)):
-                self.start_baseline(request.settings, baseline, request.key, request.remember)
+                self._start_baseline(request.settings, baseline, request.key, request.remember)
             case messages.RunRequested(targets=targets) if targets:
-                self.start_matrix(request.settings, targets, request.key, request.remember)
+                self._start_matrix(request.settings, targets, request.key, request.remember)
             case messages.RunRequested():
                 self.start_evaluation(request.settings, request.key, remember=request.remember)
             case RerunRequested():  # Results' failing cases: a new evaluation of the file it wrote
                 self.start_evaluation(request.settings, self._env_key)
             case messages.DemoRequested():
-                self.start_demo()
+                self._start_demo()
             case messages.ResumeRequested():
                 self.resume(request.ref)
             case messages.ExtendRequested():
@@ -126,11 +126,11 @@ class RunController:
 
         self._start_new(lambda: new_evaluation(settings, key), remember)
 
-    def start_demo(self) -> None:
+    def _start_demo(self) -> None:
         """Run the bundled demo."""
         self.start_evaluation(demo_settings(), None)
 
-    def start_baseline(
+    def _start_baseline(
         self, settings: Settings, baseline: int, key: str | None, remember: FormValues | None
     ) -> None:
         """Both versions in one run, their attempts in turn (as headless runs them), then
@@ -139,7 +139,7 @@ class RunController:
 
         self._start_new(lambda: new_pair(settings, baseline, key), remember)
 
-    def start_matrix(
+    def _start_matrix(
         self,
         settings: Settings,
         targets: Sequence[MatrixTarget],
