@@ -226,7 +226,7 @@ async def test_an_interrupted_evaluation_says_so_and_offers_resume(
     view.progress.cells[0][3] = Cell.PENDING  # as if the last attempt never ran
     app = PasskApp(show_timing=False)
     asked: list[str] = []
-    monkeypatch.setattr(app, "resume", asked.append)
+    monkeypatch.setattr(app.controller, "resume", asked.append)
     async with app.run_test(size=SMALL) as pilot:
         app.post_message(ResultsOpened(view))
         await pilot.pause(0.2)
