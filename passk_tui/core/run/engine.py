@@ -122,7 +122,7 @@ class Evaluation:
 
     def next_attempt(self) -> PlannedAttempt | Pause:
         """The policy's next attempt, with its key; or why there is none."""
-        slot = self._recorder.policy.next()
+        slot = self.policy.next()
         if isinstance(slot, Pause):
             return slot
         case = self.cases[slot.case_index]
