@@ -5,8 +5,8 @@ Front ends never decide an outcome: they read ``Progress`` and the events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Literal
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from typing import Any, Literal
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.checks.panel import Judges
@@ -122,7 +122,7 @@ class Evaluation:
 
     def next_attempt(self) -> PlannedAttempt | Pause:
         """The policy's next attempt, with its key; or why there is none."""
-        slot = self.policy.next()
+        slot = self._recorder.policy.next()  # not the property: this runs once per attempt
         if isinstance(slot, Pause):
             return slot
         case = self.cases[slot.case_index]
@@ -156,9 +156,12 @@ class Evaluation:
     def release(self) -> None:
         """The run is over, however it ended: let go of what is held (a recorded one: its claim)."""
 
-    async def attempt(self, planned: PlannedAttempt) -> None:
-        """Run one attempt it handed out, to its record (or unrecorded, when it is stopped)."""
-        await self._runner.attempt(planned)
+    def attempt(self, planned: PlannedAttempt) -> Coroutine[Any, Any, None]:
+        """Run one attempt it handed out, to its record (or unrecorded, when it is stopped).
+
+        The runner's own coroutine, not one awaiting it: a frame less on every attempt's path.
+        """
+        return self._runner.attempt(planned)
 
     def flush(self) -> None:
         """Store, count and show the attempts finished and not yet written."""
