@@ -44,6 +44,24 @@ class Group(Enum):
     MONEY = "what it may cost"
 
 
+class Kind(Enum):
+    """A setting's value type: how a typed value is taken (``evaluations.settings_text``) and
+    laid out in its store column (``store.rows``), one rule per type rather than per setting."""
+
+    #: Text as given (a path, a name, an address).
+    TEXT = "text"
+    #: A whole number.
+    WHOLE = "whole"
+    #: A number (seconds, a level, a width).
+    NUMBER = "number"
+    #: Yes or no.
+    SWITCH = "switch"
+    #: A fraction kept exact, as written (``9/10``).
+    RATIO = "ratio"
+    #: Money kept exact, as its decimal (``2.50``).
+    MONEY = "money"
+
+
 class Resume(Enum):
     """What a resume (``--resume ID``) may do with a setting given again."""
 
@@ -92,8 +110,11 @@ class Field(NamedTuple):
     tooltip: str = ""
     #: What a resume may do with it.
     resume: Resume = Resume.RUNNING
-    #: Its column in the store's ``evaluations`` table; None: not stored.
+    #: Its column in the store's ``evaluations`` table; None: not stored. A store without it
+    #: gains it when opened (``store.schema``): no migration is written for a setting.
     column: str | None = None
+    #: Its value type (a switch's is SWITCH).
+    kind: Kind = Kind.TEXT
 
     @property
     def switch(self) -> bool:

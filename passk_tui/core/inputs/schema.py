@@ -12,6 +12,7 @@ from __future__ import annotations
 # Field, Group and Resume are read through this module by every face: the schema is the one name.
 from passk_tui.core.inputs.field import Field as Field
 from passk_tui.core.inputs.field import Group as Group
+from passk_tui.core.inputs.field import Kind as Kind
 from passk_tui.core.inputs.field import Resume as Resume
 from passk_tui.core.inputs.field import (
     lazy_parser,
@@ -64,6 +65,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="e.g. 3, or several: 1,2,3",
         resume=Resume.MEASURED,
         column="version",
+        kind=Kind.WHOLE,
     ),
     Field(
         "cases",
@@ -91,6 +93,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="per case (default 5)",
         resume=Resume.GROWING,
         column="attempts",
+        kind=Kind.WHOLE,
     ),
     Field(
         "max_attempts",
@@ -104,6 +107,7 @@ FIELDS: tuple[Field, ...] = (
         keyword="max_attempts",
         resume=Resume.GROWING,
         column="max_attempts",
+        kind=Kind.WHOLE,
     ),
     Field(
         "precision",
@@ -117,6 +121,7 @@ FIELDS: tuple[Field, ...] = (
         keyword="precision",
         resume=Resume.STOP_RULE,
         column="precision",
+        kind=Kind.NUMBER,
     ),
     Field(
         "k",
@@ -132,6 +137,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="pass@k's k (default 3)",
         resume=Resume.MEASURED,
         column="k",
+        kind=Kind.WHOLE,
     ),
     Field(
         "completion_only",
@@ -144,6 +150,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="accept cases with no check (a completed Turn passes)",
         resume=Resume.MEASURED,
         column="completion_only",
+        kind=Kind.SWITCH,
     ),
     Field(
         "baseline",
@@ -157,6 +164,7 @@ FIELDS: tuple[Field, ...] = (
         label="Baseline",
         placeholder="a version to compare with",
         resume=Resume.NOT_STORED,
+        kind=Kind.WHOLE,
     ),
     Field(
         "require",
@@ -171,6 +179,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="gate on pass@k, 0..1",
         resume=Resume.STOP_RULE,
         column="require",
+        kind=Kind.RATIO,
     ),
     Field(
         "confidence",
@@ -185,6 +194,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="intervals' level (0.95)",
         resume=Resume.STOP_RULE,
         column="confidence",
+        kind=Kind.NUMBER,
     ),
     Field(
         "family_wise",
@@ -197,6 +207,7 @@ FIELDS: tuple[Field, ...] = (
         label="Whole suite",
         placeholder="the gate's promise for the suite",
         column="family_wise",
+        kind=Kind.SWITCH,
     ),
     Field(
         "concurrency",
@@ -210,6 +221,7 @@ FIELDS: tuple[Field, ...] = (
         label="Concurrency",
         placeholder="Runs in flight (default 4)",
         column="concurrency",
+        kind=Kind.WHOLE,
     ),
     Field(
         "executor",
@@ -243,6 +255,7 @@ FIELDS: tuple[Field, ...] = (
         label="Timeout",
         placeholder="seconds per attempt (300)",
         column="timeout",
+        kind=Kind.NUMBER,
     ),
     Field(
         "stack",
@@ -303,6 +316,7 @@ FIELDS: tuple[Field, ...] = (
         "over the file. Give both prices, or neither.",
         resume=Resume.PRICE,
         column="price_in",
+        kind=Kind.MONEY,
     ),
     Field(
         "price_out",
@@ -318,6 +332,7 @@ FIELDS: tuple[Field, ...] = (
         "price is in its agents file; one typed here wins over the file.",
         resume=Resume.PRICE,
         column="price_out",
+        kind=Kind.MONEY,
     ),
     Field(
         "budget_runs",
@@ -335,6 +350,7 @@ FIELDS: tuple[Field, ...] = (
         "then nothing new starts and the evaluation ends 'budget spent'.",
         resume=Resume.BUDGET,
         column="budget_runs",
+        kind=Kind.WHOLE,
     ),
     Field(
         "budget_cost",
@@ -351,6 +367,7 @@ FIELDS: tuple[Field, ...] = (
         "prices, typed here or in a local agent's agents file.",
         resume=Resume.BUDGET,
         column="budget_cost",
+        kind=Kind.MONEY,
     ),
 )
 
