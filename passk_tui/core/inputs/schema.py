@@ -13,9 +13,15 @@ from __future__ import annotations
 from passk_tui.core.inputs.field import Field as Field
 from passk_tui.core.inputs.field import Group as Group
 from passk_tui.core.inputs.field import Kind as Kind
+from passk_tui.core.inputs.field import Origin as Origin
 from passk_tui.core.inputs.field import Resume as Resume
+from passk_tui.core.inputs.field import Worded as Worded
 from passk_tui.core.inputs.field import (
+    at_least_one,
+    in_flight,
     lazy_parser,
+    level,
+    money_amount,
     parse_attempts,
     parse_concurrency,
     parse_confidence,
@@ -26,6 +32,9 @@ from passk_tui.core.inputs.field import (
     parse_timeout,
     parse_version,
     parse_whole_number,
+    price_amount,
+    seconds,
+    share,
 )
 
 #: What the confident gate means, in one line, for --confidence's help. Here, beside the
@@ -87,6 +96,7 @@ FIELDS: tuple[Field, ...] = (
         "attempts per case (default 5)",
         "N",
         parse=parse_attempts,
+        rule=at_least_one,
         setting="attempts",
         keyword="attempts",
         label="Attempts",
@@ -103,6 +113,7 @@ FIELDS: tuple[Field, ...] = (
         "N",
         # Its floor (the attempts) is the validator's to check; a resume checks the stored one.
         parse=parse_attempts,
+        rule=at_least_one,
         setting="max_attempts",
         keyword="max_attempts",
         resume=Resume.GROWING,
@@ -117,6 +128,7 @@ FIELDS: tuple[Field, ...] = (
         "W wide (default 0.2)",
         "W",
         parse=parse_precision,
+        rule=level,
         setting="precision",
         keyword="precision",
         resume=Resume.STOP_RULE,
@@ -173,6 +185,7 @@ FIELDS: tuple[Field, ...] = (
         "exit 1 when any case's pass@k is below X (0..1)",
         "X",
         parse=parse_require,
+        rule=share,
         setting="require",
         keyword="require",
         label="Require",
@@ -188,6 +201,7 @@ FIELDS: tuple[Field, ...] = (
         f"level of every interval, 0 < C < 1 (default 0.95 where shown); {CONFIDENT_GATE_MEANING}",
         "C",
         parse=parse_confidence,
+        rule=level,
         setting="confidence",
         keyword="confidence",
         label="Confidence",
@@ -216,6 +230,7 @@ FIELDS: tuple[Field, ...] = (
         "most Runs in flight at once (default 4)",
         "N",
         parse=parse_concurrency,
+        rule=in_flight,
         setting="concurrency",
         keyword="concurrency",
         label="Concurrency",
@@ -250,6 +265,7 @@ FIELDS: tuple[Field, ...] = (
         "per-attempt deadline in seconds (default 300)",
         "S",
         parse=parse_timeout,
+        rule=seconds,
         setting="timeout",
         keyword="timeout",
         label="Timeout",
@@ -308,6 +324,7 @@ FIELDS: tuple[Field, ...] = (
         "a stack agent's price per million input tokens",
         "P",
         parse=parse_price,
+        rule=price_amount,
         keyword="price_in",
         label="Price in",
         placeholder="USD per million tokens in",
@@ -325,6 +342,7 @@ FIELDS: tuple[Field, ...] = (
         "a stack agent's price per million output tokens",
         "P",
         parse=parse_price,
+        rule=price_amount,
         keyword="price_out",
         label="Price out",
         placeholder="USD per million tokens out",
@@ -342,6 +360,7 @@ FIELDS: tuple[Field, ...] = (
         "then end 'budget spent'; a resume may lower it, never raise it",
         "N",
         parse=parse_attempts,
+        rule=at_least_one,
         setting="budget_runs",
         keyword="budget_runs",
         label="Budget runs",
@@ -359,6 +378,7 @@ FIELDS: tuple[Field, ...] = (
         "start no attempt once this much is spent (needs prices); then end 'budget spent'",
         "USD",
         parse=parse_money,
+        rule=money_amount,
         setting="budget_cost",
         keyword="budget_cost",
         label="Budget cost",
