@@ -9,10 +9,10 @@ import pytest
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import InputError
 from passk_tui.evaluations.settings_text import (
-    validate,
     flag_name,
     settings_from_args,
     stack_key,
+    validate,
 )
 from passk_tui.tui.screens.configure.form import blank_form, check_form
 
