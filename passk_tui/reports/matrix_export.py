@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.render.compare_text import count_line, p_text, signed, suite_line
 from passk_tui.core.render.matrix.cells import band, cell_text
-from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM, MatrixComparison, matrix_method
+from passk_tui.core.stats.comparing.compare import MATRIX_HOLM
+from passk_tui.core.stats.comparing.matrix import MatrixComparison
 from passk_tui.core.stats.gating.gate import Reading
 from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.reports.compare_export import _case_json, _suite_json, _verdict_counts
@@ -98,7 +99,7 @@ def render_matrix_json(reading: MatrixReading) -> str:
         {
             "a": reading.labels[0],
             "b": label,
-            "method": matrix_method(pair),
+            "method": pair.method,
             "confidence": float(pair.confidence),
             "counts": _verdict_counts(pair),
             "suite": _suite_json(pair.suite),
@@ -155,4 +156,4 @@ def render_matrix_html(reading: MatrixReading) -> str:
         f"<tbody>{''.join(rows)}</tbody></table>"
         f'<p class="note">p: {esc(MATRIX_HOLM)}</p>{"".join(changes)}'
     )
-    return page(f"passk-tui matrix {', '.join(labels)}", body)
+    return page(f"passk-tui matrix {', '.join(labels)}", body, attempt_lists=False)

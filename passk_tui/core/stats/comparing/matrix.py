@@ -25,17 +25,6 @@ from passk_tui.core.stats.comparing.compare import (
     holm,
 )
 
-#: How a matrix names its per-case adjustment (``matrix_method``).
-MATRIX_HOLM = "Holm-adjusted over every case of every pair"
-#: How a single comparison names its own adjustment, which a matrix's replaces.
-PAIR_HOLM = "Holm-adjusted across the compared cases"
-
-
-def matrix_method(pair: Comparison) -> str:
-    """The pair's per-case test as a matrix made it (the .json ``method``): its test, adjusted
-    over every case of every pair rather than its own cases."""
-    return pair.method.replace(PAIR_HOLM, MATRIX_HOLM)
-
 
 @dataclass(frozen=True, slots=True)
 class MatrixComparison:
@@ -68,5 +57,5 @@ def compare_matrix(
         for case in pair.cases:
             p = next(adjusted)
             cases.append(replace(case, p=p, verdict=case_verdict(case.a, case.b, p, alpha)))
-        pairs.append(replace(pair, cases=tuple(cases)))
+        pairs.append(replace(pair, cases=tuple(cases), in_matrix=True))
     return MatrixComparison(tuple(pairs), confidence)
