@@ -53,6 +53,9 @@ RESUMED = {
 TAKEN_AS_GIVEN = frozenset(word for word in RESUMED if BY_NAME[word].parse is None)
 #: ``evaluate``'s keywords that are not settings: how it is called, kept and reported.
 NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress", "judges"})
+#: The settings' keywords ``_plan`` reads apart: the cases (a path or a list of cases), the
+#: versions (one or a list), the baseline (not with a callable).
+TAKEN_APART = frozenset({"cases", "version", "baseline"})
 
 
 @dataclass
@@ -88,6 +91,7 @@ async def evaluate_async(
     completion_only: bool = False,
     budget_runs: int | None = None,
     budget_cost: float | Fraction | str | None = None,
+    budget_errors: int | None = None,
     price_in: float | Fraction | str | None = None,
     price_out: float | Fraction | str | None = None,
     agents: str | os.PathLike[str] | None = None,
@@ -118,22 +122,11 @@ async def evaluate_async(
     not waited for. Whatever the agent raises, ``SystemExit`` included, errs its attempt;
     only the caller's own Ctrl-C stops the evaluation (``targets/callable.py``).
     """
+    passed = locals()  # the keywords as given: each a field of the schema, by its keyword
     given: dict[str, object] = {
-        "attempts": attempts,
-        "k": k,
-        "require": require,
-        "confidence": confidence,
-        "family_wise": family_wise or None,
-        "max_attempts": max_attempts,
-        "precision": precision,
-        "concurrency": concurrency,
-        "timeout": timeout,
-        "agents": None if agents is None else os.fspath(agents),
-        "completion_only": completion_only or None,
-        "budget_runs": budget_runs,
-        "budget_cost": budget_cost,
-        "price_in": price_in,
-        "price_out": price_out,
+        f.name: _path_text(passed[f.keyword])
+        for f in FIELDS
+        if f.keyword is not None and f.keyword not in TAKEN_APART
     }
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
     try:
@@ -236,9 +229,14 @@ def _plan(
     changes = {
         field: texts[word] if word in TAKEN_AS_GIVEN else check.values[word]
         for word, field in RESUMED.items()
-        if texts.get(word) is not None
+        if texts.get(word) not in (None, False)  # an unticked switch is not given
     }
     return _Plan(None, changes, key, target_for, opened, scratch, paired)
+
+
+def _path_text(value: object) -> object:
+    """A path keyword (``agents=Path(...)``) as its text; any other value as given."""
+    return os.fspath(value) if isinstance(value, os.PathLike) else value
 
 
 def _agent(agent: object, name: str | None, texts: dict[str, object]) -> TargetFactory | None:

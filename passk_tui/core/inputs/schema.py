@@ -389,6 +389,21 @@ FIELDS: tuple[Field, ...] = (
         column="budget_cost",
         kind=Kind.MONEY,
     ),
+    Field(
+        "budget_errors",
+        "--budget-errors",
+        Group.MONEY,
+        "start no attempt once N attempts have errored (resumes included): a broken agent or "
+        "stack spends nothing more; then end 'budget spent'",
+        "N",
+        parse=parse_attempts,
+        rule=at_least_one,
+        setting="budget_errors",
+        keyword="budget_errors",
+        resume=Resume.BUDGET,
+        column="budget_errors",
+        kind=Kind.WHOLE,
+    ),
 )
 
 #: Each field by its name.

@@ -51,6 +51,8 @@ class Settings:
     """``--budget-runs``: at most this many Runs started by the evaluation, resumes included."""
     budget_cost: Fraction | None = None
     """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
+    budget_errors: int | None = None
+    """``--budget-errors``: no attempt starts once this many have errored, resumes included."""
     family_wise: bool = False
     """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
     executor: str = "local"
