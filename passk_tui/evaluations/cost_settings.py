@@ -49,6 +49,20 @@ def price_pair(price_in: Fraction | None, price_out: Fraction | None) -> Price |
     return Price(price_in, price_out)
 
 
+def unpriced_budget(values: Mapping[str, Any], price: Price | None) -> PriceProblem | None:
+    """A stack agent's cost budget with no price given (no agents file can give one), or None."""
+    if values.get("budget_cost") is None or price is not None:
+        return None
+    return PriceProblem(
+        "budget_cost",
+        "needs prices (the price in and out)",
+        lambda called: (
+            f"{called('budget_cost')}: needs prices ({called('price_in')} and "
+            f"{called('price_out')})"
+        ),
+    )
+
+
 def with_local_price(settings: Settings, agents_file: bool = True) -> Settings:
     """The settings with a local version's own ``price`` when no flag gave one (``agents_file``
     False: no file names the agent, a Python callable); a ``--budget-cost`` with no price from

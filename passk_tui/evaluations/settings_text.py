@@ -31,7 +31,7 @@ from passk_tui.core.inputs.target_list import (
     parse_versions,
 )
 from passk_tui.core.inputs.typed import typed_value
-from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
+from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair, unpriced_budget
 from passk_tui.targets.addresses import parse_stack_address
 from passk_tui.targets.scrub import parse_key
 
@@ -108,7 +108,7 @@ class SettingsCheck:
         return taken
 
     def called(self, name: str) -> str:
-        """What the caller calls field ``name`` (``--budget-cost``, ``budget_cost``...)."""
+        """What the caller calls field ``name`` (``--max-attempts``, ``max_attempts``...)."""
         return self.sources.get(name) or BY_NAME[name].called(self.origin)
 
     def fail(self, name: str, message: str, line: Worded | None = None) -> None:
@@ -188,13 +188,9 @@ def validate(
         if stored and f.name not in check.values:
             check.take(f.name, False if f.switch else None)
     # Not when a price is at fault (said at its field); whatever else is, the form shows it.
-    unpriced = check.values.get("budget_cost") is not None and check.price is None and stack
-    if unpriced and not check.errors.keys() & prices.keys():
-        check.fail(
-            "budget_cost",
-            "needs prices (the price in and out)",
-            lambda n: f"{n('budget_cost')}: needs prices ({n('price_in')} and {n('price_out')})",
-        )
+    unpriced = unpriced_budget(check.values, check.price) if stack else None
+    if unpriced is not None and not check.errors.keys() & prices.keys():
+        check.fail(unpriced.field, unpriced.message, unpriced.line)
     if not check.errors:
         check.settings = _settings(check)
     return check

@@ -71,11 +71,11 @@ class Kind(Enum):
 class Origin(Enum):
     """Who gave a setting, so that a bad one is named in their words."""
 
-    #: The command line: the flag (``--budget-cost``).
+    #: The command line: the flag (``--max-attempts``).
     CLI = "flag"
-    #: ``evaluate(...)``: the keyword (``budget_cost``).
+    #: ``evaluate(...)``: the keyword (``max_attempts``).
     API = "keyword"
-    #: The Configure form: its label (``Budget cost``).
+    #: The Configure form: its label (``Stack key``).
     FORM = "label"
 
 
