@@ -167,6 +167,7 @@ def test_the_api_is_worded_by_keyword_the_form_by_label_the_cli_by_flag() -> Non
             "price_in: must be a price per million tokens in decimals, got 1/3",
         ),
         ({"budget_cost": 0}, "budget_cost: must be more than 0"),
+        ({"completion_only": "no"}, "completion_only: must be True or False, got string"),
     ],
 )
 def test_typed_values_meet_their_flags_rules(given: dict[str, object], line: str) -> None:

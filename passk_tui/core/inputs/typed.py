@@ -18,7 +18,7 @@ from passk_tui.core.text.mentions import shorten, type_name
 
 def typed_value(field: Field, given: object) -> Any:
     """``given`` as ``field``'s value; InputError naming no field (the caller names it)."""
-    if isinstance(given, str):
+    if isinstance(given, str) and field.kind is not Kind.SWITCH:
         return given if field.parse is None else field.parse(given)
     shown = shorten(str(given))
     value = _of_kind(field.kind, given, shown)
