@@ -341,8 +341,8 @@ FORM_ORDER = (
     "completion_only",
     "family_wise",
 )
-#: The fields that set money and budgets, in the order they are checked and shown.
-COST_FIELDS = tuple(f.name for f in FIELDS if f.group is Group.MONEY)
+#: The Configure form's fields that set money and budgets (its Cost group), in their order.
+COST_FIELDS = tuple(f.name for f in FIELDS if f.group is Group.MONEY and f.label is not None)
 
 
 def flag_name(name: str) -> str:
