@@ -33,7 +33,8 @@ from passk_tui.core.run.cases import Case as CoreCase
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.sampling import reading, sampling_policy
-from passk_tui.core.stats.gating.gate import Reading, gate_lines, how_read
+from passk_tui.core.stats.gating.gate import Reading, gate_lines
+from passk_tui.core.text.figure_text import how_read
 from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.judging import StoredJudges, judges_for
 from passk_tui.evaluations.recorded import file_sha256

@@ -28,10 +28,17 @@ from passk_tui.core.render.reruns_text import reruns
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.costs.case_costs import known_sum
-from passk_tui.core.stats.gating.family_wise import promise_words
-from passk_tui.core.stats.gating.gate import gate_text
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
-from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
+from passk_tui.core.stats.rates.intervals import Interval
+from passk_tui.core.text.figure_text import (
+    gate_text,
+    interval_text,
+    level_text,
+    outward_ends,
+    promise_words,
+    two_decimals,
+    yes_no,
+)
 from passk_tui.reports import costs, judge_json
 from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json

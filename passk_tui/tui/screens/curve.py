@@ -8,8 +8,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.run.sampling import interval_level
 from passk_tui.core.stats.rates.curves import Curve, pass_curve
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import interval_text, level_text
+from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView

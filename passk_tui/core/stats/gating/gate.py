@@ -17,35 +17,24 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.errors import ExitCode
-from passk_tui.core.stats.gating.family_wise import FAMILY_WISE_METHOD, case_level, promise_words
+from passk_tui.core.stats.gating.family_wise import FAMILY_WISE_METHOD, case_level
 from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
 from passk_tui.core.stats.plan.gate_thresholds import MAX_PLANNED
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals
+from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
 from passk_tui.core.stats.rates.intervals import (
     CLOPPER_PEARSON,
     DEFAULT_CONFIDENCE,
     GateVerdict,
     IntervalMethod,
     gate_verdict,
+)
+from passk_tui.core.text.figure_text import (
+    gate_text,
     interval_text,
     level_text,
+    promise_words,
+    two_decimals,
 )
-
-
-def gate_text(require: Fraction) -> str:
-    """The gate as a user writes it (0.9), not as the fraction it is compared as (9/10)."""
-    return f"{float(require):g}"
-
-
-def how_read(k: int, require: Fraction | None, confidence: float | None) -> str:
-    """A way of reading cases in a pytest marker's words (``k=3, require=0.8, confidence=0.95``):
-    the heading of each group when tests of one session are read differently."""
-    words = [f"k={k}"]
-    if require is not None:
-        words.append(f"require={gate_text(require)}")
-    if confidence is not None:
-        words.append(f"confidence={confidence:g}")
-    return ", ".join(words)
 
 
 @dataclass(frozen=True, slots=True)

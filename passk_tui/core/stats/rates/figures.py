@@ -17,7 +17,6 @@ from passk_tui.core.stats.rates.intervals import (
     IntervalMethod,
     case_intervals,
 )
-from passk_tui.core.text.decimals import fixed
 
 
 def pass_at_1(n: int, c: int) -> Fraction:
@@ -46,15 +45,6 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
 def _check(n: int, c: int, k: int) -> None:
     if not (0 <= c <= n and 1 <= k <= n):
         raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
-
-
-def two_decimals(value: Fraction | float | None) -> str:
-    """How every figure is shown (half up on the exact value); an undefined one (None) is ``-``."""
-    return UNDEFINED if value is None else fixed(value)
-
-
-#: How an undefined figure is written everywhere outside the app.
-UNDEFINED = "-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +122,3 @@ class CaseFigures:
             confidence,
             method.name,
         )
-
-
-def yes_no(value: bool | None) -> str:
-    """How "all passed" is shown: yes, no, or ``-`` for an unfinished case."""
-    return UNDEFINED if value is None else ("yes" if value else "no")

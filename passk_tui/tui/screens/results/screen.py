@@ -18,13 +18,11 @@ from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.extent import running_seconds
-from passk_tui.core.stats.gating.family_wise import promise_words
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_text
+from passk_tui.core.stats.gating.gate import CaseReading, Reading
 from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import level_text
 from passk_tui.core.stats.rates.summary import evaluation_totals
 from passk_tui.core.text.amounts import clock, counted
+from passk_tui.core.text.figure_text import gate_text, level_text, promise_words, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.app.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.screens.results.results_order import COLUMN_BY_KEY, Order, sort_figures
