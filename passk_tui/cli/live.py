@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, TextIO
 from passk_tui.cli.output import resume_hint, to_devnull
 from passk_tui.core.errors import signalled_exit
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.vocabulary import Progress
 from passk_tui.core.render.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.run.engine import Evaluation, Interleaved, Status
 from passk_tui.core.run.stop_signals import Stop, StopSignals
 from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.progress import Progress
 from passk_tui.core.text.amounts import clock
 from passk_tui.core.text.decimals import fixed
 

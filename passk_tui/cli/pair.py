@@ -19,10 +19,10 @@ from passk_tui.cli.live import failed_together, run_together, together_line
 from passk_tui.cli.output import export_said, fail, interrupted, resume_hint, say, stopped_exit
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.inputs.settings import parse_confidence, parse_version
 from passk_tui.core.render.error_groups import error_groups, errors_said
 from passk_tui.core.run.sampling import gate_confidence
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.stats.gating.gate import gate_lines, read
 from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair

@@ -18,11 +18,15 @@ from math import inf
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.reading.vocabulary import (
+    CaseComparison,
+    CaseFigures,
+    ChangeVerdict,
+    Comparison,
+    SuiteComparison,
+)
 from passk_tui.core.render.compare_text import comparison_rows, count_line, notes, suite_line
-from passk_tui.core.stats.comparing.compare import CaseComparison, ChangeVerdict, Comparison
-from passk_tui.core.stats.comparing.suite import SuiteComparison
 from passk_tui.core.stats.costs.case_costs import evaluation_cost
-from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.reports.compare_html import render_html
 from passk_tui.reports.export import check_export_path, figures_json, md_cell, md_row, write_file
 from passk_tui.reports.report import iso_time

@@ -14,8 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from passk_tui.core.inputs.price import money_text
+from passk_tui.core.reading.vocabulary import CaseCosts, Spread
 from passk_tui.core.run.budget import short_of_plan
-from passk_tui.core.stats.costs.case_costs import CaseCosts, Spread, evaluation_cost
+from passk_tui.core.stats.costs.case_costs import evaluation_cost
 from passk_tui.core.text.decimals import exact_decimal, fixed
 from passk_tui.reports.html_page import esc, settings_list
 from passk_tui.store.models import StoredEvaluation

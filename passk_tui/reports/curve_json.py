@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from passk_tui.core.stats.rates.figures import CaseFigures, pass_at_k, pass_hat_k
+from passk_tui.core.reading.vocabulary import CaseFigures
+from passk_tui.core.stats.rates.figures import pass_at_k, pass_hat_k
 
 
 def curve_json(f: CaseFigures) -> dict[str, list[Any]]:

@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import ExitCode, InputError
+from passk_tui.core.reading.vocabulary import CaseFigures, FigureIntervals, Interval
 from passk_tui.core.render.reruns_text import reruns
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.stats.costs.case_costs import known_sum
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
-from passk_tui.core.stats.rates.intervals import Interval
 from passk_tui.core.text.figure_text import (
     gate_text,
     interval_text,

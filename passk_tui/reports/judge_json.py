@@ -7,12 +7,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from passk_tui.core.attempt import AttemptRecord, Vote
+from passk_tui.core.reading.vocabulary import JudgeCosts
 from passk_tui.core.stats.agreement.judge_votes import (
     answer_votes,
     judge_agreements,
     unanimous_share,
 )
-from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
+from passk_tui.core.stats.costs.judge_costs import judge_costs
 from passk_tui.reports.costs import Raw, money_json
 
 #: A value from outside written compactly as JSON (the .json renderer's ``verbatim``).

@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from passk_tui.core.stats.gating.gate import Reading
-from passk_tui.core.stats.rates.figures import FigureIntervals
-from passk_tui.core.stats.rates.intervals import Interval
+from passk_tui.core.reading.vocabulary import FigureIntervals, Interval, Reading
 from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.figure_text import (
     gate_text,

@@ -10,15 +10,22 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.reading.vocabulary import (
+    CaseCosts,
+    CaseFigures,
+    CaseReading,
+    ConversationSpread,
+    IntervalChoice,
+    Reading,
+    StopReason,
+)
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import gate_confidence
-from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
-from passk_tui.core.stats.costs.conversation_spread import ConversationSpread, conversation_spreads
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, read
-from passk_tui.core.stats.gating.stopping import StopReason
-from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
+from passk_tui.core.stats.costs.case_costs import case_costs
+from passk_tui.core.stats.costs.conversation_spread import conversation_spreads
+from passk_tui.core.stats.gating.gate import read
+from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.core.text.figure_text import how_read
 from passk_tui.reports.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation

@@ -17,12 +17,17 @@ from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.agent_definition import describe, fields, outside_verdict
 from passk_tui.core.inputs.price import price_text
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.vocabulary import (
+    CaseFigures,
+    CaseReading,
+    FigureIntervals,
+    GateVerdict,
+    Interval,
+    Reading,
+    StopReason,
+)
 from passk_tui.core.render.adaptive_text import stop_rule_text
 from passk_tui.core.run.cases import Case
-from passk_tui.core.stats.gating.gate import CaseReading, Reading
-from passk_tui.core.stats.gating.stopping import StopReason
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
-from passk_tui.core.stats.rates.intervals import GateVerdict, Interval
 from passk_tui.core.text.figure_text import gate_text, interval_text, level_text, two_decimals
 from passk_tui.reports.costs import cost_section
 from passk_tui.reports.html_page import (

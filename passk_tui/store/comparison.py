@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.inputs.agent_definition import changed_warning, labelled, same_measure
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.render.cost_text import comparison_cost_lines
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
+from passk_tui.core.stats.comparing.compare import Comparison, Side, compare
 from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
 from passk_tui.core.stats.rates.interval_choice import n_chosen_by_looking
 from passk_tui.store.database import Store

@@ -8,22 +8,27 @@ from typing import TYPE_CHECKING
 
 from passk_tui.core.inputs.agent_definition import Definition, labelled
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.vocabulary import (
+    CaseCosts,
+    CaseFigures,
+    CaseReading,
+    Cell,
+    ConversationSpread,
+    Extent,
+    IntervalChoice,
+    Progress,
+    Reading,
+)
 from passk_tui.core.render.judge_text import judge_lines
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.agreement.judge_votes import judge_agreements
-from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
-from passk_tui.core.stats.costs.conversation_spread import (
-    ConversationSpread,
-    progress_conversations,
-)
+from passk_tui.core.stats.costs.case_costs import progress_costs
+from passk_tui.core.stats.costs.conversation_spread import progress_conversations
 from passk_tui.core.stats.costs.judge_costs import judge_costs
-from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.gating.gate import CaseReading, Reading
-from passk_tui.core.stats.progress import Cell, Progress
-from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.interval_choice import IntervalChoice, interval_choice
+from passk_tui.core.stats.extent import progress_extent
+from passk_tui.core.stats.rates.interval_choice import interval_choice
 
 if TYPE_CHECKING:
     from passk_tui.store.models import StoredEvaluation

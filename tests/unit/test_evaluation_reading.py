@@ -6,7 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from passk_tui.core.attempt import Outcome
-from passk_tui.evaluations.reading import EvaluationReading
+from passk_tui.evaluations.reading import reading_of
 from tests.support.reports import evaluation, record
 
 
@@ -16,23 +16,23 @@ def test_a_live_reading_is_kept_until_its_progress_changes() -> None:
     live: Any = SimpleNamespace(
         evaluation_id=stored.id, settings=stored.settings, progress=progress, status_reason=None
     )
-    first = EvaluationReading.of(live)
-    assert EvaluationReading.of(live) is first  # asked again on the timer: not made again
-    assert first.table() == EvaluationReading.of(stored).table()  # live and stored read alike
+    first = reading_of(live)
+    assert reading_of(live) is first  # asked again on the timer: not made again
+    assert first.table() == reading_of(stored).table()  # live and stored read alike
     progress.add([record(0, 5, Outcome.WRONG)])
-    again = EvaluationReading.of(live)
+    again = reading_of(live)
     assert again is not first
     assert [f.passed for f in again.figures] == [3, 3] and again.figures[0].n == 5
 
 
 def test_the_gate_in_one_word() -> None:
     passing = evaluation(2, 4)
-    assert (EvaluationReading.of(passing).gate, EvaluationReading.of(passing).exit_code) == (
+    assert (reading_of(passing).gate, reading_of(passing).exit_code) == (
         "pass",
         0,
     )
     failing = evaluation(2, 4, lambda c, a: Outcome.WRONG)
-    assert (EvaluationReading.of(failing).gate, EvaluationReading.of(failing).exit_code) == (
+    assert (reading_of(failing).gate, reading_of(failing).exit_code) == (
         "fail",
         1,
     )

@@ -3,9 +3,12 @@
 Each face used to assemble its own: the figures, which interval method they call
 for, the gate's verdict, the extent of a cancel, the costs, the errored groups and
 bursts. Assembled here once, a face only puts the reading into its own form (a
-table and stderr lines, an ``api.Result``, a report), so the faces cannot drift
-apart and none of them computes a figure. A live evaluation's reading is kept
-until its Progress changes: the app asks on a timer.
+table and stderr lines, an ``api.Result``, a report, a screen), so the faces cannot
+drift apart and none of them computes a figure. Pure: made from a Progress, the
+settings and the stored records (``evaluations/reading.py`` gathers them from a live
+or a stored evaluation and keeps a live one's reading until its Progress changes),
+so the reports, below the evaluations, render it too. Each part is made when first
+asked: the Run screen asks for the extent ten times a second and needs no figures.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from weakref import WeakKeyDictionary
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.bounds import refused_usage_line
@@ -32,95 +34,40 @@ from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
 from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
 from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
+from passk_tui.core.stats.gating.gate import Reading, gate_lines
 from passk_tui.core.stats.progress import Progress
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals
+from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
 from passk_tui.core.stats.rates.intervals import GateVerdict
-from passk_tui.evaluations.recorded import RecordedEvaluation
-from passk_tui.store.models import StoredEvaluation
-
-#: What a face needs to name the parts of a reading, without reaching into ``core.stats``.
-__all__ = [
-    "CaseFigures",
-    "CaseReading",
-    "EvaluationReading",
-    "FigureIntervals",
-    "GateVerdict",
-    "Reading",
-]
-
-#: The reading last made of each live Progress, with the version it was made at.
-_READINGS: WeakKeyDictionary[Progress, tuple[int, Settings, EvaluationReading]] = (
-    WeakKeyDictionary()
-)
 
 
 @dataclass(frozen=True, eq=False)
 class EvaluationReading:
     """Everything shown of one evaluation: status, figures, intervals and gate, extent,
-    costs, errors and bursts. The parts only some faces show are made when first asked."""
+    costs, errors and bursts, each made when first asked."""
 
     evaluation_id: str
     settings: Settings
     progress: Progress
-    status_reason: str | None
-    figures: Sequence[CaseFigures]
-    choice: IntervalChoice
-    """The interval method the evaluation's figures call for, and whether it was chosen by looking."""
-    reading: Reading
-    """Every case's intervals and verdict as the settings call for (method, level, gate)."""
-    _records: Callable[[], Sequence[AttemptRecord]] = field(repr=False)
-    """The stored counted records, in the order the store keeps them (bursts are found in it)."""
+    status_reason: str | None = None
+    stored_records: Callable[[], Sequence[AttemptRecord]] | None = field(default=None, repr=False)
+    """The stored counted records, in the order the store keeps them (bursts are found in
+    it); None: the Progress's, case by case."""
 
-    @classmethod
-    def of(cls, evaluation: RecordedEvaluation | StoredEvaluation) -> EvaluationReading:
-        """The reading of a live evaluation (kept until its Progress changes) or of a stored one."""
-        if isinstance(evaluation, StoredEvaluation):
-            stored = evaluation
-            return cls.made(
-                stored.id,
-                stored.settings,
-                stored.progress(),
-                stored.status_reason,
-                lambda: stored.records,
-            )
-        live = evaluation
-        kept = _READINGS.get(live.progress)
-        if kept is not None and kept[0] == live.progress.version and kept[1] is live.settings:
-            return kept[2]
-        made = cls.made(
-            live.evaluation_id,
-            live.settings,
-            live.progress,
-            live.status_reason,
-            lambda: live.store.load(live.evaluation_id).records,
-        )
-        _READINGS[live.progress] = (live.progress.version, live.settings, made)
-        return made
+    @cached_property
+    def figures(self) -> list[CaseFigures]:
+        """Every case's figures, in case order."""
+        return self.progress.all_figures()
 
-    @classmethod
-    def made(
-        cls,
-        evaluation_id: str,
-        settings: Settings,
-        progress: Progress,
-        status_reason: str | None = None,
-        records: Callable[[], Sequence[AttemptRecord]] | None = None,
-    ) -> EvaluationReading:
-        """The reading of ``progress`` under ``settings`` (``records``: the stored ones, for bursts)."""
-        figures = progress.all_figures()
-        choice = evaluation_choice(settings, figures)
-        return cls(
-            evaluation_id,
-            settings,
-            progress,
-            status_reason,
-            figures,
-            choice,
-            settings_reading(figures, settings, choice=choice),
-            records or (lambda: [r for rows in progress.records for r in rows]),
-        )
+    @cached_property
+    def choice(self) -> IntervalChoice:
+        """The interval method the evaluation's figures call for, and whether it was chosen by looking."""
+        return evaluation_choice(self.settings, self.figures)
+
+    @cached_property
+    def reading(self) -> Reading:
+        """Every case's intervals and verdict as the settings call for (method, level, gate)."""
+        return settings_reading(self.figures, self.settings, choice=self.choice)
 
     @property
     def shown(self) -> Reading | None:
@@ -184,7 +131,8 @@ class EvaluationReading:
     @cached_property
     def extent(self) -> Extent:
         """How far the evaluation got, and what a cancel left unrun."""
-        return progress_extent(self.progress, self.settings)
+        gated = self.reading if self.settings.require is not None else None
+        return progress_extent(self.progress, self.settings, gated)
 
     def not_run_line(self) -> str:
         """What a cancel left, in one line."""
@@ -224,4 +172,4 @@ class EvaluationReading:
         """Errored attempts that came in a burst, or None (not looked for under ``MIN_ERRORED``)."""
         if sum(self.progress.errored) < MIN_ERRORED:
             return None
-        return find_burst(self._records())
+        return find_burst(self.stored_records() if self.stored_records else self.records)

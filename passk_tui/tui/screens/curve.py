@@ -6,8 +6,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
+from passk_tui.core.reading.vocabulary import Curve
 from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.rates.curves import Curve, pass_curve
+from passk_tui.core.stats.rates.curves import pass_curve
 from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen

@@ -10,8 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
+from passk_tui.core.reading.vocabulary import FOREST_FIGURES, ForestFigure, ForestRow
 from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.rates.forest import FOREST_FIGURES, ForestFigure, ForestRow, forest_rows
+from passk_tui.core.stats.rates.forest import forest_rows
 from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line

@@ -13,11 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from passk_tui.core.reading.vocabulary import Cell, Interval
 from passk_tui.core.render.cost_text import budget_and_price
 from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.progress import Cell
 from passk_tui.core.stats.rates.interval_choice import watched_text
-from passk_tui.core.stats.rates.intervals import Interval
 from passk_tui.core.text.amounts import clock, counted
 from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe

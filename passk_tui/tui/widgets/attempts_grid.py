@@ -41,8 +41,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.stats.progress import Progress
-from passk_tui.core.stats.rates.intervals import Interval
+from passk_tui.core.reading.vocabulary import Interval, Progress
 from passk_tui.core.text.figure_text import interval_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.cells_window import CellsWindow

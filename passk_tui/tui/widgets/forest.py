@@ -12,8 +12,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.stats.rates.forest import ForestRow
-from passk_tui.core.stats.rates.intervals import Interval
+from passk_tui.core.reading.vocabulary import ForestRow, Interval
 from passk_tui.core.text.figure_text import interval_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 

@@ -12,13 +12,13 @@ from textual.reactive import reactive
 from textual.widgets import Header, Static
 
 from passk_tui.core.inputs.agent_definition import not_runnable
+from passk_tui.core.reading.vocabulary import CaseReading, Reading
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.extent_text import attempts_text, standing_text
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
 from passk_tui.core.stats.extent import running_seconds
-from passk_tui.core.stats.gating.gate import CaseReading, Reading
 from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
 from passk_tui.core.stats.rates.summary import evaluation_totals
 from passk_tui.core.text.amounts import clock, counted

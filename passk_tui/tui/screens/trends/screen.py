@@ -14,9 +14,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.reading.vocabulary import DEFAULT_CONFIDENCE, Flakiness, Measurement
 from passk_tui.core.render.flaky_text import case_move_lines, moves_cell
-from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
-from passk_tui.core.stats.trends.flakiness import Flakiness, Measurement, flakiness
+from passk_tui.core.stats.trends.flakiness import flakiness
 from passk_tui.core.stats.trends.trend import case_trend
 from passk_tui.core.text.figure_text import level_text
 from passk_tui.core.text.terminal_text import terminal_safe

@@ -1,0 +1,65 @@
+"""The one reading (``core.reading``) of a live or a stored evaluation, and its vocabulary.
+
+The reading itself is pure and lives in core, so that the reports render it too; here it
+is gathered from what an evaluation is (a live one's Progress, a stored one's records) and
+a live one's is kept until its Progress changes: the app asks on a timer.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
+from passk_tui.core.reading.vocabulary import (
+    CaseFigures,
+    CaseReading,
+    FigureIntervals,
+    GateVerdict,
+    Progress,
+    Reading,
+)
+from passk_tui.evaluations.recorded import RecordedEvaluation
+from passk_tui.store.models import StoredEvaluation
+
+#: What a face needs to name the parts of a reading, without reaching into ``core.stats``.
+__all__ = [
+    "CaseFigures",
+    "CaseReading",
+    "EvaluationReading",
+    "FigureIntervals",
+    "GateVerdict",
+    "Reading",
+    "reading_of",
+]
+
+#: The reading last made of each live Progress, with the version it was made at.
+_READINGS: WeakKeyDictionary[Progress, tuple[int, Settings, EvaluationReading]] = (
+    WeakKeyDictionary()
+)
+
+
+def reading_of(evaluation: RecordedEvaluation | StoredEvaluation) -> EvaluationReading:
+    """The reading of a live evaluation (kept until its Progress changes) or of a stored one."""
+    if isinstance(evaluation, StoredEvaluation):
+        stored = evaluation
+        return EvaluationReading(
+            stored.id,
+            stored.settings,
+            stored.progress(),
+            stored.status_reason,
+            lambda: stored.records,
+        )
+    live = evaluation
+    kept = _READINGS.get(live.progress)
+    if kept is not None and kept[0] == live.progress.version and kept[1] is live.settings:
+        return kept[2]
+    made = EvaluationReading(
+        live.evaluation_id,
+        live.settings,
+        live.progress,
+        live.status_reason,
+        lambda: live.store.load(live.evaluation_id).records,
+    )
+    _READINGS[live.progress] = (live.progress.version, live.settings, made)
+    return made
