@@ -28,17 +28,32 @@ from passk_tui.core.render.judge_text import judge_lines
 from passk_tui.core.render.reruns_text import reruns_said
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
+from passk_tui.core.run.sampling import interval_level
 from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, judge_agreements
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.costs.conversation_spread import (
+    ConversationSpread,
+    progress_conversations,
+)
 from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
-from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.gating.gate import Reading, gate_lines
+from passk_tui.core.stats.extent import Extent, progress_extent, running_seconds
+from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
+from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
 from passk_tui.core.stats.progress import Progress
+from passk_tui.core.stats.rates.curves import Curve, pass_curve
 from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
+from passk_tui.core.stats.rates.forest import ForestFigure, ForestRow, forest_rows
+from passk_tui.core.stats.rates.interval_choice import (
+    EXTENDING_NOTE,
+    IntervalChoice,
+    interval_choice,
+    n_chosen_by_looking,
+    watched_text,
+)
 from passk_tui.core.stats.rates.intervals import GateVerdict
+from passk_tui.core.stats.rates.summary import EvaluationTotals, evaluation_totals
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,8 +76,65 @@ class EvaluationReading:
 
     @cached_property
     def choice(self) -> IntervalChoice:
-        """The interval method the evaluation's figures call for, and whether it was chosen by looking."""
-        return evaluation_choice(self.settings, self.figures)
+        """The interval method the evaluation calls for, and whether n was chosen by looking
+        (anytime-valid while attempts are landing, or once n was chosen by looking)."""
+        return interval_choice(self.settings, self.progress.planned_reached)
+
+    @property
+    def level(self) -> float:
+        """The level of every interval shown (family-wise: each case's share of the suite's)."""
+        return interval_level(self.settings, len(self.progress.case_names))
+
+    def case_reading(self, case_index: int) -> CaseReading:
+        """One case read alone as the evaluation reads it (its share of the suite's level):
+        what the live grid asks of each line it draws, without reading every case."""
+        figures = [self.progress.figures(case_index)]
+        whole = len(self.progress.cells)
+        return settings_reading(figures, self.settings, whole, self.choice).cases[0]
+
+    @cached_property
+    def totals(self) -> EvaluationTotals:
+        """Attempts and cases counted by outcome, over every case."""
+        planned = [len(cells) for cells in self.progress.cells]
+        return evaluation_totals(self.figures, planned, self.settings.require)
+
+    @property
+    def running_seconds(self) -> float | None:
+        """Seconds during which at least one attempt was running; None before any ended."""
+        return running_seconds(self.progress.records)
+
+    def to_settle(self, case: CaseReading) -> int | None:
+        """About how many more attempts would decide an undecided case half the time (None:
+        too close to the line to plan), its rate taken at its estimate."""
+        require = self.reading.require
+        assert require is not None
+        f = case.figures
+        return attempts_to_settle(f.passed, f.n, require, self.reading.k, self.reading.level)
+
+    def curve(self, case_index: int) -> Curve:
+        """A case's pass@k and pass^k at every k, with intervals at the evaluation's level."""
+        f = self.progress.figures(case_index)
+        return pass_curve(f.passed, f.n, self.level, self.choice.method, f.order)
+
+    def forest(self, figure: ForestFigure) -> list[ForestRow]:
+        """Every case's ``figure`` with its interval, as the forest plot draws them."""
+        return forest_rows(
+            self.progress.all_figures(),
+            figure,
+            self.settings.require,
+            self.level,
+            self.choice.method,
+        )
+
+    @property
+    def watched_line(self) -> str:
+        """What the Run screen says of the intervals it shows while attempts land."""
+        return watched_text(self.settings)
+
+    @property
+    def extending_note(self) -> str:
+        """What extending would do to the intervals ("" when n was chosen by looking already)."""
+        return "" if n_chosen_by_looking(self.settings) else EXTENDING_NOTE
 
     @cached_property
     def reading(self) -> Reading:
@@ -128,9 +200,10 @@ class EvaluationReading:
             return [self.choice.line(self.reading.level)]
         return []
 
-    @cached_property
+    @property
     def extent(self) -> Extent:
-        """How far the evaluation got, and what a cancel left unrun."""
+        """How far the evaluation got and can go, and what a cancel left unrun (asked again
+        each time: a policy's stop reasons and a budget's bound move between versions)."""
         gated = self.reading if self.settings.require is not None else None
         return progress_extent(self.progress, self.settings, gated)
 
@@ -142,6 +215,11 @@ class EvaluationReading:
     def costs(self) -> list[CaseCosts]:
         """Each case's cost and tokens."""
         return progress_costs(self.progress, self.settings)
+
+    @cached_property
+    def conversations(self) -> list[ConversationSpread]:
+        """Each case's turns, tool calls and steps per attempt (p50 / p95)."""
+        return progress_conversations(self.progress)
 
     def cost_line(self) -> str | None:
         """The evaluation's cost and tokens in one line; None when nothing was reported or priced."""

@@ -12,7 +12,6 @@ from textual.widgets import Header, Static
 
 from passk_tui.core.reading.vocabulary import FOREST_FIGURES, ForestFigure, ForestRow
 from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.rates.forest import forest_rows
 from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line
@@ -55,7 +54,7 @@ class ForestScreen(ViewScreen):
         require = self.view.settings.require
         level = interval_level(self.view.settings, len(progress.case_names))
         method = self.view.interval_choice().method
-        rows = forest_rows(progress.all_figures(), self.figure, require, level, method)
+        rows = self.view.read().forest(self.figure)
         if self.sorted_low:
             rows = lowest_first(rows)
         figure = self.figure.replace("k", str(progress.k))

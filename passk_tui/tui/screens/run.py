@@ -16,7 +16,6 @@ from textual.widgets import Header, Static
 from passk_tui.core.reading.vocabulary import Cell, Interval
 from passk_tui.core.render.cost_text import budget_and_price
 from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.rates.interval_choice import watched_text
 from passk_tui.core.text.amounts import clock, counted
 from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe
@@ -161,7 +160,7 @@ class RunScreen(Screen[None]):
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             *budget_and_price(s),
             s.stack or "local agent",
-            watched_text(s),
+            self.view.read().watched_line,
         ]
         if self.baseline is not None:
             parts.insert(0, f"v{self.baseline.settings.version} (A) and v{s.version} (B) in turn")
