@@ -27,6 +27,7 @@ from passk_tui.core.checks.panel import Judged, JudgeName, Judges
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.gate_words import gate_lines
 from passk_tui.core.reading.vocabulary import Reading
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.attempt_keys import PlannedAttempt
@@ -34,7 +35,6 @@ from passk_tui.core.run.cases import Case as CoreCase
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.sampling import reading, sampling_policy
-from passk_tui.core.stats.gating.gate import gate_lines
 from passk_tui.core.text.figure_text import how_read
 from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.judging import StoredJudges, judges_for

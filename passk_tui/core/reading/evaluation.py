@@ -20,6 +20,7 @@ from functools import cached_property
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.bounds import refused_usage_line
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.gate_words import gate_lines
 from passk_tui.core.render.adaptive_text import adaptive_lines
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.error_groups import ErrorGroup, error_groups, errors_said
@@ -28,7 +29,7 @@ from passk_tui.core.render.judge_text import judge_lines
 from passk_tui.core.render.reruns_text import reruns_said
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
-from passk_tui.core.run.sampling import interval_level
+from passk_tui.core.run.sampling import gate_confidence, interval_level
 from passk_tui.core.run.sampling import reading as settings_reading
 from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, judge_agreements
 from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
@@ -39,7 +40,7 @@ from passk_tui.core.stats.costs.conversation_spread import (
 from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
 from passk_tui.core.stats.errored_bursts import MIN_ERRORED, Burst, find_burst
 from passk_tui.core.stats.extent import Extent, progress_extent, running_seconds
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_lines
+from passk_tui.core.stats.gating.gate import CaseReading, Reading, read
 from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
 from passk_tui.core.stats.progress import Progress
 from passk_tui.core.stats.rates.curves import Curve, pass_curve
@@ -141,6 +142,14 @@ class EvaluationReading:
         """Every case's intervals and verdict as the settings call for (method, level, gate)."""
         return settings_reading(self.figures, self.settings, choice=self.choice)
 
+    def read_at(self, confidence: float | None) -> Reading:
+        """Every case read at ``confidence`` (None: the level the settings' gate reads at) by
+        the evaluation's own method: a report at the level it was asked for, a pair's
+        candidate at the comparison's."""
+        s = self.settings
+        level = confidence if confidence is not None else gate_confidence(s)
+        return read(self.figures, s.require, level, self.choice.method, s.family_wise)
+
     @property
     def shown(self) -> Reading | None:
         """The reading the table shows intervals from: only when a confidence was asked for."""
@@ -207,9 +216,15 @@ class EvaluationReading:
         gated = self.reading if self.settings.require is not None else None
         return progress_extent(self.progress, self.settings, gated)
 
+    @property
+    def attempts_extent(self) -> Extent:
+        """How far the evaluation got in attempts, without the gate's counts, so no reading is
+        made for it: what the live line asks each tick."""
+        return progress_extent(self.progress, self.settings)
+
     def not_run_line(self) -> str:
         """What a cancel left, in one line."""
-        return not_run_text(self.extent)
+        return not_run_text(self.attempts_extent)
 
     @cached_property
     def costs(self) -> list[CaseCosts]:
