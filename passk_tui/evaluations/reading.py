@@ -42,14 +42,7 @@ _READINGS: WeakKeyDictionary[Progress, tuple[int, Settings, EvaluationReading]] 
 def reading_of(evaluation: RecordedEvaluation | StoredEvaluation) -> EvaluationReading:
     """The reading of a live evaluation (kept until its Progress changes) or of a stored one."""
     if isinstance(evaluation, StoredEvaluation):
-        stored = evaluation
-        return EvaluationReading(
-            stored.id,
-            stored.settings,
-            stored.progress(),
-            stored.status_reason,
-            lambda: stored.records,
-        )
+        return evaluation.reading()
     live = evaluation
     kept = _READINGS.get(live.progress)
     if kept is not None and kept[0] == live.progress.version and kept[1] is live.settings:

@@ -18,7 +18,6 @@ from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.reading.vocabulary import MATRIX_HOLM, CaseFigures, MatrixComparison, Reading
 from passk_tui.core.render.compare_text import count_line, p_text, signed, suite_line
 from passk_tui.core.render.matrix.cells import band, cell_text
-from passk_tui.core.stats.comparing.matrix import matrix_method
 from passk_tui.reports.compare_export import _case_json, _suite_json, _verdict_counts
 from passk_tui.reports.export import check_export_path, render_json, write_file
 from passk_tui.reports.html_page import esc, interval_bar, page
@@ -97,7 +96,7 @@ def render_matrix_json(reading: MatrixReading) -> str:
         {
             "a": reading.labels[0],
             "b": label,
-            "method": matrix_method(pair),
+            "method": reading.comparison.method_of(pair),
             "confidence": float(pair.confidence),
             "counts": _verdict_counts(pair),
             "suite": _suite_json(pair.suite),

@@ -101,12 +101,14 @@ def test_orders_file_each_target_weakest_first_and_largest_difference() -> None:
 
 
 def test_a_matrix_names_its_adjustment_in_place_of_the_pairs() -> None:
-    from passk_tui.core.stats.comparing.matrix import matrix_method
+    from passk_tui.core.stats.comparing.matrix import MatrixComparison
 
     pair = compare(Side("A", 3, [figures("x", 1)]), Side("B", 3, [figures("x", 2)]))
-    assert matrix_method(pair) == (
+    assert MatrixComparison.method_of(pair) == (
         "Fisher's exact test, two-sided, Holm-adjusted over every case of every pair"
     )
     anytime = compare(Side("A", 3, [figures("x", 1)], looked=True), Side("B", 3, [figures("x", 2)]))
-    assert matrix_method(anytime).startswith("anytime-valid e-value test")
-    assert matrix_method(anytime).endswith("Holm-adjusted over every case of every pair")
+    assert MatrixComparison.method_of(anytime).startswith("anytime-valid e-value test")
+    assert MatrixComparison.method_of(anytime).endswith(
+        "Holm-adjusted over every case of every pair"
+    )

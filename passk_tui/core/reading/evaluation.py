@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 
 from passk_tui.core.attempt import AttemptRecord
@@ -31,8 +32,19 @@ from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.sampling import gate_confidence, interval_level
 from passk_tui.core.run.sampling import reading as settings_reading
-from passk_tui.core.stats.agreement.judge_votes import JudgeAgreement, judge_agreements
-from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
+from passk_tui.core.stats.agreement.judge_votes import (
+    AnswerVotes,
+    JudgeAgreement,
+    answer_votes,
+    judge_agreements,
+    unanimous_share,
+)
+from passk_tui.core.stats.costs.case_costs import (
+    CaseCosts,
+    evaluation_cost,
+    known_sum,
+    progress_costs,
+)
 from passk_tui.core.stats.costs.conversation_spread import (
     ConversationSpread,
     progress_conversations,
@@ -235,6 +247,26 @@ class EvaluationReading:
     def conversations(self) -> list[ConversationSpread]:
         """Each case's turns, tool calls and steps per attempt (p50 / p95)."""
         return progress_conversations(self.progress)
+
+    @property
+    def total_cost(self) -> Fraction | None:
+        """The evaluation's cost, a sum over its cases; None when no case has a cost."""
+        return evaluation_cost(self.costs)
+
+    @property
+    def user_cost(self) -> Fraction | None:
+        """A simulated user's money, apart from the agent's and the judge's (None: unknown)."""
+        return known_sum(row.user_cost for row in self.conversations)
+
+    def case_judging(self, case_index: int) -> tuple[float | None, JudgeCosts]:
+        """A case's share of answers its judges agreed on unanimously (None: none judged),
+        and what judging it cost."""
+        records = self.progress.records[case_index]
+        return unanimous_share(records), judge_costs(records)
+
+    def votes(self, record: AttemptRecord) -> list[AnswerVotes]:
+        """The judges' votes on one of its attempts, a judge at a time in the order first asked."""
+        return answer_votes(record.votes)
 
     def cost_line(self) -> str | None:
         """The evaluation's cost and tokens in one line; None when nothing was reported or priced."""

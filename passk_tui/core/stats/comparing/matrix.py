@@ -25,12 +25,6 @@ MATRIX_HOLM = "Holm-adjusted over every case of every pair"
 PAIR_HOLM = "Holm-adjusted across the compared cases"
 
 
-def matrix_method(pair: Comparison) -> str:
-    """The pair's per-case test as a matrix made it (the .json ``method``): its test, adjusted
-    over every case of every pair rather than its own cases."""
-    return pair.method.replace(PAIR_HOLM, MATRIX_HOLM)
-
-
 @dataclass(frozen=True, slots=True)
 class MatrixComparison:
     """The first target against each other one; each pair's ``p`` and verdicts are the
@@ -43,6 +37,12 @@ class MatrixComparison:
     def fails_on_regression(self) -> bool:
         """What --fail-on-regression fails on: any pair with a regressed case or suite."""
         return any(pair.fails_on_regression for pair in self.pairs)
+
+    @staticmethod
+    def method_of(pair: Comparison) -> str:
+        """A pair's per-case test as a matrix made it (the .json ``method``): its test, adjusted
+        over every case of every pair rather than its own cases."""
+        return pair.method.replace(PAIR_HOLM, MATRIX_HOLM)
 
 
 def compare_matrix(

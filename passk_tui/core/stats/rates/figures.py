@@ -103,6 +103,13 @@ class CaseFigures:
         """pass^k over the n attempts made; None with fewer than k."""
         return pass_hat_k(self.n, self.passed, self.k) if self.defined else None
 
+    def every_k(self) -> list[tuple[int, Fraction, Fraction]]:
+        """pass@k and pass^k at every k from 1 to n (none before any attempt)."""
+        return [
+            (k, pass_at_k(self.n, self.passed, k), pass_hat_k(self.n, self.passed, k))
+            for k in range(1, self.n + 1)
+        ]
+
     @property
     def all_passed(self) -> bool | None:
         """c == n once the case is finished; None before (or with no attempt at all)."""
