@@ -131,13 +131,8 @@ class EvaluationReading:
 
     def forest(self, figure: ForestFigure) -> list[ForestRow]:
         """Every case's ``figure`` with its interval, as the forest plot draws them."""
-        return forest_rows(
-            self.progress.all_figures(),
-            figure,
-            self.settings.require,
-            self.level,
-            self.choice.method,
-        )
+        s = self.settings
+        return forest_rows(self.figures, figure, s.require, self.level, self.choice.method)
 
     @property
     def watched_line(self) -> str:
