@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.bounds import refused_usage_line
@@ -55,9 +56,7 @@ from passk_tui.core.stats.extent import Extent, progress_extent, running_seconds
 from passk_tui.core.stats.gating.gate import CaseReading, Reading, read
 from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
 from passk_tui.core.stats.progress import Progress
-from passk_tui.core.stats.rates.curves import Curve, pass_curve
 from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.forest import ForestFigure, ForestRow, forest_rows
 from passk_tui.core.stats.rates.interval_choice import (
     EXTENDING_NOTE,
     IntervalChoice,
@@ -67,6 +66,10 @@ from passk_tui.core.stats.rates.interval_choice import (
 )
 from passk_tui.core.stats.rates.intervals import GateVerdict
 from passk_tui.core.stats.rates.summary import EvaluationTotals, evaluation_totals
+
+if TYPE_CHECKING:
+    from passk_tui.core.stats.rates.curves import Curve
+    from passk_tui.core.stats.rates.forest import ForestFigure, ForestRow
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,11 +129,15 @@ class EvaluationReading:
 
     def curve(self, case_index: int) -> Curve:
         """A case's pass@k and pass^k at every k, with intervals at the evaluation's level."""
+        from passk_tui.core.stats.rates.curves import pass_curve  # the app's curve view only
+
         f = self.progress.figures(case_index)
         return pass_curve(f.passed, f.n, self.level, self.choice.method, f.order)
 
     def forest(self, figure: ForestFigure) -> list[ForestRow]:
         """Every case's ``figure`` with its interval, as the forest plot draws them."""
+        from passk_tui.core.stats.rates.forest import forest_rows  # the app's forest view only
+
         s = self.settings
         return forest_rows(self.figures, figure, s.require, self.level, self.choice.method)
 
