@@ -7,7 +7,6 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.reading.vocabulary import Curve
-from passk_tui.core.run.sampling import interval_level
 from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
@@ -29,7 +28,7 @@ class CurveScreen(ViewScreen):
         return self.view.read().curve(self.case_index)
 
     def _level(self) -> float:
-        return interval_level(self.view.settings, len(self.view.progress.case_names))
+        return self.view.read().level
 
     def compose(self) -> ComposeResult:
         yield Header()

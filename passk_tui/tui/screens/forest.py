@@ -11,7 +11,6 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
 from passk_tui.core.reading.vocabulary import FOREST_FIGURES, ForestFigure, ForestRow
-from passk_tui.core.run.sampling import interval_level
 from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line
@@ -52,7 +51,7 @@ class ForestScreen(ViewScreen):
     def refresh_view(self) -> None:
         progress = self.view.progress
         require = self.view.settings.require
-        level = interval_level(self.view.settings, len(progress.case_names))
+        level = self.view.read().level
         method = self.view.interval_choice().method
         rows = self.view.read().forest(self.figure)
         if self.sorted_low:

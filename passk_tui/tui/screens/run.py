@@ -15,7 +15,6 @@ from textual.widgets import Header, Static
 
 from passk_tui.core.reading.vocabulary import Cell, Interval
 from passk_tui.core.render.cost_text import budget_and_price
-from passk_tui.core.run.sampling import interval_level
 from passk_tui.core.text.amounts import clock, counted
 from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe
@@ -94,7 +93,7 @@ class RunScreen(Screen[None]):
         for side, view in self.sides():
             if side:
                 yield LiveLine(id=f"run-summary-{side.lower()}")
-            level = interval_level(view.settings, len(view.progress.case_names))
+            level = view.read().level
             grid = AttemptsGrid(
                 view.progress,
                 interval=partial(_pass_at_k_interval, view),
