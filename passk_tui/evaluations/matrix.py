@@ -24,8 +24,10 @@ from passk_tui.core.inputs.target_list import (
     matrix_targets,
     parse_agents,
     parse_versions,
+    target_kind,
     target_labels,
 )
+from passk_tui.core.run.budget import group_budget_line
 from passk_tui.core.run.events import Event
 from passk_tui.evaluations.group_run import (
     GroupRun,
@@ -98,7 +100,9 @@ def new_matrix(
         target_for,
     )
     link_group(store, [m.evaluation_id for m in members])
+    budget = group_budget_line(settings, len(targets), target_kind(targets))
     warnings = list(dict.fromkeys(w for m in members for w in m.warnings))
+    warnings += [budget] if budget else []
     return MatrixRun(members, store, warnings=warnings, targets=tuple(targets))
 
 
@@ -163,10 +167,17 @@ def resume_matrix(
         _listeners(on_event, len(group.evaluation_ids)),
         store,
     )
+    shown_only = all(r.shown_only for r in resumed)
+    warnings = resumed_warnings(resumed)
+    budget = group_budget_line(
+        resumed[0].evaluation.settings, len(group.targets), target_kind(group.targets)
+    )
+    if budget is not None and not shown_only:
+        warnings.append(budget)
     return MatrixRun(
         [r.evaluation for r in resumed],
         store,
-        shown_only=all(r.shown_only for r in resumed),
-        warnings=resumed_warnings(resumed),
+        shown_only=shown_only,
+        warnings=warnings,
         targets=group.targets,
     )

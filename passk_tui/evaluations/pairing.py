@@ -19,7 +19,7 @@ from passk_tui import demo
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.inputs.settings import Settings
-from passk_tui.core.run.budget import pair_budget_line
+from passk_tui.core.run.budget import group_budget_line
 from passk_tui.core.run.events import Event
 from passk_tui.evaluations.group_run import (
     GroupRun,
@@ -105,7 +105,7 @@ def new_pair(
         ],
     )
     link(store, baseline.evaluation_id, candidate.evaluation_id)
-    budget = pair_budget_line(settings)
+    budget = group_budget_line(settings, 2, "version")
     warnings = [*baseline.warnings, *candidate.warnings, *([budget] if budget else [])]
     return PairedRun(baseline, candidate, store, warnings=warnings)
 
@@ -153,7 +153,7 @@ def resume_pair(
     baseline, candidate = both
     warnings = resumed_warnings(both)
     shown_only = all(r.shown_only for r in both)
-    budget = pair_budget_line(candidate.evaluation.settings)
+    budget = group_budget_line(candidate.evaluation.settings, 2, "version")
     if budget is not None and not shown_only:
         warnings.append(budget)
     return PairedRun(

@@ -46,8 +46,10 @@ def stylesheet() -> str:
     return files("passk_tui.reports").joinpath("report.css").read_text(encoding="utf-8")
 
 
-def page(title: str, body: str) -> str:
-    """A whole HTML document: the frame every report shares around its ``body`` (already HTML)."""
+def page(title: str, body: str, *, attempt_lists: bool = True) -> str:
+    """A whole HTML document: the frame every report shares around its ``body`` (already HTML);
+    the footer points at attempt lists only where the page has them."""
+    tail = "; open an attempt list to read its answers." if attempt_lists else "."
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -57,7 +59,7 @@ def page(title: str, body: str) -> str:
         f"<title>{esc(title)}</title>\n<style>\n{stylesheet()}</style>\n</head>\n<body>\n"
         f"{body}\n"
         f"<footer>Written by passk-tui {esc(__version__)}. This file fetches nothing and needs no "
-        "script; open an attempt list to read its answers.</footer>\n"
+        f"script{tail}</footer>\n"
         "</body>\n</html>\n"
     )
 

@@ -96,7 +96,7 @@ def render_matrix_json(reading: MatrixReading) -> str:
         {
             "a": reading.labels[0],
             "b": label,
-            "method": reading.comparison.method_of(pair),
+            "method": pair.method,
             "confidence": float(pair.confidence),
             "counts": _verdict_counts(pair),
             "suite": _suite_json(pair.suite),
@@ -153,4 +153,4 @@ def render_matrix_html(reading: MatrixReading) -> str:
         f"<tbody>{''.join(rows)}</tbody></table>"
         f'<p class="note">p: {esc(MATRIX_HOLM)}</p>{"".join(changes)}'
     )
-    return page(f"passk-tui matrix {', '.join(labels)}", body)
+    return page(f"passk-tui matrix {', '.join(labels)}", body, attempt_lists=False)

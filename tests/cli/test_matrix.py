@@ -66,6 +66,8 @@ def test_three_versions_print_the_matrix_and_store_a_group(tmp_path: Path) -> No
     assert "every case of every pair" in document["comparisons"][0]["method"]
     page = html.read_text()
     assert "Matrix: v1, v2, v3" in page and "○ 0.00" in page and "● 1.00" in page
+    # The page has no attempt lists, so its footer points at none.
+    assert "<details" not in page and "attempt list" not in page
 
 
 def test_p_values_are_fisher_holm_adjusted_over_every_pair(tmp_path: Path) -> None:
@@ -200,3 +202,30 @@ def test_resume_given_the_lists_again_must_name_the_same_targets() -> None:
     baseline = run("--resume", "last", "--baseline", "3")
     assert (baseline.returncode, baseline.stdout) == (2, "")
     assert "--baseline: not with several versions or agents" in baseline.stderr
+
+
+def test_a_budget_is_said_to_hold_for_each_target_apart(tmp_path: Path) -> None:
+    """Each target is its own evaluation with its own budget (as a ``--baseline`` pair's
+    versions are): three versions at --budget-runs 4 start 12 Runs in all, 4 each, and
+    stderr says so before the run, as the pair does."""
+    result = matrix("--version", "1,2,3", "--attempts", "3", "--budget-runs", "4")
+    assert result.stderr.startswith(
+        "passk-tui: warning: the budget holds for each version apart: "
+        "--budget-runs 4 lets up to 12 Runs start (4 per version)\n"
+    ), result.stderr
+    with Store.open() as store:
+        counts = [len(store.load(e.id).records) for e in store.list_evaluations()]
+    assert counts == [4, 4, 4]
+
+
+def test_adaptive_targets_are_named_by_their_labels_in_the_notes() -> None:
+    """A matrix has no A and B: the note on tests chosen by looking names the targets, and
+    the adjustment the matrix made."""
+    result = matrix(
+        "--version", "1,2", "--attempts", "3", "--max-attempts", "8", "--require", "0.8"
+    )
+    assert "v2 vs v1: v1 and v2: n chosen by looking (adaptive or extended)" in result.stdout
+    assert "A and B" not in result.stdout
+    # Its p's are the matrix's, adjusted over every pair: the note says so, as the .json does.
+    assert "Holm-adjusted over every case of every pair\n" in result.stdout
+    assert "across the compared cases" not in result.stdout

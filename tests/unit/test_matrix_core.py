@@ -13,6 +13,7 @@ from passk_tui.core.inputs.target_list import (
     matrix_targets,
     parse_agents,
     parse_versions,
+    target_kind,
     target_labels,
 )
 from passk_tui.core.render.matrix.cells import (
@@ -58,6 +59,10 @@ def test_targets_cross_agents_first_and_are_named_by_what_differs() -> None:
     assert target_labels(crossed) == ["a v1", "a v2", "b v1", "b v2"]
     assert target_labels(matrix_targets(("a",), (1, 2))) == ["v1", "v2"]
     assert target_labels(matrix_targets(("a", "b"), (3,))) == ["a", "b"]
+    # A line about each says what one is, as the labels name them.
+    assert target_kind(crossed) == "target"
+    assert target_kind(matrix_targets(("a",), (1, 2))) == "version"
+    assert target_kind(matrix_targets(("a", "b"), (3,))) == "agent"
 
 
 def test_holm_runs_over_every_case_of_every_pair() -> None:
@@ -101,14 +106,13 @@ def test_orders_file_each_target_weakest_first_and_largest_difference() -> None:
 
 
 def test_a_matrix_names_its_adjustment_in_place_of_the_pairs() -> None:
-    from passk_tui.core.stats.comparing.matrix import MatrixComparison
-
-    pair = compare(Side("A", 3, [figures("x", 1)]), Side("B", 3, [figures("x", 2)]))
-    assert MatrixComparison.method_of(pair) == (
+    a, b = Side("A", 3, [figures("x", 1)]), Side("B", 3, [figures("x", 2)])
+    assert compare(a, b).method.endswith("Holm-adjusted across the compared cases")
+    (pair,) = compare_matrix([a, b]).pairs
+    assert pair.method == (
         "Fisher's exact test, two-sided, Holm-adjusted over every case of every pair"
     )
-    anytime = compare(Side("A", 3, [figures("x", 1)], looked=True), Side("B", 3, [figures("x", 2)]))
-    assert MatrixComparison.method_of(anytime).startswith("anytime-valid e-value test")
-    assert MatrixComparison.method_of(anytime).endswith(
-        "Holm-adjusted over every case of every pair"
-    )
+    looked = Side("A", 3, [figures("x", 1)], looked=True)
+    (anytime,) = compare_matrix([looked, b]).pairs
+    assert anytime.method.startswith("anytime-valid e-value test")
+    assert anytime.method.endswith("Holm-adjusted over every case of every pair")

@@ -64,3 +64,13 @@ def target_labels(targets: Sequence[MatrixTarget]) -> list[str]:
     if len(versions) == 1:
         return [t.agent for t in targets]
     return [f"{t.agent} v{t.version}" for t in targets]
+
+
+def target_kind(targets: Sequence[MatrixTarget]) -> str:
+    """What one target is, in a line about each: ``version`` when only versions differ,
+    ``agent`` when only agents do, else ``target`` (as ``target_labels`` names them)."""
+    if len({t.agent for t in targets}) == 1:
+        return "version"
+    if len({t.version for t in targets}) == 1:
+        return "agent"
+    return "target"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from passk_tui.core.stats.agreement.judge_votes import AnswerVotes, JudgeAgreement
-    from passk_tui.core.stats.comparing.compare import CaseComparison, Comparison
-    from passk_tui.core.stats.comparing.matrix import MATRIX_HOLM, MatrixComparison
+    from passk_tui.core.stats.comparing.compare import MATRIX_HOLM, CaseComparison, Comparison
+    from passk_tui.core.stats.comparing.matrix import MatrixComparison
     from passk_tui.core.stats.comparing.suite import SuiteComparison
     from passk_tui.core.stats.comparing.verdicts import ChangeVerdict
     from passk_tui.core.stats.costs.case_costs import CaseCosts, Spread
@@ -43,7 +43,7 @@ _WHERE = {
     "JudgeAgreement": "passk_tui.core.stats.agreement.judge_votes",
     "CaseComparison": "passk_tui.core.stats.comparing.compare",
     "Comparison": "passk_tui.core.stats.comparing.compare",
-    "MATRIX_HOLM": "passk_tui.core.stats.comparing.matrix",
+    "MATRIX_HOLM": "passk_tui.core.stats.comparing.compare",
     "MatrixComparison": "passk_tui.core.stats.comparing.matrix",
     "SuiteComparison": "passk_tui.core.stats.comparing.suite",
     "ChangeVerdict": "passk_tui.core.stats.comparing.verdicts",

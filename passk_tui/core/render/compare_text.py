@@ -110,12 +110,16 @@ def _bounds_text(low: float, high: float) -> tuple[str, str]:
     return outward_texts(low, high)
 
 
-def method_lines(comparison: Comparison) -> list[str]:
+#: How the two sides are named: ``compare``'s A and B; a matrix names them by their labels.
+SIDES = ("A", "B")
+
+
+def method_lines(comparison: Comparison, sides: tuple[str, str] = SIDES) -> list[str]:
     """When a side's n was chosen by looking: which tests stood in for Fisher's and the CMH."""
     if not comparison.anytime:
         return []
     looked = " and ".join(
-        side for side, s in (("A", comparison.a), ("B", comparison.b)) if s.looked
+        side for side, s in zip(sides, (comparison.a, comparison.b), strict=True) if s.looked
     )
     return [
         f"{looked}: n chosen by looking (adaptive or extended), so each case is tested by the "
@@ -124,28 +128,29 @@ def method_lines(comparison: Comparison) -> list[str]:
     ]
 
 
-def only_lines(comparison: Comparison) -> list[str]:
+def only_lines(comparison: Comparison, sides: tuple[str, str] = SIDES) -> list[str]:
     """The cases in only one of the two, which are not compared."""
     return [
         f"only in {side}: {', '.join(names)}"
-        for side, names in (("A", comparison.only_a), ("B", comparison.only_b))
+        for side, names in zip(sides, (comparison.only_a, comparison.only_b), strict=True)
         if names
     ]
 
 
-def errored_note(c: CaseComparison) -> str:
+def errored_note(c: CaseComparison, sides: tuple[str, str] = SIDES) -> str:
     """Why a regression points at the platform: its extra non-passes are mostly errored."""
+    a, b = sides
     return (
-        f"{c.name}: the drop is mostly errored attempts (A {c.a.errored}/{c.a.n} errored, "
-        f"B {c.b.errored}/{c.b.n}): look at the platform, a provider or a tool before the agent"
+        f"{c.name}: the drop is mostly errored attempts ({a} {c.a.errored}/{c.a.n} errored, "
+        f"{b} {c.b.errored}/{c.b.n}): look at the platform, a provider or a tool before the agent"
     )
 
 
-def notes(comparison: Comparison) -> list[str]:
+def notes(comparison: Comparison, sides: tuple[str, str] = SIDES) -> list[str]:
     """What follows the suite line: the methods when a side's n was chosen by looking, the
-    mostly-errored regressions, then the cases in only one."""
-    errored = [errored_note(c) for c in comparison.regressed if c.mostly_errored]
-    return [*method_lines(comparison), *errored, *only_lines(comparison)]
+    mostly-errored regressions, then the cases in only one; the sides named as ``sides``."""
+    errored = [errored_note(c, sides) for c in comparison.regressed if c.mostly_errored]
+    return [*method_lines(comparison, sides), *errored, *only_lines(comparison, sides)]
 
 
 def plain_comparison(comparison: Comparison) -> str:

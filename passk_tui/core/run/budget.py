@@ -133,20 +133,21 @@ class BudgetedPolicy:
         return self.inner.stop_reasons
 
 
-def pair_budget_line(settings: Settings) -> str | None:
-    """How a budget applies to a ``--baseline`` pair, in words: each version is its own
-    evaluation with its own budget (a budget counts the Runs started by that evaluation), so the pair
-    may spend twice the figure given; None without a budget."""
+def group_budget_line(settings: Settings, members: int, each: str) -> str | None:
+    """How a budget applies to evaluations run together (a ``--baseline`` pair, a matrix):
+    each is its own evaluation with its own budget (a budget counts the Runs started by that
+    evaluation), so together they may spend ``members`` times the figure given; ``each`` names
+    one of them (``version``, ``agent``, ``target``). None without a budget."""
     spends = []
     if settings.budget_runs is not None:
         n = settings.budget_runs
-        spends.append(f"--budget-runs {n} lets up to {2 * n} Runs start ({n} per version)")
+        spends.append(f"--budget-runs {n} lets up to {members * n} Runs start ({n} per {each})")
     if settings.budget_cost is not None:
         usd = settings.budget_cost
-        spends.append(f"--budget-cost {float(usd):g} up to {float(2 * usd):g} USD")
+        spends.append(f"--budget-cost {float(usd):g} up to {float(members * usd):g} USD")
     if not spends:
         return None
-    return f"the budget holds for each version apart: {' and '.join(spends)}"
+    return f"the budget holds for each {each} apart: {' and '.join(spends)}"
 
 
 def budgeted(settings: Settings) -> bool:

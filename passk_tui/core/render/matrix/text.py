@@ -75,7 +75,7 @@ def pair_lines(labels: Sequence[str], matrix: MatrixComparison) -> list[str]:
     for label, pair in zip(labels[1:], matrix.pairs, strict=True):
         lines.append(f"{label} vs {first}: {count_line(pair)}")
         lines.append(suite_line(pair, f"suite {label} vs {first}", label))
-        lines += [f"{label} vs {first}: {note}" for note in notes(pair)]
+        lines += [f"{label} vs {first}: {note}" for note in notes(pair, (first, label))]
     return lines
 
 

@@ -35,8 +35,12 @@ from passk_tui.core.stats.comparing.suite import SuiteComparison, compare_suite
 from passk_tui.core.stats.comparing.verdicts import ChangeVerdict as ChangeVerdict
 from passk_tui.core.stats.rates.figures import CaseFigures
 
+#: How a comparison names its per-case adjustment, in its ``method``.
+PAIR_HOLM = "Holm-adjusted across the compared cases"
+#: The same when a matrix adjusted every case of every pair together (``core.stats.comparing.matrix``).
+MATRIX_HOLM = "Holm-adjusted over every case of every pair"
 #: How the comparison names Fisher's test in its output and in the .json ``method``.
-FISHER_METHOD = "Fisher's exact test, two-sided, Holm-adjusted across the compared cases"
+FISHER_METHOD = f"Fisher's exact test, two-sided, {PAIR_HOLM}"
 
 # scipy counts a table as "no more likely" than the observed one when its
 # probability is at most the observed one's times (1 + 1e-14), so that exact
@@ -150,6 +154,8 @@ class Comparison:
     only_b: tuple[str, ...]
     suite: SuiteComparison
     """All the shared cases at once, stratified by case."""
+    in_matrix: bool = False
+    """Its p's are a matrix's: Holm over every case of every pair, not over its own cases."""
 
     @property
     def anytime(self) -> bool:
@@ -159,7 +165,8 @@ class Comparison:
     @property
     def method(self) -> str:
         """The per-case test, as the output and the .json ``method`` name it."""
-        return ANYTIME_METHOD if self.anytime else FISHER_METHOD
+        method = ANYTIME_METHOD if self.anytime else FISHER_METHOD
+        return method.replace(PAIR_HOLM, MATRIX_HOLM) if self.in_matrix else method
 
     @property
     def alpha(self) -> Fraction:

@@ -19,11 +19,6 @@ from fractions import Fraction
 from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.stats.comparing.compare import Comparison, Side, case_verdict, compare, holm
 
-#: How a matrix names its per-case adjustment (``matrix_method``).
-MATRIX_HOLM = "Holm-adjusted over every case of every pair"
-#: How a single comparison names its own adjustment, which a matrix's replaces.
-PAIR_HOLM = "Holm-adjusted across the compared cases"
-
 
 @dataclass(frozen=True, slots=True)
 class MatrixComparison:
@@ -37,12 +32,6 @@ class MatrixComparison:
     def fails_on_regression(self) -> bool:
         """What --fail-on-regression fails on: any pair with a regressed case or suite."""
         return any(pair.fails_on_regression for pair in self.pairs)
-
-    @staticmethod
-    def method_of(pair: Comparison) -> str:
-        """A pair's per-case test as a matrix made it (the .json ``method``): its test, adjusted
-        over every case of every pair rather than its own cases."""
-        return pair.method.replace(PAIR_HOLM, MATRIX_HOLM)
 
 
 def compare_matrix(
@@ -62,5 +51,5 @@ def compare_matrix(
         for case in pair.cases:
             p = next(adjusted)
             cases.append(replace(case, p=p, verdict=case_verdict(case.a, case.b, p, alpha)))
-        pairs.append(replace(pair, cases=tuple(cases)))
+        pairs.append(replace(pair, cases=tuple(cases), in_matrix=True))
     return MatrixComparison(tuple(pairs), confidence)
