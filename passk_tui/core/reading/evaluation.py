@@ -8,7 +8,8 @@ drift apart and none of them computes a figure. Pure: made from a Progress, the
 settings and the stored records (``evaluations/reading.py`` gathers them from a live
 or a stored evaluation and keeps a live one's reading until its Progress changes),
 so the reports, below the evaluations, render it too. Each part is made when first
-asked: the Run screen asks for the extent ten times a second and needs no figures.
+asked: the Run screen asks for the extent ten times a second, and without a gate it
+needs no figure.
 """
 
 from __future__ import annotations
