@@ -41,7 +41,7 @@ def simulate(
 ) -> tuple[int, int, int]:
     """One evaluation under the budget: (cases decided, Runs used, decided verdicts wrong)."""
     assert settings.max_attempts is not None and settings.require is not None
-    rule = case_stop_rule(settings)
+    rule = case_stop_rule(settings, len(suite))
     inner = AdaptivePolicy(
         len(suite),
         settings.attempts,
