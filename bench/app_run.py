@@ -65,8 +65,8 @@ async def drive(argv: list[str]) -> int:
         app.screen_change_signal.subscribe(app, arrived, immediate=True)
         arrived(app.screen)  # a run that quick may have shown its results already
         while not drawn.is_set():
-            if app.failure is not None:
-                sys.stderr.write(f"app_run: {app.failure}\n")
+            if app.controller.failure is not None:
+                sys.stderr.write(f"app_run: {app.controller.failure}\n")
                 return 3
             # The failure checked again at least every 0.1 s: a failed run shows no results.
             with contextlib.suppress(TimeoutError):

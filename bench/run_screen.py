@@ -83,7 +83,9 @@ async def one_run(cases: int, attempts: int, concurrency: int) -> Figures:
         concurrency=concurrency,
     )
     progress = Progress([f"case-{i:05d}" for i in range(cases)], attempts, settings.k)
-    live = SimpleNamespace(status=None, error=None, status_reason=None, policy=None)
+    # A fixed policy: no case is stopped early (the view reads its stop reasons).
+    policy = SimpleNamespace(stop_reasons=None)
+    live = SimpleNamespace(status=None, error=None, status_reason=None, policy=policy)
     view = EvaluationView("ev_bench", settings, progress, evaluation=live)
     order = [(c, a) for a in range(1, attempts + 1) for c in range(cases)]
     drawn = [0]

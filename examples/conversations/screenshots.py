@@ -40,12 +40,14 @@ async def shoot(size: tuple[int, int]) -> str:
     )
     app = PasskApp(show_timing=False)
     async with app.run_test(size=size) as pilot:
-        app.start_evaluation(settings, None)
-        while app.worker is None or not app.worker.is_finished:
+        app.controller.start_evaluation(settings, None)
+        while app.controller.worker is None or not app.controller.worker.is_finished:
             await pilot.pause(0.05)
         await pilot.pause(0.3)
-        assert app.view is not None
-        app.push_screen(CaseScreen(app.view, app.view.progress.case_names.index(CASE)))
+        assert app.controller.view is not None
+        app.push_screen(
+            CaseScreen(app.controller.view, app.controller.view.progress.case_names.index(CASE))
+        )
         await pilot.pause(0.3)
         await pilot.press("a")  # into the conversation
         await pilot.press(*["down"] * 4, "enter")  # the first tool call, opened

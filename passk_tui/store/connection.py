@@ -100,7 +100,7 @@ class StoreConnection:
         self.close()
 
     @contextmanager
-    def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
+    def writing(self, what: str) -> Iterator[sqlite3.Connection]:
         """One transaction; any failure rolls it back and becomes a one-line StoreWriteError."""
         with self._lock:
             try:
@@ -117,7 +117,8 @@ class StoreConnection:
             except (sqlite3.Error, ValueError, OverflowError, RecursionError) as exc:
                 raise writing_error(self.path, what, exc) from None
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """The rows ``sql`` reads; a failure becomes a one-line store error (busy or unusable)."""
         with self._lock:
             try:
                 cursor = self._db.execute(sql, params)

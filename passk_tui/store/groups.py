@@ -27,7 +27,7 @@ class Group:
 def link_group(store: Store, evaluation_ids: Sequence[str]) -> str:
     """Record that the evaluations (all stored already) run as one group; its id."""
     group_id = evaluation_ids[0]
-    with store._writing("the group of evaluations") as db:
+    with store.connection.writing("the group of evaluations") as db:
         db.executemany(
             "UPDATE evaluations SET group_id = ?, group_position = ? WHERE id = ?",
             [(group_id, position, id_) for position, id_ in enumerate(evaluation_ids)],
@@ -37,11 +37,13 @@ def link_group(store: Store, evaluation_ids: Sequence[str]) -> str:
 
 def group_of(store: Store, evaluation_id: str) -> Group | None:
     """The group the evaluation is in; None when it ran alone."""
-    found = store._query("SELECT group_id FROM evaluations WHERE id = ?", (evaluation_id,))
+    found = store.connection.query(
+        "SELECT group_id FROM evaluations WHERE id = ?", (evaluation_id,)
+    )
     if not found or found[0]["group_id"] is None:
         return None
     group_id = found[0]["group_id"]
-    rows = store._query(
+    rows = store.connection.query(
         "SELECT id, agent, version FROM evaluations WHERE group_id = ? ORDER BY group_position",
         (group_id,),
     )

@@ -18,43 +18,42 @@ from passk_tui.store.connection import StoreConnection
 from passk_tui.store.writing import insert_evaluation, insert_records
 
 
-class StoreImports(StoreConnection):
-    """The store's side of ``passk-tui import``."""
-
-    def keep_imported(
-        self,
-        evaluation_id: str,
-        settings: Settings,
-        cases: Sequence[Case],
-        cases_sha256: str,
-        definition: Definition,
-        records: Sequence[AttemptRecord],
-        created: float,
-    ) -> None:
-        """The whole evaluation in one transaction, done at ``created``: a kill or a failed
-        write leaves nothing."""
-        with self._writing("the imported evaluation") as db:
-            insert_evaluation(
-                db, evaluation_id, settings, cases, cases_sha256, created, definition, status="done"
-            )
-            insert_records(db, evaluation_id, records, in_flight=False)
-            db.execute("UPDATE evaluations SET finished = ? WHERE id = ?", (created, evaluation_id))
-
-    def find_imported(self, fingerprint: str) -> str | None:
-        """The id of the evaluation an earlier import of the same files made; None if none."""
-        rows = self._query(
-            "SELECT id FROM evaluations WHERE json_extract(agent_definition, '$.kind') = 'import'"
-            " AND json_extract(agent_definition, '$.fingerprint') = ? ORDER BY created LIMIT 1",
-            (fingerprint,),
+def keep_imported(
+    connection: StoreConnection,
+    evaluation_id: str,
+    settings: Settings,
+    cases: Sequence[Case],
+    cases_sha256: str,
+    definition: Definition,
+    records: Sequence[AttemptRecord],
+    created: float,
+) -> None:
+    """The whole evaluation in one transaction, done at ``created``: a kill or a failed
+    write leaves nothing."""
+    with connection.writing("the imported evaluation") as db:
+        insert_evaluation(
+            db, evaluation_id, settings, cases, cases_sha256, created, definition, status="done"
         )
-        return str(rows[0]["id"]) if rows else None
+        insert_records(db, evaluation_id, records, in_flight=False)
+        db.execute("UPDATE evaluations SET finished = ? WHERE id = ?", (created, evaluation_id))
 
-    def keep_view(self, evaluation_id: str, settings: Settings) -> None:
-        """The settings given now to an imported evaluation shown again (k, gate, confidence)."""
-        row = layout.settings_row(settings)
-        with self._writing("the imported evaluation's settings") as db:
-            db.execute(
-                "UPDATE evaluations SET k = ?, require = ?, confidence = ?, family_wise = ?"
-                " WHERE id = ?",
-                (row["k"], row["require"], row["confidence"], row["family_wise"], evaluation_id),
-            )
+
+def find_imported(connection: StoreConnection, fingerprint: str) -> str | None:
+    """The id of the evaluation an earlier import of the same files made; None if none."""
+    rows = connection.query(
+        "SELECT id FROM evaluations WHERE json_extract(agent_definition, '$.kind') = 'import'"
+        " AND json_extract(agent_definition, '$.fingerprint') = ? ORDER BY created LIMIT 1",
+        (fingerprint,),
+    )
+    return str(rows[0]["id"]) if rows else None
+
+
+def keep_view(connection: StoreConnection, evaluation_id: str, settings: Settings) -> None:
+    """The settings given now to an imported evaluation shown again (k, gate, confidence)."""
+    row = layout.settings_row(settings)
+    with connection.writing("the imported evaluation's settings") as db:
+        db.execute(
+            "UPDATE evaluations SET k = ?, require = ?, confidence = ?, family_wise = ?"
+            " WHERE id = ?",
+            (row["k"], row["require"], row["confidence"], row["family_wise"], evaluation_id),
+        )

@@ -36,7 +36,7 @@ class Pair:
 
 def link(store: Store, baseline_id: str, candidate_id: str) -> None:
     """Record that the two evaluations run as one pair (both must be stored already)."""
-    with store._writing("the pair of evaluations") as db:
+    with store.connection.writing("the pair of evaluations") as db:
         db.execute(PAIRS_TABLE)
         db.execute(
             "INSERT INTO pairs (baseline_id, candidate_id, created) VALUES (?, ?, ?)",
@@ -46,10 +46,12 @@ def link(store: Store, baseline_id: str, candidate_id: str) -> None:
 
 def pair_of(store: Store, evaluation_id: str) -> Pair | None:
     """The pair the evaluation is in, as baseline or as candidate; None when it ran alone."""
-    exists = store._query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pairs'")
+    exists = store.connection.query(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pairs'"
+    )
     if not exists:
         return None
-    rows = store._query(
+    rows = store.connection.query(
         "SELECT p.baseline_id, p.candidate_id, a.version AS a, b.version AS b FROM pairs p"
         " JOIN evaluations a ON a.id = p.baseline_id JOIN evaluations b ON b.id = p.candidate_id"
         " WHERE p.baseline_id = ? OR p.candidate_id = ?",

@@ -65,13 +65,13 @@ async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
         save("configure")
         await pilot.press("ctrl+r")
         await pilot.pause(0.1)
-        assert app.view is not None  # Ctrl+R started the run
-        progress = app.view.progress
+        assert app.controller.view is not None  # Ctrl+R started the run
+        progress = app.controller.view.progress
         while progress.finished < progress.total // 2:
             await pilot.pause(0.05)
         await pilot.pause(0.2)
         save("run")
-        while app.worker is not None and not app.worker.is_finished:
+        while app.controller.worker is not None and not app.controller.worker.is_finished:
             await pilot.pause(0.05)
         await pilot.pause(0.5)
         mixed = progress.case_names.index(MIXED_CASE)
@@ -124,7 +124,7 @@ async def take_matrix(folder: Path) -> list[Path]:
             await pilot.pause(0.3)
             await pilot.press("ctrl+r")
             await pilot.pause(0.1)
-            while app.worker is None or not app.worker.is_finished:
+            while app.controller.worker is None or not app.controller.worker.is_finished:
                 await pilot.pause(0.05)
             await pilot.pause(0.5)
             svg = preserve_spaces(app.export_screenshot())

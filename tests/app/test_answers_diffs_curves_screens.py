@@ -236,23 +236,30 @@ async def test_rerun_the_failing_cases_runs_only_them(app_env: Path) -> None:
         )
         await pilot.press("y")
         await pilot.pause()
-        assert app.view is not None and app.view.evaluation_id != "ev_views_demo"
-        assert app.view.progress.case_names == ["capital", "json-shape", "summary", "weather-tool"]
         assert (
-            Path(app.view.settings.cases_path)
+            app.controller.view is not None and app.controller.view.evaluation_id != "ev_views_demo"
+        )
+        assert app.controller.view.progress.case_names == [
+            "capital",
+            "json-shape",
+            "summary",
+            "weather-tool",
+        ]
+        assert (
+            Path(app.controller.view.settings.cases_path)
             == data_dir() / "reruns" / "ev_views_demo-failing.jsonl"
         )
         await run_to_end(pilot)
-        assert app.view.status == "done"
+        assert app.controller.view.status == "done"
 
 
 async def test_a_view_opened_mid_run_follows_the_run(app_env: Path) -> None:
     """Opened on a live evaluation, the errors view refreshes as attempts land."""
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await pilot.pause()
-        app.push_screen(ErrorsScreen(app.view))
+        app.push_screen(ErrorsScreen(app.controller.view))
         await run_to_end(pilot)
         await pilot.pause(1.2)  # one refresh tick after the end
         table = rows(app.screen.query_one(TABLES))

@@ -198,7 +198,7 @@ async def test_fresh_start_types_into_agent_and_offers_the_demo_a_shift_tab_away
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, RunScreen)
-        assert app.view.settings.agent == "demo"
+        assert app.controller.view.settings.agent == "demo"
         await run_to_end(pilot)
         assert isinstance(app.screen, ResultsScreen)
     assert not settings_file().exists()  # the demo is not "last used"
@@ -218,11 +218,11 @@ def test_flags_decide_whether_the_run_starts_at_once() -> None:
 async def test_run_fills_every_cell_and_ends_on_the_right_table(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await pilot.pause()
         assert isinstance(app.screen, RunScreen | ResultsScreen)  # fast runs move on
         await run_to_end(pilot)
-        assert [list(row) for row in app.view.progress.cells] == EXPECTED_CELLS
+        assert [list(row) for row in app.controller.view.progress.cells] == EXPECTED_CELLS
         assert isinstance(app.screen, ResultsScreen)
         table = app.screen.query_one(TABLES)
         assert column_labels(table) == [
@@ -237,7 +237,7 @@ async def test_run_fills_every_cell_and_ends_on_the_right_table(app_env: Path) -
 async def test_results_gate_sort_and_filter(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(require=Fraction(91, 100)), None)
+        app.controller.start_evaluation(scripted(require=Fraction(91, 100)), None)
         await run_to_end(pilot)
         screen = app.screen
         assert isinstance(screen, ResultsScreen)
@@ -267,7 +267,7 @@ async def test_results_gate_sort_and_filter(app_env: Path) -> None:
 async def test_enter_opens_a_case_from_the_grid_and_from_the_results(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await run_to_end(pilot)
         # From the results: the cursor row's case.
         await pilot.press("down", "down", "down", "enter")
@@ -301,7 +301,7 @@ async def test_case_screen_is_live_while_the_run_goes_on(app_env: Path) -> None:
         await pilot.press("escape", "down", "enter")
         rows = table_text(app.screen.query_one(TABLES))
         assert [row[1] for row in rows] == ["◔ running", "◔ running", "· pending"]
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.pause(0.3)
         rows = table_text(app.screen.query_one(TABLES))
@@ -316,16 +316,16 @@ async def test_cancel_asks_then_cancels_the_runs_in_flight(app_env: Path) -> Non
         await pilot.pause()
         await pilot.press("n")  # keep running
         await pilot.pause(0.2)
-        assert app.running and progress.in_flight == 2
+        assert app.controller.running and progress.in_flight == 2
         await pilot.press("c")
         await pilot.pause()
         await pilot.press("y")
         await run_to_end(pilot)
-        assert app.view.status == "cancelled"
+        assert app.controller.view.status == "cancelled"
         assert progress.in_flight == 0
         assert [list(row) for row in progress.cells] == [[P, P, Cell.PENDING], [Cell.PENDING] * 3]
         assert progress.records[1] == []  # withdrawn, counted nowhere
-        assert not app.view.evaluation.target._running  # every agent process reaped
+        assert not app.controller.view.evaluation.target._running  # every agent process reaped
         assert isinstance(app.screen, ResultsScreen)
         assert "Cancelled, 2 of 6 attempts finished: u resumes it" in str(
             app.screen.query_one("#results-status", Static).render()
@@ -336,13 +336,13 @@ async def test_cancel_asks_then_cancels_the_runs_in_flight(app_env: Path) -> Non
 async def test_quit_mid_run_cancels_first(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(blocking(), None)
-        progress = app.view.progress
+        app.controller.start_evaluation(blocking(), None)
+        progress = app.controller.view.progress
         await wait_for(pilot, lambda: progress.in_flight == 2)
         await pilot.press("ctrl+q")
         await pilot.pause()
         await pilot.press("y")
-        await wait_for(pilot, lambda: app.worker.is_finished)
+        await wait_for(pilot, lambda: app.controller.worker.is_finished)
     assert progress.in_flight == 0
     assert app.exit_status == ExitCode.CANCELLED
 
@@ -352,7 +352,7 @@ async def test_an_unreachable_stack_is_reported_with_exit_3(app_env: Path) -> No
 
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(replace(scripted(), stack="http://127.0.0.1:9"), None)
+        app.controller.start_evaluation(replace(scripted(), stack="http://127.0.0.1:9"), None)
         await run_to_end(pilot)
         assert isinstance(app.screen, RunScreen)
         status = str(app.screen.query_one("#run-status", LiveLine).text)
@@ -364,7 +364,7 @@ async def test_an_unreachable_stack_is_reported_with_exit_3(app_env: Path) -> No
 async def test_the_grid_draws_only_what_is_visible(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await run_to_end(pilot)
         await pilot.press("escape")
         grid = app.screen.query_one(AttemptsGrid)
@@ -377,11 +377,11 @@ async def test_the_grid_draws_only_what_is_visible(app_env: Path) -> None:
 async def test_the_command_palette_lists_the_screen_actions(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(blocking(), None)
+        app.controller.start_evaluation(blocking(), None)
         await pilot.pause()
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"Cancel run", "Results", "Open case"} <= titles
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"Sort name", "Sort pass@k", "Sort errored", "Problems only"} <= titles
@@ -397,9 +397,9 @@ async def test_history_lists_stored_evaluations_and_opens_their_results(app_env:
 
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await run_to_end(pilot)
-        evaluation_id = app.view.evaluation_id
+        evaluation_id = app.controller.view.evaluation_id
         await pilot.press("f2")
         assert isinstance(app.screen, HistoryScreen)
         rows = table_text(app.screen.query_one(TABLES))
@@ -422,21 +422,21 @@ async def test_history_resumes_a_cancelled_evaluation(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
         await start_mid_run(pilot)
-        first = app.view
-        app.cancel_evaluation()
+        first = app.controller.view
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.press("f2")
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("u")
         await pilot.pause()
         assert isinstance(app.screen, RunScreen | ResultsScreen)  # fast runs move on
-        resumed = app.view
+        resumed = app.controller.view
         assert resumed is not first and resumed.evaluation_id == first.evaluation_id
         # The two withdrawn attempts run first (again), under their retake keys.
         await wait_for(pilot, lambda: resumed.progress.in_flight == 2)
         assert list(resumed.progress.cells[0]) == [P, P, Cell.PENDING]
         assert list(resumed.progress.cells[1]) == [Cell.RUNNING, Cell.RUNNING, Cell.PENDING]
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
 
 

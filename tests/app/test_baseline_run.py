@@ -85,7 +85,7 @@ async def test_the_baseline_field_runs_a_pair(two_versions: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.3)
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: app.pair is not None)
+        await wait_for(pilot, lambda: app.controller.pair is not None)
         await run_to_end(pilot)
         assert isinstance(app.screen, CompareScreen)
         assert app.screen.compared.baseline.settings.version == 1
@@ -95,10 +95,10 @@ async def test_cancelling_a_pair_stops_both(two_versions: Path) -> None:
     settings = replace(pair_settings(two_versions), cases_path="blocking.toml", concurrency=2)
     app = PasskApp(start=new_pair(settings, 1, None), show_timing=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        assert app.pair is not None
-        views = (app.pair.baseline, app.pair.candidate)
+        assert app.controller.pair is not None
+        views = (app.controller.pair.baseline, app.controller.pair.candidate)
         await wait_for(pilot, lambda: sum(v.progress.in_flight for v in views) == 2)
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         assert [v.status for v in views] == ["cancelled", "cancelled"]
         assert isinstance(app.screen, CompareScreen)  # what finished, compared
@@ -106,10 +106,13 @@ async def test_cancelling_a_pair_stops_both(two_versions: Path) -> None:
         assert app.exit_messages()[0].endswith("attempts not run (A and B)")
         # Resuming either (as History's u does) resumes both.
         ids = [v.evaluation_id for v in views]
-        app.resume(ids[0])
-        assert app.pair is not None and app.running
-        assert [app.pair.baseline.evaluation_id, app.pair.candidate.evaluation_id] == ids
-        app.cancel_evaluation()
+        app.controller.resume(ids[0])
+        assert app.controller.pair is not None and app.controller.running
+        assert [
+            app.controller.pair.baseline.evaluation_id,
+            app.controller.pair.candidate.evaluation_id,
+        ] == ids
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
 
 

@@ -107,7 +107,9 @@ async def test_an_interrupted_one_cannot_be_resumed_here_and_history_says_why(
         assert commands["Resume"] == f"Not here: {why}"
         await pilot.press("u")
         await pilot.pause()
-        assert app.screen is history and app.view is None  # nothing started, nothing refused
+        assert (
+            app.screen is history and app.controller.view is None
+        )  # nothing started, nothing refused
         await pilot.press("question_mark")
         await pilot.pause()
         assert f"(not now: {why})" in help_text(app)

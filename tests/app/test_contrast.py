@@ -79,7 +79,7 @@ async def test_every_screen_reads_in_both_themes(app_env: Path, theme: str) -> N
         await start_mid_run(pilot)
         await pilot.pause(0.3)
         seen["run"] = unreadable(app)
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         # A finished evaluation, gate failed, made in memory: running the agent is not the point.
         app.post_message(ResultsOpened(synthetic_view(5)))

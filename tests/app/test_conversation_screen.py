@@ -49,9 +49,9 @@ async def test_the_conversation_reads_at_80x24_and_a_tool_call_opens_with_enter(
     settings = _settings(app_env)
     app = PasskApp(show_timing=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_evaluation(settings, None)
+        app.controller.start_evaluation(settings, None)
         await run_to_end(pilot)
-        app.push_screen(CaseScreen(app.view, 0))
+        app.push_screen(CaseScreen(app.controller.view, 0))
         await pilot.pause()
         figures = str(app.screen.query_one("#case-figures", Static).render())
         assert "per attempt: turns p50 1.0 p95 1.0 · tool calls p50 1.0 p95 1.0" in figures

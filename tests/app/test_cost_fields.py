@@ -162,7 +162,7 @@ async def test_a_run_from_the_form_stores_its_prices_and_budget(app_env: Path, s
         cost = str(app.screen.query_one("#results-cost", Static).render())
         assert "in all (at 0.15 in / 0.6 out per million tokens)" in cost
         assert "budget spent: 3 cases got fewer attempts than planned" in cost
-        evaluation_id = app.view.evaluation_id
+        evaluation_id = app.controller.view.evaluation_id
     stored = Store.open().load(evaluation_id)
     assert stored.settings.price == PRICE
     assert (stored.settings.budget_runs, stored.settings.budget_cost) == (5, Fraction(9))
@@ -200,19 +200,22 @@ async def test_a_resume_from_history_keeps_the_stored_prices(
     priced = replace(blocking(), price=PRICE, budget_runs=50)
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(priced, None)
-        progress = app.view.progress
+        app.controller.start_evaluation(priced, None)
+        progress = app.controller.view.progress
         await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
-        evaluation_id = app.view.evaluation_id
-        app.cancel_evaluation()
+        evaluation_id = app.controller.view.evaluation_id
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.press("f2")
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("u")  # no prices asked: the stored ones are kept
-        await wait_for(pilot, lambda: app.view.progress.in_flight == 2)
-        assert app.view.evaluation_id == evaluation_id
-        assert app.view.settings.price == PRICE and app.view.settings.budget_runs == 50
-        app.cancel_evaluation()
+        await wait_for(pilot, lambda: app.controller.view.progress.in_flight == 2)
+        assert app.controller.view.evaluation_id == evaluation_id
+        assert (
+            app.controller.view.settings.price == PRICE
+            and app.controller.view.settings.budget_runs == 50
+        )
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
     stored = Store.open().load(evaluation_id)
     assert stored.settings.price == PRICE and stored.settings.budget_runs == 50

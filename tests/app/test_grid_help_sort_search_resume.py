@@ -173,7 +173,7 @@ async def test_sort_reverses_on_a_second_press_and_shows_its_direction(app_env: 
 async def test_filter_and_search_say_when_they_are_on(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SMALL) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await run_to_end(pilot)
         await pilot.press("f")
         assert "FILTER" in text_of(app, "#results-order")
@@ -226,7 +226,7 @@ async def test_an_interrupted_evaluation_says_so_and_offers_resume(
     view.progress.cells[0][3] = Cell.PENDING  # as if the last attempt never ran
     app = PasskApp(show_timing=False)
     asked: list[str] = []
-    monkeypatch.setattr(app, "resume", asked.append)
+    monkeypatch.setattr(app.controller, "resume", asked.append)
     async with app.run_test(size=SMALL) as pilot:
         app.post_message(ResultsOpened(view))
         await pilot.pause(0.2)
@@ -244,7 +244,7 @@ async def test_the_cancel_dialog_closes_when_the_run_ends_behind_it(app_env: Pat
         await pilot.press("c")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "ConfirmScreen"
-        app.cancel_evaluation()  # the run ends while the question is still open
+        app.controller.cancel_evaluation()  # the run ends while the question is still open
         await run_to_end(pilot)
         assert isinstance(app.screen, ResultsScreen)
 
@@ -253,7 +253,7 @@ async def test_live_views_stop_saying_live_when_the_run_ends(app_env: Path) -> N
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SMALL) as pilot:
         await start_mid_run(pilot)
-        live = app.view
+        live = app.controller.view
         # History opens the evaluation running here as the live view, not a frozen copy.
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
@@ -264,7 +264,7 @@ async def test_live_views_stop_saying_live_when_the_run_ends(app_env: Path) -> N
         await pilot.press("enter")
         assert isinstance(app.screen, CaseScreen)
         assert "(live)" in text_of(app, "#case-figures")
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.pause(0.3)
         assert "(live)" not in text_of(app, "#case-figures")
@@ -315,7 +315,7 @@ async def test_the_case_screen_explains_empty_answers_and_hides_empty_columns(
 ) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SMALL) as pilot:
-        app.start_evaluation(scripted(), None)
+        app.controller.start_evaluation(scripted(), None)
         await run_to_end(pilot)
         await pilot.press("down", "down", "enter")  # broken-tool: every attempt errored
         screen = app.screen

@@ -48,7 +48,7 @@ def column(table, key: str) -> list[str]:
 async def test_results_show_each_interval_as_a_bar_and_the_gate_verdict(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(require=Fraction(91, 100)), None)
+        app.controller.start_evaluation(scripted(require=Fraction(91, 100)), None)
         await run_to_end(pilot)
         table = app.screen.query_one(TABLES)
         assert column(table, "gate") == ["pass", "pass", "fail", "fail"]
@@ -75,7 +75,7 @@ async def test_the_run_grid_marks_the_cases_still_sampled(app_env: Path) -> None
         stuck = "".join(segment.text for segment in grid.render_line(2))
         assert stuck.split()[:2] == ["stuck", SAMPLED_MARK]
         assert stuck.split()[-1] == "-"  # fewer than k attempts: no pass@k interval
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
 
 
@@ -135,9 +135,9 @@ async def test_history_marks_two_and_compares_the_older_as_baseline(app_env: Pat
     async with app.run_test(size=SIZE) as pilot:
         ids = []
         for _ in range(2):
-            app.start_evaluation(scripted(), None)
+            app.controller.start_evaluation(scripted(), None)
             await run_to_end(pilot)
-            ids.append(app.view.evaluation_id)
+            ids.append(app.controller.view.evaluation_id)
         await pilot.press("f2")
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("c")  # nothing marked: it says how
@@ -154,9 +154,9 @@ async def test_history_marks_two_and_compares_the_older_as_baseline(app_env: Pat
 async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> None:
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(scripted(attempts=3), None)
+        app.controller.start_evaluation(scripted(attempts=3), None)
         await run_to_end(pilot)
-        evaluation_id = app.view.evaluation_id
+        evaluation_id = app.controller.view.evaluation_id
         assert isinstance(app.screen, ResultsScreen)
         await pilot.press("m")
         assert isinstance(app.screen, MoreAttemptsScreen)
@@ -172,11 +172,13 @@ async def test_more_attempts_extends_the_evaluation_in_place(app_env: Path) -> N
         assert "to 5 attempts per case" in question and "8 more Runs" in question
         await pilot.press("y")
         # The 8 Runs may all end between two looks: wait for the grid to grow, not for "running".
-        await wait_for(pilot, lambda: [len(row) for row in app.view.progress.cells] == [5] * 4)
+        await wait_for(
+            pilot, lambda: [len(row) for row in app.controller.view.progress.cells] == [5] * 4
+        )
         await run_to_end(pilot)
-        assert app.view.evaluation_id == evaluation_id
-        assert [len(row) for row in app.view.progress.cells] == [5, 5, 5, 5]
-        assert app.view.progress.finished == 20
+        assert app.controller.view.evaluation_id == evaluation_id
+        assert [len(row) for row in app.controller.view.progress.cells] == [5, 5, 5, 5]
+        assert app.controller.view.progress.finished == 20
     from passk_tui.store import Store
 
     with Store.open() as store:
@@ -193,8 +195,8 @@ async def test_the_run_screen_shows_the_anytime_valid_interval_while_attempts_la
     the confidence sequence's (scipy's running intersection), and a cancel keeps it so."""
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(replace(blocking(), k=1), None)
-        progress = app.view.progress
+        app.controller.start_evaluation(replace(blocking(), k=1), None)
+        progress = app.controller.view.progress
         await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
         await pilot.pause(0.3)
         grid = app.screen.query_one(AttemptsGrid)
@@ -205,7 +207,7 @@ async def test_the_run_screen_shows_the_anytime_valid_interval_while_attempts_la
         assert anytime != interval_text(CLOPPER_PEARSON.rate(2, 2, 0.95))  # the exact 0.15-1.00
         settings_line = str(app.screen.query_one("#run-settings", Static).render())
         assert "intervals anytime-valid until the last attempt is in, then exact" in settings_line
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         await pilot.press("r")
         assert isinstance(app.screen, ResultsScreen)
@@ -276,7 +278,7 @@ async def test_results_show_the_interval_digits_beside_the_bar_where_they_fit(
     for size, digits in (((160, 50), True), ((120, 36), True), ((80, 24), False)):
         app = PasskApp(show_timing=False)
         async with app.run_test(size=size) as pilot:
-            app.start_evaluation(scripted(require=Fraction(91, 100)), None)
+            app.controller.start_evaluation(scripted(require=Fraction(91, 100)), None)
             await run_to_end(pilot)
             table = app.screen.query_one(TABLES)
             keys = column_keys(table)
@@ -285,6 +287,9 @@ async def test_results_show_the_interval_digits_beside_the_bar_where_they_fit(
                 assert "range" not in keys, size
                 continue
             assert keys.index("range") == keys.index("bar") + 1, size  # the bar, then its ends
-            shown = [interval_text(app.view.case_reading(i).intervals.pass_at_k) for i in range(4)]
+            shown = [
+                interval_text(app.controller.view.case_reading(i).intervals.pass_at_k)
+                for i in range(4)
+            ]
             assert column(table, "range") == shown
             assert shown[0] == "0.85-1.00"  # steady, 5 of 5: as its Case screen says

@@ -117,11 +117,13 @@ async def measure(folder: Path) -> dict[str, list[float]]:
                 await drawn
                 return time.perf_counter() - start
 
-            app.start_evaluation(settings, "any-key-for-the-test-stack")  # 8+ characters: maskable
+            app.controller.start_evaluation(
+                settings, "any-key-for-the-test-stack"
+            )  # 8+ characters: maskable
             ticking = loop.create_task(ticker())
-            progress = app.view.progress
+            progress = app.controller.view.progress
             started = time.perf_counter()
-            while app.running and progress.finished < progress.total * 0.9:
+            while app.controller.running and progress.finished < progress.total * 0.9:
                 await asyncio.sleep(0.5)
                 if not isinstance(app.screen, RunScreen):
                     continue
@@ -144,8 +146,8 @@ async def measure(folder: Path) -> dict[str, list[float]]:
                 f"({progress.finished / elapsed:.0f}/s), passed {sum(progress.passed)}, "
                 f"wrong {sum(progress.wrong)}, errored {sum(progress.errored)}"
             )
-            app.cancel_evaluation()
-            while app.running:
+            app.controller.cancel_evaluation()
+            while app.controller.running:
                 await asyncio.sleep(0.05)
             await pilot.pause(0.5)  # let the results screen finish mounting before exit
     finally:

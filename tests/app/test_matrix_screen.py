@@ -44,7 +44,7 @@ async def test_configure_with_three_versions_runs_a_matrix_that_fits_80x24(app_e
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: app.matrix is not None)
+        await wait_for(pilot, lambda: app.controller.matrix is not None)
         await run_to_end(pilot)
         screen = app.screen
         assert isinstance(screen, MatrixScreen)
@@ -85,19 +85,21 @@ async def test_a_cancelled_matrix_resumes_as_one(app_env: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.3)
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: app.matrix is not None)
-        views = app.matrix.views
+        await wait_for(pilot, lambda: app.controller.matrix is not None)
+        views = app.controller.matrix.views
         await wait_for(pilot, lambda: sum(v.progress.finished for v in views) >= 6)
-        app.cancel_evaluation()
+        app.controller.cancel_evaluation()
         await run_to_end(pilot)
         done = [v.progress.finished for v in views]
         assert max(done) - min(done) <= 1  # one pool, in turn: a stop leaves them comparable
         assert app.exit_status == 130
-        app.resume(views[1].evaluation_id)  # any target resumes them all
-        assert app.matrix is not None
-        assert [v.evaluation_id for v in app.matrix.views] == [v.evaluation_id for v in views]
+        app.controller.resume(views[1].evaluation_id)  # any target resumes them all
+        assert app.controller.matrix is not None
+        assert [v.evaluation_id for v in app.controller.matrix.views] == [
+            v.evaluation_id for v in views
+        ]
         await run_to_end(pilot)
-        assert [v.progress.finished for v in app.matrix.views] == [90, 90, 90]
+        assert [v.progress.finished for v in app.controller.matrix.views] == [90, 90, 90]
         # History names the group beside each target, and m opens its matrix.
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))

@@ -130,7 +130,7 @@ async def test_hostile_answers_errors_and_names_are_shown_as_text_on_every_scree
     settings = replace(scripted(str(write_cases(app_env)), attempts=3, k=2), require=None)
     app = PasskApp(show_timing=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_evaluation(settings, None)
+        app.controller.start_evaluation(settings, None)
         await run_to_end(pilot)
         assert isinstance(app.screen, ResultsScreen)
         await terminal.shows(pilot, JUDGED, EQUALS, terminal_safe(FILE_NAME))
@@ -156,7 +156,7 @@ async def test_hostile_answers_errors_and_names_are_shown_as_text_on_every_scree
         assert isinstance(app.screen, ErrorsScreen)
         await terminal.shows(pilot, terminal_safe(ERROR))
 
-        app.start_evaluation(settings, None)  # again: its answers go on round the list
+        app.controller.start_evaluation(settings, None)  # again: its answers go on round the list
         await run_to_end(pilot)
         await pilot.press("f2")
         assert isinstance(app.screen, HistoryScreen)
@@ -180,7 +180,7 @@ async def test_a_typed_path_and_what_is_said_about_it_are_drawn_as_text(
     app = PasskApp(form={"agent": "scripted", "version": "1", "cases": typed})
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await terminal.shows(pilot, f"{terminal_safe(typed)}: no such file")
-        app.start_evaluation(scripted(typed), None)
+        app.controller.start_evaluation(scripted(typed), None)
         await terminal.shows(pilot, "Cannot start", "[red]m[/red]")
         assert app.screen.query_one("#input-cases").value == typed
     terminal.assert_nothing_raw()

@@ -126,7 +126,7 @@ class TestResults:
         app = PasskApp(show_timing=False)
 
         async def run_before(pilot: Pilot) -> None:
-            app.start_evaluation(scripted(require=Fraction(91, 100)), None)
+            app.controller.start_evaluation(scripted(require=Fraction(91, 100)), None)
             await run_to_end(pilot)
 
         assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -135,7 +135,7 @@ class TestResults:
         app = PasskApp(show_timing=False)
 
         async def run_before(pilot: Pilot) -> None:
-            app.start_evaluation(scripted(), None)
+            app.controller.start_evaluation(scripted(), None)
             await run_to_end(pilot)
             await pilot.press("f", "e")
 
@@ -158,7 +158,7 @@ class TestCase:
         app = PasskApp(show_timing=False)
 
         async def run_before(pilot: Pilot) -> None:
-            app.start_evaluation(scripted(), None)
+            app.controller.start_evaluation(scripted(), None)
             await run_to_end(pilot)
             await pilot.press("down", "down", "down", "enter", "down")
             await pilot.pause(0.2)

@@ -135,7 +135,7 @@ async def test_the_app_writes_each_export_given(app_env: Path) -> None:
     paths = [app_env / "out.json", app_env / "out.csv"]
     app = PasskApp(show_timing=False, export_paths=paths)
     async with app.run_test(size=(120, 36)) as pilot:
-        app.start_evaluation(scripted(attempts=2), None)
+        app.controller.start_evaluation(scripted(attempts=2), None)
         await run_to_end(pilot)
         await pilot.pause()
     assert json.loads(paths[0].read_text())["cases"]

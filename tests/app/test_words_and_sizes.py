@@ -94,3 +94,13 @@ async def test_the_screenshot_command_says_where_it_saved_once_in_plain_words(
         await pilot.pause(0.2)
         (failed,) = app._notifications
         assert failed.severity == "error" and failed.message.startswith("Screenshot not saved: ")
+
+
+async def test_ctrl_c_says_which_key_quits_in_plain_words(app_env: Path) -> None:
+    """Before: Textual's own toast, its markup shown as written ("Press [b]ctrl+q[/b] ...")."""
+    app = PasskApp(show_timing=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        said = [(n.title, n.message) for n in app._notifications]
+    assert said == [("Do you want to quit?", "Press ctrl+q to quit the app")], said

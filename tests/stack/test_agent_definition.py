@@ -378,7 +378,7 @@ async def test_the_results_header_and_compare_screen_say_what_ran(app_env: Path)
     app = PasskApp(show_timing=False)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(2):
-            app.start_evaluation(scripted(attempts=1, k=1), None)
+            app.controller.start_evaluation(scripted(attempts=1, k=1), None)
             await run_to_end(pilot)
         assert isinstance(app.screen, ResultsScreen)
         line = str(app.screen.query_one("#results-agent", Static).render())
@@ -405,14 +405,14 @@ async def test_the_app_warns_when_a_label_now_runs_something_else(
                         agents_path=str(agents_file(tmp_path)))  # fmt: skip
     app = PasskApp(show_timing=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_evaluation(settings, None)
+        app.controller.start_evaluation(settings, None)
         await run_to_end(pilot)
         first = stored().id
         agents_file(tmp_path, "--edited")
-        app.start_evaluation(settings, None)
+        app.controller.start_evaluation(settings, None)
         await run_to_end(pilot)
         agents_file(tmp_path, "--edited-again")
-        app.resume(first, {"attempts": 2})  # it would run what is now in the file
+        app.controller.resume(first, {"attempts": 2})  # it would run what is now in the file
         await pilot.pause()
         said = [n.message for n in app._notifications]
     assert stored(first).settings.attempts == 1

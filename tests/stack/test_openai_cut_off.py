@@ -69,9 +69,9 @@ async def test_the_case_screen_says_an_answer_was_cut_off(
     settings = suite(app_env, endpoint)
     app = PasskApp(show_timing=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.start_evaluation(settings, None)
+        app.controller.start_evaluation(settings, None)
         await run_to_end(pilot)
-        app.push_screen(CaseScreen(app.view, 0))
+        app.push_screen(CaseScreen(app.controller.view, 0))
         await pilot.pause()
 
         def verdict() -> str:

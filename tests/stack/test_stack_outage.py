@@ -165,8 +165,8 @@ async def test_the_app_shows_a_frozen_stack_as_could_not_run_exit_3(
     )
     app = PasskApp(show_timing=False)
     async with app.run_test(size=(120, 36)) as pilot:
-        app.start_evaluation(settings, KEY)
-        progress = app.view.progress
+        app.controller.start_evaluation(settings, KEY)
+        progress = app.controller.view.progress
         await wait_for(pilot, lambda: progress.finished >= 3)
         os.kill(stack.pid, signal.SIGSTOP)
         await run_to_end(pilot, timeout=15)

@@ -49,8 +49,8 @@ def blocking() -> Settings:
 
 async def start_mid_run(pilot: Pilot) -> Progress:
     """Start ``blocking()`` and wait until it stops mid-way: two attempts done, two in flight."""
-    pilot.app.start_evaluation(blocking(), None)
-    progress = pilot.app.view.progress
+    pilot.app.controller.start_evaluation(blocking(), None)
+    progress = pilot.app.controller.view.progress
     await wait_for(pilot, lambda: progress.finished == 2 and progress.in_flight == 2)
     return progress
 
@@ -68,7 +68,11 @@ async def wait_for(pilot: Pilot, condition, timeout: float = 15.0) -> None:
 async def run_to_end(pilot: Pilot, timeout: float = 30.0) -> None:
     """Wait for the evaluation worker, then for the screens to catch up."""
     app = pilot.app
-    await wait_for(pilot, lambda: app.worker is not None and app.worker.is_finished, timeout)
+    await wait_for(
+        pilot,
+        lambda: app.controller.worker is not None and app.controller.worker.is_finished,
+        timeout,
+    )
     await pilot.pause(0.3)
 
 

@@ -230,8 +230,8 @@ def test_full_disk_during_a_run_is_a_store_write_error(tmp_path: Path, cases_fil
     with Store.open(tmp_path / "s.db") as store:
         store.create_evaluation("ev_x", settings_for(cases_file), load_cases(cases_file), "h")
         store.write("ev_x", [record(0, 1)])
-        pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-        store._db.execute(f"PRAGMA max_page_count = {pages}")  # as if the disk were full
+        pages = store.connection.query("PRAGMA page_count")[0][0]
+        store.connection.query(f"PRAGMA max_page_count = {pages}")  # as if the disk were full
         big = [record(0, a, output="x" * 100_000) for a in (2, 3)]
         with pytest.raises(StoreWriteError, match="the disk is full") as caught:
             store.write("ev_x", big)
@@ -245,8 +245,8 @@ def test_full_disk_during_a_run_is_a_store_write_error(tmp_path: Path, cases_fil
 
 def test_new_store_has_the_schema_version_and_wal(tmp_path: Path) -> None:
     with Store.open(tmp_path / "s.db") as store:
-        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.connection.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION
+        assert store.connection.query("PRAGMA journal_mode")[0][0] == "wal"
 
 
 def test_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
@@ -270,8 +270,8 @@ def test_migrations_apply_the_missing_steps(tmp_path: Path, monkeypatch) -> None
     monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, step))
     monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with Store.open(path) as store:
-        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
-        columns = [row[1] for row in store._db.execute("PRAGMA table_info(evaluations)")]
+        assert store.connection.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION + 1
+        columns = [row[1] for row in store.connection.query("PRAGMA table_info(evaluations)")]
         assert "note" in columns
 
 

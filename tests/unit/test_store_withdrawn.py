@@ -40,7 +40,7 @@ def test_a_schema_1_store_migrates_with_every_attempt_kept(tmp_path: Path, cases
             " 'completed', '\"x\"', NULL, NULL, 'run_1', 'turn_1', 1.0, 2.0, 1.0, NULL)"
         )
     with Store.open(path) as store:
-        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert store.connection.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION
         stored = store.load("ev_old")
         [summary] = store.list_evaluations()
     assert [(r.attempt, r.retake, r.key) for r in stored.records] == [(1, 0, "ev_old/c/one/1")]

@@ -1,6 +1,6 @@
 """Where a `judge` check finds its judge while one attempt is judged: the attempt's panel.
 
-The engine opens a panel around each check it runs (``AttemptFlow._judge``) and the
+The engine opens a panel around each check it runs (``AttemptRunner._judge``) and the
 check reads it from a context variable, so that a judge nested in `all`/`any` finds it
 too and no other check kind's signature carries what only the judge needs. The panel
 numbers the judge's Runs of the attempt, keeps the votes for the record, and asks the

@@ -5,8 +5,7 @@ Front ends never decide an outcome: they read ``Progress`` and the events.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from typing import Any, Literal
 
 from passk_tui.core.attempt import AttemptRecord
@@ -14,7 +13,7 @@ from passk_tui.core.checks.panel import Judges
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
-from passk_tui.core.run.attempt_flow import AttemptFlow, RecordSink
+from passk_tui.core.run.attempt_flow import AttemptRunner, Recorder, RecordSink, withdrawal
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.budget import BUDGET_SPENT
 from passk_tui.core.run.cases import Case
@@ -28,11 +27,11 @@ from passk_tui.core.stats.progress import Progress
 Status = Literal["done", "cancelled", "failed"]
 
 
-class Evaluation(AttemptFlow):
+class Evaluation:
     """Runs one evaluation of ``cases`` on ``target`` with ``settings``: its start, stop and end.
 
-    What happens to each attempt (kept in flight, run, judged, stored before shown)
-    is ``AttemptFlow``'s.
+    It has an attempt runner (each attempt kept in flight, run, judged) and a recorder
+    (stored before shown, then counted); it decides when to start, stop and end.
     """
 
     def __init__(
@@ -49,18 +48,15 @@ class Evaluation(AttemptFlow):
         users: UserAgents | None = None,
     ) -> None:
         previous = list(previous)
-        #: Where a case's simulated user is found (the agents file); None: nowhere.
-        self.users = users
         self.evaluation_id = evaluation_id
         self.cases = list(cases)
         self.settings = settings
         self.target = target
-        self.judges: Judges | None = None
-        #: Which attempt to start next; by default every case 1..attempts, minus ``previous``.
-        self.policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
+        # Which attempt to start next; by default every case 1..attempts, minus ``previous``.
+        policy = policy or FixedPolicy(len(self.cases), settings.attempts, previous)
         self.progress = Progress([c.name for c in self.cases], settings.attempts, settings.k)
         self.progress.add(previous)
-        self.progress.runs_bound = self.policy.runs_bound
+        self.progress.runs_bound = policy.runs_bound
         #: What the agent resolved to, as stored: a recorded evaluation's (a bare one keeps none).
         self.definition: Definition | None = None
         #: One line each, for stderr or a notification: the agent's definition changed since
@@ -70,23 +66,63 @@ class Evaluation(AttemptFlow):
         self.error: str | None = None
         #: Why it ended as it did, beside its status: ``budget spent`` (None: nothing to add).
         self.status_reason: str | None = None
-        self._sink = sink
         self._emit = on_event or (lambda event: None)
         self._pool = Pool(settings.concurrency)
-        #: The attempts' Run tasks, and the judging tasks of checks that may wait: what a stop reaches.
-        self._in_flight: dict[asyncio.Task[Any], PlannedAttempt] = {}
-        #: In-flight attempts the user's stop withdrew: their ends are not recorded again.
-        self._withdrawn: set[asyncio.Task[Any]] = set()
-        self._unsaved: list[AttemptRecord] = []
-        self._flush_scheduled = False
-        #: Attempts waiting to be kept as in flight, each with what its Run waits on.
-        self._unstarted: list[tuple[PlannedAttempt, asyncio.Future[None]]] = []
+        # The pool is looked up at each wake: an interleaved run replaces it (``share_pool``).
+        self._recorder = Recorder(
+            sink, self.progress, policy, self._emit, lambda: self._pool.wake(), self.fail
+        )
+        self._runner = AttemptRunner(
+            settings, target, self.progress, self._recorder, self._emit, self.fail
+        )
+        self._runner.users = users
         self._cancelled = False
         self._prepared = False
 
-    def _next(self) -> PlannedAttempt | Pause:
+    @property
+    def policy(self) -> SamplingPolicy:
+        """Which attempt to start next: what its workers ask, and what each landed one is told."""
+        return self._recorder.policy
+
+    @policy.setter
+    def policy(self, policy: SamplingPolicy) -> None:
+        self._recorder.policy = policy
+
+    @property
+    def judges(self) -> Judges | None:
+        """The judge agents a `judge` check asks (None: the cases have no judge, or none was made)."""
+        return self._runner.judges
+
+    @judges.setter
+    def judges(self, judges: Judges | None) -> None:
+        self._runner.judges = judges
+
+    @property
+    def users(self) -> UserAgents | None:
+        """Where a case's simulated user is found (the agents file); None: nowhere."""
+        return self._runner.users
+
+    @users.setter
+    def users(self, users: UserAgents | None) -> None:
+        self._runner.users = users
+
+    @property
+    def pool(self) -> Pool:
+        """The workers its attempts run on (shared, when interleaved with others)."""
+        return self._pool
+
+    def share_pool(self, pool: Pool) -> None:
+        """Run on ``pool`` instead of its own: interleaved with the evaluations that use it."""
+        self._pool = pool
+
+    @property
+    def cancelled(self) -> bool:
+        """The user's stop reached it (its status settles as cancelled unless it failed)."""
+        return self._cancelled
+
+    def next_attempt(self) -> PlannedAttempt | Pause:
         """The policy's next attempt, with its key; or why there is none."""
-        slot = self.policy.next()
+        slot = self._recorder.policy.next()  # not the property: this runs once per attempt
         if isinstance(slot, Pause):
             return slot
         case = self.cases[slot.case_index]
@@ -120,12 +156,27 @@ class Evaluation(AttemptFlow):
     def release(self) -> None:
         """The run is over, however it ended: let go of what is held (a recorded one: its claim)."""
 
+    def attempt(self, planned: PlannedAttempt) -> Coroutine[Any, Any, None]:
+        """Run one attempt it handed out, to its record (or unrecorded, when it is stopped).
+
+        The runner's own coroutine, not one awaiting it: a frame less on every attempt's path.
+        """
+        return self._runner.attempt(planned)
+
+    def flush(self) -> None:
+        """Store, count and show the attempts finished and not yet written."""
+        self._recorder.flush()
+
     def abort(self, error: str) -> None:
         """End as failed with ``error`` without running: the evaluation beside it could not start."""
-        self._fail(error)
-        self._end()
+        self.fail(error)
+        self.end()
 
-    def _end(self) -> Status:
+    def stopped_with_others(self) -> None:
+        """The user's stop ended the evaluations it runs beside: it ends cancelled too."""
+        self._cancelled = True
+
+    def end(self) -> Status:
         """Settle the status (done unless stopped or failed) and tell the front end."""
         if self.status is None:
             self.status = "cancelled" if self._cancelled else "done"
@@ -148,29 +199,33 @@ class Evaluation(AttemptFlow):
             return
         self._cancelled = True
         self._pool.stop()
-        live = {task: planned for task, planned in self._in_flight.items() if not task.done()}
-        if live and self._sink is not None:
+        live = {
+            task: planned for task, planned in self._runner.in_flight.items() if not task.done()
+        }
+        sink = self._recorder.sink
+        if live and sink is not None:
             try:
-                self._sink.write([self._withdrawal(planned) for planned in live.values()])
+                sink.write([withdrawal(planned) for planned in live.values()])
             except RunError as exc:
-                self._fail(str(exc))
+                self.fail(str(exc))
                 return
         for task in live:
-            self._withdrawn.add(task)
+            self._runner.withdrawn.add(task)
             task.cancel()
 
     def abandon(self) -> None:
         """Stop at once (a second Ctrl-C): keep what is in, leave the Runs in flight running."""
-        self._flush()
+        self.flush()
         self._halt()
 
     def _halt(self) -> None:
         """Start nothing new; end the in-flight attempts unrecorded, their Runs left running."""
         self._pool.stop()
-        for task in list(self._in_flight):
+        for task in list(self._runner.in_flight):
             task.cancel(LEAVE_RUNNING)
 
-    def _fail(self, error: str) -> None:
+    def fail(self, error: str) -> None:
+        """End as failed with ``error``: start nothing new, end the attempts in flight unrecorded."""
         if self.status is None:
             self.status, self.error = "failed", error
         self._halt()
@@ -188,9 +243,9 @@ class Interleaved:
 
     def __init__(self, evaluations: Sequence[Evaluation]) -> None:
         self.evaluations = list(evaluations)
-        self._pool = self.evaluations[0]._pool
+        self._pool = self.evaluations[0].pool
         for evaluation in self.evaluations[1:]:
-            evaluation._pool = self._pool
+            evaluation.share_pool(self._pool)
         self._turn = 0
         #: The evaluation whose own failure ended the others, once the run is over.
         self.cause: Evaluation | None = None
@@ -218,9 +273,9 @@ class Interleaved:
                 await self._pool.run(self._next, self._attempt)
             finally:
                 for evaluation in self.evaluations:
-                    evaluation._flush()
+                    evaluation.flush()
             self._end_together()
-            return [evaluation._end() for evaluation in self.evaluations]
+            return [evaluation.end() for evaluation in self.evaluations]
         finally:
             for evaluation in self.evaluations:
                 evaluation.release()
@@ -250,7 +305,7 @@ class Interleaved:
         count = len(self.evaluations)
         for step in range(count):
             evaluation = self.evaluations[(self._turn + step) % count]
-            item = evaluation._next()
+            item = evaluation.next_attempt()
             if isinstance(item, PlannedAttempt):
                 self._turn = (self._turn + step + 1) % count
                 return evaluation, item
@@ -259,18 +314,18 @@ class Interleaved:
 
     async def _attempt(self, item: tuple[Evaluation, PlannedAttempt]) -> None:
         evaluation, planned = item
-        await evaluation._attempt(planned)
+        await evaluation.attempt(planned)
 
     def _end_together(self) -> None:
         """The pool stopped for all: an evaluation still open ends as the one that stopped it did."""
         failed = self.cause = next((e for e in self.evaluations if e.status == "failed"), None)
-        stopped = any(e._cancelled for e in self.evaluations)
+        stopped = any(e.cancelled for e in self.evaluations)
         for evaluation in self.evaluations:
             if evaluation.status is not None:
                 continue
             if failed is not None:
-                evaluation._fail(
+                evaluation.fail(
                     f"stopped with evaluation {failed.evaluation_id}, which failed: {failed.error}"
                 )
             elif stopped:
-                evaluation._cancelled = True
+                evaluation.stopped_with_others()

@@ -1,5 +1,5 @@
-"""The Textual app: its screens' wiring, its look and its start; the run control
-(``run_control``) and quitting (``quitting``) are the classes it builds on."""
+"""The Textual app: its screens' wiring, its look and its start. It has a run controller
+(``run_controller``), which owns the evaluation, and a way of quitting (``quitting``)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,30 @@ from collections.abc import Awaitable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
-from textual.app import SystemCommand
+from textual import events, on
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.driver import Driver
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.worker import Worker
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
-from passk_tui.tui.app import messages
+from passk_tui.tui.app import messages, screenshot_saving
+from passk_tui.tui.app.app_exit import app_exit_messages, app_exit_status, crash_error
 from passk_tui.tui.app.palette_commands import screen_commands
 from passk_tui.tui.app.quitting import Quitting
+from passk_tui.tui.app.run_controller import RunController, RunRequest
 from passk_tui.tui.app.terminal_guard import UnsafeCharacters
 from passk_tui.tui.contrast import derived_variables
 from passk_tui.tui.screens.configure.form import FormValues
 from passk_tui.tui.screens.configure.last_used import load_theme, save_theme
 from passk_tui.tui.screens.configure.screen import ConfigureScreen
+from passk_tui.tui.screens.view_actions import RerunRequested
 from passk_tui.tui.view import EvaluationView
 
 if TYPE_CHECKING:
@@ -36,11 +40,12 @@ if TYPE_CHECKING:
     from passk_tui.evaluations.pairing import PairedRun
 
 
-class PasskApp(Quitting):
+class PasskApp(App[Any]):
     """passk-tui: configure an evaluation, watch its attempts land, read the results.
 
     The evaluation runs in one asyncio worker on the app's loop (the engine is
-    asyncio: no threads); screens repaint from its ``Progress`` on their timers.
+    asyncio: no threads), started and ended by ``controller``; screens repaint from
+    its ``Progress`` on their timers.
     """
 
     CSS_PATH = "app.tcss"
@@ -98,10 +103,17 @@ class PasskApp(Quitting):
         self._started_run = running
         #: False in tests and snapshots: rates, clocks and durations show as dashes.
         self.show_timing = show_timing
-        #: --export (given again: each): where to write the results once the evaluation ends.
-        self.export_paths = list(export_paths)
         self._notices = list(notices)
-        self.fail_on_regression = fail_on_regression
+        #: The app's one evaluation: what starts, cancels and ends it.
+        self.controller = RunController(
+            self,
+            env_key=env_key,
+            show_timing=show_timing,
+            export_paths=export_paths,
+            fail_on_regression=fail_on_regression,
+        )
+        #: How the app stops (keys, signals, the terminal closing), the run cancelled first.
+        self.quitting = Quitting(self, self.controller)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, but on a POSIX terminal one that stops the app when the terminal
@@ -150,7 +162,7 @@ class PasskApp(Quitting):
         )
 
     def on_mount(self) -> None:
-        self._take_stop_signals()
+        self.quitting.take_stop_signals()
         theme = load_theme()
         if theme in self.available_themes:
             self.theme = theme
@@ -158,7 +170,7 @@ class PasskApp(Quitting):
         # Started with flags, the run comes first: Configure is made only if the user goes
         # back to it (composing its form cost the run's first half-second).
         if self._start is not None:
-            self._launch(self._start, self._started_run)
+            self.controller.launch(self._start, self._started_run)
         else:
             self.push_screen(self._configure_screen())
         for notice in self._notices:
@@ -166,6 +178,20 @@ class PasskApp(Quitting):
             self.notify(notice, severity="warning", timeout=15, markup=False)
 
     # -- what the screens ask for --------------------------------------------------------
+
+    @on(messages.RunRequested)
+    @on(messages.DemoRequested)
+    @on(messages.ResumeRequested)
+    @on(messages.ExtendRequested)
+    @on(messages.CancelRequested)
+    @on(RerunRequested)
+    def _run_requested(self, request: RunRequest) -> None:
+        """Whatever a screen asks of the run is the run controller's to do."""
+        self.controller.take(request)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The evaluation's worker (the one on the app) ended, or changed: the controller's."""
+        self.controller.worker_changed(event)
 
     def _configure_screen(self) -> ConfigureScreen:
         return ConfigureScreen(self.form, env_key=self.env_key, offer_demo=self.offer_demo)
@@ -205,7 +231,7 @@ class PasskApp(Quitting):
         from passk_tui.store import Store
         from passk_tui.tui.screens.results.screen import ResultsScreen
 
-        here = self.view
+        here = self.controller.view
         if here is not None and here.evaluation_id == message.evaluation_id and here.live:
             self.push_screen(ResultsScreen(here))
             return
@@ -288,3 +314,46 @@ class PasskApp(Quitting):
         """The palette lists the app's own commands and every action bound on this screen."""
         yield from super().get_system_commands(screen)
         yield from screen_commands(screen, self.run_action)
+
+    # -- quitting and how the process ends --------------------------------------------
+
+    async def action_quit(self) -> None:
+        """Quit; mid-run, ask first, then cancel the Runs in flight before leaving."""
+        await self.quitting.asked()
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which Textual binds to this, not to quitting): which key quits, in plain
+        words (Textual's own says it in markup, which ``notify`` shows as written)."""
+        self.quitting.say_how()
+
+    def on_terminal_closed(self) -> None:
+        """``terminal.TerminalClosed`` (by name: that module is POSIX-only)."""
+        self.quitting.terminal_closed()
+
+    @property
+    def crash(self) -> RunError | None:
+        """The exception that ended the app, if one did, as a could-not-run (``crash_error``)."""
+        return crash_error(self._exception)
+
+    @property
+    def exit_status(self) -> int:
+        """The process's exit status (``app_exit.app_exit_status``)."""
+        return app_exit_status(self.controller, self.quitting.signalled, self.crash)
+
+    def exit_messages(self) -> list[str]:
+        """What to say on stderr once the terminal is back (``app_exit.app_exit_messages``)."""
+        return app_exit_messages(self.controller, self.crash)
+
+    # -- screenshots -------------------------------------------------------------------
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Saved where it can be, spaces kept (``screenshot_saving.deliver_screenshot``)."""
+        return screenshot_saving.deliver_screenshot(self, filename, path, time_format)
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        screenshot_saving.say_saved(self, event)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        screenshot_saving.say_not_saved(self, event)

@@ -7,14 +7,14 @@ first Run: a seventh of such a run's wall time. So ``run_app`` starts the engine
 the loop the app then runs in; once the first Runs are under way (or ``FIRST_RUNS_WAIT``
 has passed, so that a slow stack never holds the app back), it imports and builds the
 app while those Turns are out, and the app's run control takes the running evaluation
-over (``RunControl._launch``). Nothing here imports Textual.
+over (``RunController.launch``). Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from passk_tui.core.run.engine import Evaluation, Status
+from passk_tui.core.run.engine import Evaluation, Interleaved, Status
 
 #: The longest the app waits for the first Runs to go out before it is built anyway (s).
 FIRST_RUNS_WAIT = 0.1
@@ -41,9 +41,10 @@ def stop_unshown(
     loop: asyncio.AbstractEventLoop, evaluation: Evaluation, running: asyncio.Task[Status]
 ) -> None:
     """The app ended with the run still going, never taken over (the app could not start):
-    withdraw its Runs in flight as a cancel does, let it end, close its target."""
+    withdraw its Runs in flight as a cancel does, let it end, close its target, judges and
+    simulated users (as the app's run controller closes them)."""
     if running.done():
         return
     evaluation.cancel()
     loop.run_until_complete(asyncio.wait((running,)))
-    loop.run_until_complete(evaluation.target.aclose())
+    loop.run_until_complete(Interleaved([evaluation]).aclose())

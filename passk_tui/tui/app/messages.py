@@ -1,7 +1,8 @@
 """What the screens ask of the app: posted by a screen, bubbled to and handled by ``PasskApp``.
 
-A screen never imports the app; it says what the user asked for and the app,
-which owns the evaluation worker, decides what happens.
+A screen never imports the app; it says what the user asked for and the app
+decides what happens: what concerns the run (start, resume, extend, cancel) it hands
+to its run controller (``RunController.take``), which owns the evaluation worker.
 """
 
 from __future__ import annotations

@@ -17,11 +17,13 @@ from __future__ import annotations
 import io
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_downloads_path
-from textual import events
-from textual.app import App
+
+if TYPE_CHECKING:
+    from textual import events
+    from textual.app import App
 
 
 def preserve_spaces(svg: str) -> str:
@@ -35,39 +37,45 @@ def screenshot_folder() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
-class ScreenshotSaving(App[Any]):
-    """The app's Screenshot: saved where it can be, and where it went said."""
+def deliver_screenshot(
+    app: App[Any],
+    filename: str | None = None,
+    path: str | None = None,
+    time_format: str | None = None,
+) -> str | None:
+    """Textual's ``App.deliver_screenshot``, with spaces preserved, into ``screenshot_folder``
+    unless told where (``PasskApp.deliver_screenshot`` is this)."""
+    when = datetime.now().strftime(time_format or "%Y-%m-%dT%H_%M_%S")
+    return app.deliver_text(
+        io.StringIO(preserve_spaces(app.export_screenshot())),
+        save_directory=path or screenshot_folder(),
+        save_filename=filename or f"{app.title} {when}.svg",
+        open_method="browser",
+        mime_type="image/svg+xml",
+        name="screenshot",
+    )
 
-    def deliver_screenshot(
-        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
-    ) -> str | None:
-        """Textual's, with spaces preserved, into ``screenshot_folder`` unless told where."""
-        when = datetime.now().strftime(time_format or "%Y-%m-%dT%H_%M_%S")
-        return self.deliver_text(
-            io.StringIO(preserve_spaces(self.export_screenshot())),
-            save_directory=path or screenshot_folder(),
-            save_filename=filename or f"{self.title} {when}.svg",
-            open_method="browser",
-            mime_type="image/svg+xml",
-            name="screenshot",
+
+# Textual's own delivery handlers (on App) would say it again, one with its markup showing
+# raw: the app's handlers call these and, when they said it, prevent_default keeps the
+# message from App's. The path is text (markup=False): a folder named "shots [1]" is not markup.
+
+
+def say_saved(app: App[Any], event: events.DeliveryComplete) -> None:
+    """A screenshot was written: say where, once."""
+    if event.name == "screenshot":
+        event.prevent_default()
+        where = f" to {event.path}" if event.path is not None else ""
+        app.notify(f"Screenshot saved{where}", title="Screenshot", markup=False)
+
+
+def say_not_saved(app: App[Any], event: events.DeliveryFailed) -> None:
+    """A screenshot could not be written: say why, once."""
+    if event.name == "screenshot":
+        event.prevent_default()
+        app.notify(
+            f"Screenshot not saved: {event.exception}",
+            title="Screenshot",
+            severity="error",
+            markup=False,
         )
-
-    # Textual's own handlers (on App) would say it again, one with its markup showing raw:
-    # prevent_default keeps the message from the classes after this one. The path is text
-    # (markup=False): a folder named "shots [1]" is not markup.
-
-    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
-        if event.name == "screenshot":
-            event.prevent_default()
-            where = f" to {event.path}" if event.path is not None else ""
-            self.notify(f"Screenshot saved{where}", title="Screenshot", markup=False)
-
-    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
-        if event.name == "screenshot":
-            event.prevent_default()
-            self.notify(
-                f"Screenshot not saved: {event.exception}",
-                title="Screenshot",
-                severity="error",
-                markup=False,
-            )
