@@ -54,7 +54,7 @@ from passk_tui.core.run.sampling import sampling_policy  # noqa: E402
 from passk_tui.core.run.target import RetryNotice  # noqa: E402
 from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON  # noqa: E402
 from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE  # noqa: E402
-from passk_tui.evaluations.settings_text import make_target  # noqa: E402
+from passk_tui.evaluations.lookups import make_target  # noqa: E402
 from tests.support.stack_server import StackScript, StackServer, TurnScript  # noqa: E402
 
 CHECK = {"equals": "yes"}

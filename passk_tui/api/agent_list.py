@@ -19,17 +19,16 @@ from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.recorded import TargetFactory
 
 
-def version_text(version: int | str | Sequence[int] | None) -> str | None:
-    """``version`` as the validator reads it: ``3``, ``"1,2,3"`` or ``[1, 2, 3]``."""
-    if version is None:
-        return None
+def version_text(version: int | str | Sequence[int] | None) -> int | str | None:
+    """``version`` as the validator reads it: ``3``, ``"1,2,3"``, or ``[1, 2, 3]`` as the
+    list's text (its items are checked as ``--version 1,2,3``'s are)."""
     if isinstance(version, Sequence) and not isinstance(version, str):
         return ",".join(str(v) for v in version)
-    return str(version)
+    return version
 
 
 def list_texts(
-    agents: Sequence[Any], name: str | None, texts: dict[str, str | bool | None]
+    agents: Sequence[Any], name: str | None, texts: dict[str, object]
 ) -> TargetFactory | None:
     """Fill the agent's fields of ``texts`` for a list of agents; the callables' target factory."""
     if name is not None:
@@ -55,9 +54,7 @@ def list_texts(
     )
 
 
-def _callables(
-    agents: Sequence[Callable[..., Any]], texts: dict[str, str | bool | None]
-) -> TargetFactory:
+def _callables(agents: Sequence[Callable[..., Any]], texts: dict[str, object]) -> TargetFactory:
     from passk_tui.targets.callable import CallableTarget
 
     by_name = {getattr(a, "__name__", None) or type(a).__name__: a for a in agents}

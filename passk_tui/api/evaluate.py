@@ -1,8 +1,9 @@
 """``passk_tui.evaluate()``: an evaluation from Python, stored like any other, its results as values.
 
-Keywords are the CLI's flags and go through the same validator (``check_settings``), so a bad
-one raises InputError with the CLI's one line. The library prints nothing: warnings go through
-``warnings``, progress to the optional callback.
+Keywords are the CLI's flags, taken typed by the same validator (``validate``: the same rules),
+so a bad one raises InputError with the CLI's words after its keyword (``attempts: must be at
+least 1, got 0``). The library prints nothing: warnings go through ``warnings``, progress to
+the optional callback.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ from passk_tui.api.results import Result
 from passk_tui.api.running import blocking, run_stoppable
 from passk_tui.api.stack import Stack
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.inputs.schema import BY_NAME, FIELDS, Resume
+from passk_tui.core.inputs.schema import BY_NAME, FIELDS, Origin, Resume
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.run.engine import Status
 from passk_tui.core.run.events import AttemptFinished, Event
 from passk_tui.core.text.mentions import type_name
+from passk_tui.evaluations.cost_settings import PriceProblem
 from passk_tui.evaluations.pairing import pair_status
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import validate
 from passk_tui.store import Store
 
 #: A local agent's name, a stack's agent, or a Python callable taking the case's input.
@@ -51,6 +53,9 @@ RESUMED = {
 TAKEN_AS_GIVEN = frozenset(word for word in RESUMED if BY_NAME[word].parse is None)
 #: ``evaluate``'s keywords that are not settings: how it is called, kept and reported.
 NOT_SETTINGS = frozenset({"name", "export", "resume", "store", "progress", "judges"})
+#: The settings' keywords ``_plan`` reads apart: the cases (a path or a list of cases), the
+#: versions (one or a list), the baseline (not with a callable).
+TAKEN_APART = frozenset({"cases", "version", "baseline"})
 
 
 @dataclass
@@ -85,9 +90,10 @@ async def evaluate_async(
     timeout: float | None = None,
     completion_only: bool = False,
     budget_runs: int | None = None,
-    budget_cost: float | str | None = None,
-    price_in: float | str | None = None,
-    price_out: float | str | None = None,
+    budget_cost: float | Fraction | str | None = None,
+    budget_errors: int | None = None,
+    price_in: float | Fraction | str | None = None,
+    price_out: float | Fraction | str | None = None,
     agents: str | os.PathLike[str] | None = None,
     judges: Mapping[str, Callable[..., Any]] | None = None,
     export: str | os.PathLike[str] | None = None,
@@ -116,22 +122,11 @@ async def evaluate_async(
     not waited for. Whatever the agent raises, ``SystemExit`` included, errs its attempt;
     only the caller's own Ctrl-C stops the evaluation (``targets/callable.py``).
     """
+    passed = locals()  # the keywords as given: each a field of the schema, by its keyword
     given: dict[str, object] = {
-        "attempts": attempts,
-        "k": k,
-        "require": require,
-        "confidence": confidence,
-        "family_wise": family_wise or None,
-        "max_attempts": max_attempts,
-        "precision": precision,
-        "concurrency": concurrency,
-        "timeout": timeout,
-        "agents": None if agents is None else os.fspath(agents),
-        "completion_only": completion_only or None,
-        "budget_runs": budget_runs,
-        "budget_cost": budget_cost,
-        "price_in": price_in,
-        "price_out": price_out,
+        f.name: _path_text(passed[f.keyword])
+        for f in FIELDS
+        if f.keyword is not None and f.keyword not in TAKEN_APART
     }
     plan = _plan(agent, cases, name, version, given, resume, store, baseline)
     try:
@@ -166,6 +161,8 @@ async def evaluate_async(
         if export_path is not None:
             _export(making, plan.store, export_path)
         return result
+    except PriceProblem as exc:  # a local version's own price, read once the target is known
+        raise InputError(exc.worded(Origin.API)) from None
     finally:
         # A notebook calls again and again: no claim (a shown-only resume ran nothing to
         # release it) and no connection is left open.
@@ -194,10 +191,7 @@ def _plan(
     baseline: int | str | None,
 ) -> _Plan:
     """Validate every keyword (nothing runs); InputError says the first problem in one line."""
-    texts: dict[str, str | bool | None] = {
-        word: value if isinstance(value, bool) or value is None else str(value)
-        for word, value in given.items()
-    }
+    texts: dict[str, object] = dict(given)  # typed: the validator takes them as they are
     texts["version"] = version_text(version)
     if isinstance(agent, list | tuple):
         target_for = list_texts(agent, name, texts)
@@ -206,10 +200,10 @@ def _plan(
     if baseline is not None:
         if target_for is not None:
             raise InputError(
-                "--baseline: a Python callable has no other version to run beside it; "
+                "baseline: a Python callable has no other version to run beside it; "
                 "evaluate each and compare them (passk-tui compare A B)"
             )
-        texts["baseline"] = str(baseline)
+        texts["baseline"] = baseline
     scratch = None if store else Path(tempfile.mkdtemp(prefix="passk-"))
     opened: Store | None = None
     try:
@@ -219,7 +213,7 @@ def _plan(
             texts["cases"] = _cases_text(cases, folder, bool(texts["completion_only"]))
         # A resume keeps its gate: --family-wise alone is its promise again, not bad input.
         checked = texts if resume is None else {**texts, "family_wise": None}
-        check = check_settings(checked, demo=resume is not None)
+        check = validate(checked, Origin.API, demo=resume is not None)
         line = check.first_line()
         if line is not None:
             raise InputError(line)
@@ -235,14 +229,17 @@ def _plan(
     changes = {
         field: texts[word] if word in TAKEN_AS_GIVEN else check.values[word]
         for word, field in RESUMED.items()
-        if texts.get(word) is not None
+        if texts.get(word) not in (None, False)  # an unticked switch is not given
     }
     return _Plan(None, changes, key, target_for, opened, scratch, paired)
 
 
-def _agent(
-    agent: object, name: str | None, texts: dict[str, str | bool | None]
-) -> TargetFactory | None:
+def _path_text(value: object) -> object:
+    """A path keyword (``agents=Path(...)``) as its text; any other value as given."""
+    return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+
+def _agent(agent: object, name: str | None, texts: dict[str, object]) -> TargetFactory | None:
     """Fill the agent's fields of ``texts`` (a stack's key too); a callable's target factory
     (anything else is said to be no agent)."""
     if isinstance(agent, Stack):

@@ -38,7 +38,7 @@ from passk_tui.core.text.figure_text import how_read
 from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.judging import StoredJudges, judges_for
 from passk_tui.evaluations.recorded import file_sha256
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import validate
 from passk_tui.store import Store
 from passk_tui.targets.callable import CallableTarget, is_async
 
@@ -199,7 +199,7 @@ class MarkedTests:
         texts: dict[str, str | bool | None] = {**DEFAULTS, "cases": "pytest"}
         texts.update({word: None if v is None else str(v) for word, v in keywords.items()})
         texts.update(agent=self.agent, version=self.version)
-        check = check_settings(texts, sources=SOURCES)
+        check = validate(texts, sources=SOURCES)
         line = check.first_line()
         if line is not None:
             pytest.fail(f"passk: {line}", pytrace=False)
@@ -258,7 +258,7 @@ class MarkedTests:
 def shared_settings(each: list[Settings], cases_path: str) -> Settings:
     """One Settings for tests that may differ: the fewest attempts and the smallest k (so
     every row is defined), and a gate, level or cap only when every test has the same."""
-    first = each[0] if each else check_settings({"cases": "pytest"}).settings
+    first = each[0] if each else validate({"cases": "pytest"}).settings
     assert first is not None
 
     def common(name: str) -> Any:

@@ -1,4 +1,4 @@
-"""Prices for the one validator (``settings_text.check_settings``), for a resume (which keeps
+"""Prices for the one validator (``settings_text.validate``), for a resume (which keeps
 the stored prices) and from a local version's own ``price``."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.price import Price
-from passk_tui.core.inputs.schema import FIELDS, Resume
+from passk_tui.core.inputs.schema import BY_NAME, FIELDS, Origin, Resume, Worded, flag_name
 from passk_tui.core.inputs.settings import Settings
 
 #: The prices: stored with the evaluation and kept by a resume (one may be given that had none).
@@ -20,11 +20,16 @@ PRICES = tuple(f.name for f in FIELDS if f.resume is Resume.PRICE)
 
 class PriceProblem(InputError):
     """A price missing where it is needed (one of a pair, or a cost budget's): ``field`` is
-    where the form says so, ``message`` what it says beside it; the text is the CLI's line."""
+    where the form says so, ``message`` what it says beside it, ``line`` the line in the
+    caller's words (``worded``); the text is the CLI's line."""
 
-    def __init__(self, field: str, message: str, line: str) -> None:
-        super().__init__(line)
-        self.field, self.message = field, message
+    def __init__(self, field: str, message: str, line: Worded) -> None:
+        super().__init__(line(flag_name))
+        self.field, self.message, self.line = field, message, line
+
+    def worded(self, origin: Origin) -> str:
+        """The line as ``origin`` calls the fields (the keywords for ``evaluate()``)."""
+        return self.line(lambda name: BY_NAME[name].called(origin))
 
 
 def price_pair(price_in: Fraction | None, price_out: Fraction | None) -> Price | None:
@@ -36,9 +41,26 @@ def price_pair(price_in: Fraction | None, price_out: Fraction | None) -> Price |
         raise PriceProblem(
             f"price_{missing}",
             f"give the price {missing} too (prices come in pairs)",
-            f"--price-{given}: give --price-{missing} too (prices come in pairs)",
+            lambda called: (
+                f"{called(f'price_{given}')}: give {called(f'price_{missing}')} too "
+                "(prices come in pairs)"
+            ),
         )
     return Price(price_in, price_out)
+
+
+def unpriced_budget(values: Mapping[str, Any], price: Price | None) -> PriceProblem | None:
+    """A stack agent's cost budget with no price given (no agents file can give one), or None."""
+    if values.get("budget_cost") is None or price is not None:
+        return None
+    return PriceProblem(
+        "budget_cost",
+        "needs prices (the price in and out)",
+        lambda called: (
+            f"{called('budget_cost')}: needs prices ({called('price_in')} and "
+            f"{called('price_out')})"
+        ),
+    )
 
 
 def with_local_price(settings: Settings, agents_file: bool = True) -> Settings:
@@ -66,8 +88,10 @@ def check_budget_priced(
     raise PriceProblem(
         "budget_cost",
         "needs prices: give a price in the agents file, or here",
-        f"--budget-cost: needs prices: give {agent!r} version {version} a price in the agents "
-        "file, or --price-in and --price-out",
+        lambda called: (
+            f"{called('budget_cost')}: needs prices: give {agent!r} version {version} a price "
+            f"in the agents file, or {called('price_in')} and {called('price_out')}"
+        ),
     )
 
 

@@ -1,4 +1,5 @@
-"""What a face asks about the settings before a run: the cases file, the local agents, the stack.
+"""What a face asks about the settings before a run: the cases file, the local agents, the stack;
+and the cases and the target a run of the settings reads and runs.
 
 The Configure form asks these as you type (a screen never reads a file or builds a
 target itself). The files are read again only once they change.
@@ -13,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.price import Price
-from passk_tui.core.run.cases import load_cases
+from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.run.cases import Case, load_cases
+from passk_tui.core.run.target import Target
 
 if TYPE_CHECKING:
     from passk_tui.targets.agents_file import AgentVersion
@@ -115,3 +118,34 @@ def _cached(kind: tuple[Any, ...], path: Path, load: Callable[[Path], Any]) -> A
             _CACHE.clear()
         _CACHE[key] = load(path)
     return _CACHE[key]
+
+
+def load_suite(settings: Settings) -> list[Case]:
+    return load_cases(Path(settings.cases_path), completion_only=settings.completion_only)
+
+
+def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Target:
+    """The stack when an address is set, else the local agents file (bad names are InputError)."""
+    if settings.stack:
+        from passk_tui.targets.stack import StackTarget
+
+        return StackTarget(
+            settings.stack,
+            key,
+            settings.agent,
+            settings.version,
+            evaluation_id,
+            settings.concurrency,
+        )
+    from passk_tui.targets.agents_file import find_agents_file, local_target
+
+    explicit = Path(settings.agents_path) if settings.agents_path else None
+    return local_target(
+        find_agents_file(explicit),
+        settings.agent,
+        settings.version,
+        concurrency=settings.concurrency,
+        evaluation_id=evaluation_id,
+        executor=settings.executor,
+        ray_address=settings.ray_address,
+    )

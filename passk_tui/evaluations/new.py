@@ -10,13 +10,13 @@ from passk_tui.core.run.attempt_keys import check_planned_size, new_evaluation_i
 from passk_tui.core.run.events import Event
 from passk_tui.evaluations.cost_settings import with_local_price
 from passk_tui.evaluations.judging import JudgeCallables, judges_for
+from passk_tui.evaluations.lookups import load_suite, make_target
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
     file_sha256,
     stored_settings,
 )
-from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store
 from passk_tui.targets.conversing.users import simulated_users
 

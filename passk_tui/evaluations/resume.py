@@ -18,6 +18,7 @@ from passk_tui.core.run.sampling import sampling_policy
 from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.text.decimals import fixed
 from passk_tui.evaluations.judging import JudgeCallables, judges_for
+from passk_tui.evaluations.lookups import load_suite, make_target
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
@@ -32,7 +33,6 @@ from passk_tui.evaluations.resume_rules import (
     refuse_imported,
     resumed_settings,
 )
-from passk_tui.evaluations.settings_text import load_suite, make_target
 from passk_tui.store import Store, StoredEvaluation
 from passk_tui.targets.conversing.users import simulated_users
 

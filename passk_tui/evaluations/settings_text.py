@@ -1,4 +1,5 @@
-"""From flags and environment to an evaluation's settings, cases and target, for both faces."""
+"""From flags, the form, ``evaluate()`` keywords and the environment to an evaluation's
+settings (``validate``: one validator for every face), cases and target."""
 
 from __future__ import annotations
 
@@ -7,30 +8,21 @@ import importlib.util
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, TypeVar
 
 from passk_tui import demo as demo_module
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.price import Price, parse_money, parse_price
-from passk_tui.core.inputs.schema import FIELDS, Resume, flag_name
+from passk_tui.core.inputs.price import Price
+from passk_tui.core.inputs.schema import BY_NAME, FIELDS, Group, Origin, Resume, Worded, flag_name
 from passk_tui.core.inputs.settings import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_TIMEOUT,
     Settings,
+    check_k,
+    check_max_attempts,
     default_k,
     parse_agent_name,
-    parse_attempts,
-    parse_concurrency,
-    parse_confidence,
-    parse_k,
-    parse_label,
-    parse_max_attempts,
-    parse_precision,
-    parse_require,
-    parse_timeout,
-    parse_version,
 )
 from passk_tui.core.inputs.target_list import (
     MatrixTarget,
@@ -38,11 +30,10 @@ from passk_tui.core.inputs.target_list import (
     parse_agents,
     parse_versions,
 )
-from passk_tui.core.run.cases import Case, load_cases
-from passk_tui.core.run.target import Target
-from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair
-from passk_tui.targets.addresses import address_problem
-from passk_tui.targets.scrub import key_problem
+from passk_tui.core.inputs.typed import typed_value
+from passk_tui.evaluations.cost_settings import PRICES, PriceProblem, price_pair, unpriced_budget
+from passk_tui.targets.addresses import parse_stack_address
+from passk_tui.targets.scrub import parse_key
 
 T = TypeVar("T")
 
@@ -67,18 +58,24 @@ REQUIRED = {
 
 @dataclass
 class SettingsCheck:
-    """The verdict on settings given as text: per bad field its message, or the Settings.
+    """The verdict on settings as given: per bad field its message, or the Settings.
 
-    ``errors`` holds what is said beside a field (it names no flag: the field's label
-    does); ``lines`` the CLI's one line for the same problem (the flag, then the same
-    words). Both keep the order the fields are checked in: the CLI says the first.
+    ``errors`` holds what is said beside a field (it names no field: the field's label
+    does); ``lines`` the one line for the same problem in the words of whoever gave it
+    (``origin``: the flag, the keyword or the label, then the same words). Both keep the
+    order the fields are checked in: the first is said.
     """
 
+    #: Each field's value as given (text or typed; None: not given).
+    given_values: Mapping[str, object] = field(default_factory=dict)
+    origin: Origin = Origin.CLI
+    #: Where a field came from when not from ``origin`` (``{"stack": "PASSK_STACK"}``).
+    sources: Mapping[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     lines: dict[str, str] = field(default_factory=dict)
     settings: Settings | None = None
     #: Each valid field's value (its default when not given), the Settings or not.
-    values: dict[str, object] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
     #: The stack key, checked (None: none given).
     key: str | None = None
     #: The version to run beside ``version`` and compare against (None: none given).
@@ -88,166 +85,218 @@ class SettingsCheck:
     #: The price given by the price in and out (None: none, or one of them is bad).
     price: Price | None = None
 
-    def fail(self, name: str, message: str, line: str | None = None) -> None:
-        """Record ``name``'s first problem (a later one for the same field is not said)."""
+    def given(self, name: str) -> object:
+        """Field ``name``'s value as given; None when not given (an unticked switch too)."""
+        value = self.given_values.get(name)
+        return None if value is None or value is False else value
+
+    def take(
+        self, name: str, default: Any = None, parse: Callable[[Any], Any] | None = None
+    ) -> Any:
+        """Field ``name``'s value (``default`` when not given), taken by ``parse`` or as its
+        field takes it (``typed_value``); None, and the problem recorded, when bad."""
+        value = self.given(name)
+        if value is None:
+            self.values[name] = default
+            return default
+        try:
+            taken = typed_value(BY_NAME[name], value) if parse is None else parse(value)
+        except InputError as exc:
+            self.fail(name, str(exc))
+            return None
+        self.values[name] = taken
+        return taken
+
+    def called(self, name: str) -> str:
+        """What the caller calls field ``name`` (``--max-attempts``, ``max_attempts``...)."""
+        return self.sources.get(name) or BY_NAME[name].called(self.origin)
+
+    def fail(self, name: str, message: str, line: Worded | None = None) -> None:
+        """Record ``name``'s first problem (a later one for the same field is not said):
+        ``message`` beside it, and ``line`` (default: its name, then ``message``)."""
         if name not in self.errors:
             self.errors[name] = message
-            self.lines[name] = line or message
+            self.lines[name] = line(self.called) if line else f"{self.called(name)}: {message}"
 
     def first_line(self) -> str | None:
-        """The CLI's line for the first bad field, or None when every field is valid."""
+        """The line for the first bad field, or None when every field is valid."""
         return next(iter(self.lines.values()), None)
 
 
 #: --baseline V beside several targets: the matrix already compares each with the first.
-BASELINE_REFUSED = (
-    "--baseline: not with several versions or agents: a matrix compares every target with the first"
+MATRIX_COMPARES = (
+    "not with several versions or agents: a matrix compares every target with the first"
 )
+BASELINE_REFUSED = f"--baseline: {MATRIX_COMPARES}"
 
 
-def check_settings(
-    texts: Mapping[str, str | bool | None],
+def validate(
+    values: Mapping[str, object],
+    origin: Origin = Origin.CLI,
     *,
     demo: bool = False,
     sources: Mapping[str, str] | None = None,
 ) -> SettingsCheck:
-    """THE validator from text to Settings, for the flags, the Configure form and the API.
+    """THE validator, for the flags, the Configure form, the Python API and a resume.
 
-    ``texts`` maps a field (``agent``, ``version``, ``cases``, ``attempts``, ``k``,
-    ``require``, ``max_attempts``, ``precision``, ``confidence``, ``concurrency``,
-    ``timeout``, ``stack``, ``key``, ``agents``, ``baseline``, ``price_in``, ``price_out``,
-    ``budget_runs``, ``budget_cost``; ``completion_only`` and ``family_wise``
-    bools) to its text as given; None or absent is not given (its default). ``sources``
-    names where a field came from when not its flag (``{"stack": "PASSK_STACK"}``).
+    ``values`` maps a field's name (``core.inputs.schema``) to its value: text, parsed by the
+    field's parser (a flag, the form), or typed (``evaluate(attempts=5)``), held to the same
+    rules (``core.inputs.typed``); None or absent is not given (its default). A bad one is
+    named as ``origin`` calls it, or as ``sources`` says (``{"stack": "PASSK_STACK"}``).
     With ``demo`` the demo's agent, version and cases fill what is not given. Nothing is
     read or sent: the files and the stack are the lookups' (``evaluations.lookups``).
     """
-    check = SettingsCheck()
-    named = dict(sources or {})
-
-    def text(name: str) -> str | None:
-        value = texts.get(name)
-        return None if value is None else str(value)
-
-    def parsed(name: str, parse: Callable[[str], T], default: T) -> T | None:
-        given = text(name)
-        if given is None:
-            check.values[name] = default
-            return default
-        try:
-            check.values[name] = value = parse(given)
-            return value
-        except InputError as exc:
-            source = named.get(name, flag_name(name))
-            check.fail(name, str(exc), f"{source}: {exc}")
-            return None
-
-    attempts = parsed("attempts", parse_attempts, DEFAULT_ATTEMPTS)
-    k = None
-    max_attempts = None
+    check = SettingsCheck(values, origin, dict(sources or {}))
+    attempts = check.take("attempts", DEFAULT_ATTEMPTS)
+    if attempts is None:  # what is checked against the attempts is not checked
+        check.values.update(k=None, max_attempts=None)
+    else:
+        check.take("k", default_k(attempts), lambda v: check_k(_whole(v), attempts))
+    check.take("require")
     if attempts is not None:
-        k = parsed("k", lambda t: parse_k(t, attempts), default_k(attempts))
-    require = parsed("require", parse_require, None)
-    if attempts is not None:
-        max_attempts = parsed("max_attempts", lambda t: parse_max_attempts(t, attempts), None)
-    precision = parsed("precision", parse_precision, None)
-    if precision is not None:
+        check.take("max_attempts", None, lambda v: check_max_attempts(_whole(v), attempts))
+    _check_precision(check)
+    check.take("concurrency", DEFAULT_CONCURRENCY)
+    check.take("timeout", DEFAULT_TIMEOUT)
+    stack = check.take("stack", None, parse_stack_address)
+    _check_target(check, demo)
+    check.take("confidence")
+    family_wise = check.values["family_wise"] = bool(check.given("family_wise"))
+    if family_wise and (check.given("require") is None or check.given("confidence") is None):
+        check.fail(
+            "family_wise",
+            "needs require and confidence",
+            lambda n: f"{n('family_wise')}: {family_wise_needs(n)}",
+        )
+    cases_path = check.given("cases")
+    check.values["cases"] = str(demo_module.CASES) if demo and not cases_path else cases_path
+    agents_path = check.given("agents")
+    if demo and not agents_path:
+        agents_path = None if stack else str(demo_module.AGENTS)
+    check.values["agents"] = agents_path
+    check.key = check.take("key", None, parse_key)
+    _check_baseline(check)
+    prices = {name: check.take(name) for name in PRICES}
+    if not check.errors.keys() & prices.keys():
         try:
-            check_precision(precision, require or text("require"), bool(text("max_attempts")))
-        except InputError as exc:
-            message = str(exc).removeprefix("--precision").lstrip(": ")
-            check.fail("precision", message, str(exc))
-    concurrency = parsed("concurrency", parse_concurrency, DEFAULT_CONCURRENCY)
-    timeout = parsed("timeout", parse_timeout, DEFAULT_TIMEOUT)
-    stack = parsed("stack", parse_stack_address, None)
+            check.price = price_pair(prices["price_in"], prices["price_out"])
+        except PriceProblem as exc:
+            check.fail(exc.field, exc.message, exc.line)
+    # Every other setting (the budgets first, as the form shows them): by its own rules.
+    for f in sorted(FIELDS, key=lambda f: f.group is not Group.MONEY):
+        stored = f.setting is not None and f.resume is not Resume.NOT_STORED
+        if stored and f.name not in check.values:
+            check.take(f.name, False if f.switch else None)
+    # Not when a price is at fault (said at its field); whatever else is, the form shows it.
+    unpriced = unpriced_budget(check.values, check.price) if stack else None
+    if unpriced is not None and not check.errors.keys() & prices.keys():
+        check.fail(unpriced.field, unpriced.message, unpriced.line)
+    if not check.errors:
+        check.settings = _settings(check)
+    return check
+
+
+def _check_precision(check: SettingsCheck) -> None:
+    """--precision says when an adaptive case without a gate is decided: refused anywhere else."""
+    if check.take("precision") is None:
+        return
+    if check.given("max_attempts") is None:
+        check.fail(
+            "precision",
+            "needs --max-attempts (it says when an adaptive case stops)",
+            lambda n: (
+                f"{n('precision')} needs {n('max_attempts')} (it says when an adaptive case stops)"
+            ),
+        )
+    elif check.given("require") is not None:
+        check.fail(
+            "precision",
+            "and --require: with --require a case is decided by the gate; give one of them",
+            lambda n: (
+                f"{n('precision')} and {n('require')}: with {n('require')} a case is "
+                "decided by the gate; give one of them"
+            ),
+        )
+
+
+def _check_target(check: SettingsCheck, demo: bool) -> None:
+    """The agent and version (lists of them: a matrix), required unless ``demo`` fills them."""
     if not demo:
-        missing = [name for name in ("agent", "version", "cases") if text(name) is None]
-        line = f"missing {', '.join(flag_name(n) for n in missing)} (or use --demo)"
+        missing = [name for name in ("agent", "version", "cases") if check.given(name) is None]
+        demo_too = " (or use --demo)" if check.origin is Origin.CLI else ""
         for name in missing:
-            check.fail(name, REQUIRED[name], line)
-    if demo and not text("agent"):
+            check.fail(
+                name, REQUIRED[name], lambda n: f"missing {', '.join(map(n, missing))}{demo_too}"
+            )
+    if demo and not check.given("agent"):
         agents: tuple[str, ...] | None = (demo_module.AGENT,)
     else:
-        agents = parsed("agent", parse_agents, None)
+        agents = check.take("agent", None, parse_agents)
     default_versions: tuple[int, ...] | None = (demo_module.VERSION,) if demo else None
-    versions = parsed("version", parse_versions, default_versions)
-    agent = agents[0] if agents else None
-    version = versions[0] if versions else None
-    check.values.update(agent=agent, version=version)
+    versions = check.take("version", default_versions, _versions)
+    check.values.update(
+        agent=agents[0] if agents else None, version=versions[0] if versions else None
+    )
     if agents and versions:
         targets = matrix_targets(agents, versions)
         check.targets = targets if len(targets) > 1 else []
-    confidence = parsed("confidence", parse_confidence, None)
-    family_wise = check.values["family_wise"] = bool(texts.get("family_wise"))
-    if family_wise and (text("require") is None or text("confidence") is None):
-        check.fail(
-            "family_wise", "needs require and confidence", f"--family-wise: {FAMILY_WISE_NEEDS}"
-        )
-    cases_path = text("cases")
-    if demo and not cases_path:
-        cases_path = str(demo_module.CASES)
-    agents_path = text("agents")
-    if demo and not agents_path:
-        agents_path = None if stack else str(demo_module.AGENTS)
-    check.key = parsed("key", parse_key, None)
-    check.baseline = parsed("baseline", parse_version, None)
+
+
+def _check_baseline(check: SettingsCheck) -> None:
+    """A baseline: one version beside one target, not the same version again."""
+    check.baseline = check.take("baseline")
+    version = check.values["version"]
     if check.baseline is not None and check.targets:
         check.fail(
             "baseline",
             "not with several versions or agents (a matrix compares them all)",
-            BASELINE_REFUSED,
+            lambda n: (
+                f"{n('baseline')}: not with several versions or agents: a matrix "
+                "compares every target with the first"
+            ),
         )
     if check.baseline is not None and check.baseline == version:
         check.fail(
             "baseline",
             f"must differ from the version ({version})",
-            f"--baseline: must differ from --version ({version})",
+            lambda n: f"{n('baseline')}: must differ from {n('version')} ({version})",
         )
-    price = None
-    prices = {name: parsed(name, parse_price, None) for name in PRICES}
-    if not check.errors.keys() & prices.keys():
-        try:
-            price = check.price = price_pair(prices["price_in"], prices["price_out"])
-        except PriceProblem as exc:
-            check.fail(exc.field, exc.message, str(exc))
-    budget_runs = parsed("budget_runs", parse_attempts, None)
-    budget_cost = parsed("budget_cost", parse_money, None)
-    label = parsed("label", parse_label, None)
-    # Not when a price is at fault (said at its field); whatever else is, the form shows it.
-    unpriced = budget_cost is not None and price is None and stack is not None
-    if unpriced and not check.errors.keys() & prices.keys():
-        check.fail(
-            "budget_cost",
-            "needs prices (the price in and out)",
-            "--budget-cost: needs prices (--price-in and --price-out)",
-        )
-    if check.errors:
-        return check
-    assert agent is not None and version is not None and cases_path is not None
-    assert attempts is not None and k is not None
-    assert concurrency is not None and timeout is not None
-    check.settings = Settings(
-        agent=agent,
-        version=version,
-        cases_path=cases_path,
-        attempts=attempts,
-        k=k,
-        completion_only=bool(texts.get("completion_only")),
-        require=require,
-        concurrency=concurrency,
-        timeout=timeout,
-        stack=stack,
-        agents_path=agents_path,
-        max_attempts=max_attempts,
-        precision=precision,
-        confidence=confidence,
-        price=price,
-        budget_runs=budget_runs,
-        budget_cost=budget_cost,
-        family_wise=family_wise,
-        label=label,
+
+
+def _whole(given: object) -> int:
+    """A whole number, text or typed (k's parser is the bare whole number's)."""
+    value: int = typed_value(BY_NAME["k"], given)
+    return value
+
+
+def family_wise_needs(called: Callable[[str], str]) -> str:
+    """Why --family-wise alone is refused (it sets the confident gate's promise)."""
+    return (
+        f"needs {called('require')} and {called('confidence')} "
+        "(it makes the confident gate's promise the whole suite's)"
     )
-    return check
+
+
+#: The same, in the flags' words.
+FAMILY_WISE_NEEDS = family_wise_needs(flag_name)
+
+
+def _versions(given: object) -> tuple[int, ...]:
+    """The versions: a list's text (``1,2,3``) or one given typed."""
+    if isinstance(given, str):
+        return parse_versions(given)
+    return (typed_value(BY_NAME["version"], given),)
+
+
+def _settings(check: SettingsCheck) -> Settings:
+    """The Settings of a check with no error: each field's value by its Settings attribute
+    (one not given keeps the attribute's default), and the price."""
+    taken = {
+        f.setting: check.values[f.name]
+        for f in FIELDS
+        if f.setting is not None and check.values.get(f.name) is not None
+    }
+    return Settings(**taken, price=check.price)
 
 
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Settings:
@@ -267,7 +316,7 @@ def checked_from_args(
     texts["stack"] = args.stack or None
     if texts["stack"] is None and env.get("PASSK_STACK"):
         texts["stack"], sources["stack"] = env["PASSK_STACK"], "PASSK_STACK"
-    check = check_settings(texts, demo=bool(args.demo), sources=sources)
+    check = validate(texts, demo=bool(args.demo), sources=sources)
     line = check.first_line()
     if line is not None:
         raise InputError(line)
@@ -297,61 +346,12 @@ def executor_settings(args: argparse.Namespace, env: Mapping[str, str]) -> dict[
     return found
 
 
-#: Why --family-wise alone is refused: it sets the confident gate's promise.
-FAMILY_WISE_NEEDS = (
-    "needs --require and --confidence (it makes the confident gate's promise the whole suite's)"
-)
-
-
-def check_precision(precision: float | None, require: object, adaptive: bool) -> None:
-    """--precision says when an adaptive case without a gate is decided: refused anywhere else."""
-    if precision is None:
-        return
-    if not adaptive:
-        raise InputError("--precision needs --max-attempts (it says when an adaptive case stops)")
-    if require is not None:
-        raise InputError(
-            "--precision and --require: with --require a case is decided by the gate; "
-            "give one of them"
-        )
-
-
-#: What an address with a user or password in it is told (``targets.addresses``).
-STACK_CREDENTIALS = (
-    "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
-)
-
-
-def parse_stack_address(text: str) -> str:
-    """The stack address, checked before anything is stored or sent (InputError names no flag).
-
-    Credentials in it are refused (``targets.addresses``): the stack takes a bearer key.
-    """
-    problem = address_problem(text, STACK_CREDENTIALS)
-    if problem:
-        raise InputError(problem)
-    return text
-
-
-def parse_key(key: str) -> str:
-    """A stack key that can go into an HTTP header and is long enough to mask
-    (``targets.scrub.key_problem``); the InputError never echoes the key."""
-    problem = key_problem(key)
-    if problem:
-        raise InputError(problem)
-    return key
-
-
 #: The parsers the schema leaves to the validator: the agent's is checked by this name, and the
 #: stack address by the network's rules (``targets.addresses``).
 OUTSIDE_CORE_PARSERS: dict[str, Callable[[str], object]] = {
     "agent": parse_agent_name,
     "stack": parse_stack_address,
 }
-
-
-def load_suite(settings: Settings) -> list[Case]:
-    return load_cases(Path(settings.cases_path), completion_only=settings.completion_only)
 
 
 def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
@@ -370,56 +370,33 @@ def stack_key(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
         raise InputError(f"{source}: {exc}") from None
 
 
-def make_target(settings: Settings, key: str | None, evaluation_id: str) -> Target:
-    """The stack when an address is set, else the local agents file (bad names are InputError)."""
-    if settings.stack:
-        from passk_tui.targets.stack import StackTarget
-
-        return StackTarget(
-            settings.stack,
-            key,
-            settings.agent,
-            settings.version,
-            evaluation_id,
-            settings.concurrency,
-        )
-    from passk_tui.targets.agents_file import find_agents_file, local_target
-
-    explicit = Path(settings.agents_path) if settings.agents_path else None
-    return local_target(
-        find_agents_file(explicit),
-        settings.agent,
-        settings.version,
-        concurrency=settings.concurrency,
-        evaluation_id=evaluation_id,
-        executor=settings.executor,
-        ray_address=settings.ray_address,
-    )
-
-
 def resume_changes(args: argparse.Namespace) -> dict[str, object]:
     """The settings given again with --resume, validated; the session refuses measured changes.
 
     Only flags actually given appear. PASSK_STACK is not read here: a resume keeps
     the stored address unless --stack says the stack moved.
     """
-    changes: dict[str, object] = {}
+    changes = given_again(vars(args), Origin.CLI)
     if args.demo:
         changes["demo"] = True
-    for f in FIELDS:
-        given = getattr(args, f.name)
-        if given is None or f.resume is Resume.NOT_STORED:
-            continue
-        name = f.setting or f.name
-        parse = f.parse or OUTSIDE_CORE_PARSERS.get(f.name)
-        if f.switch:
-            if given:
-                changes[name] = True
-        elif parse is None:
-            changes[name] = given  # a path, resolved by the session
-        else:
-            changes[name] = flag(f.flag.removeprefix("--"), given, parse, None)
     changes.update(executor_settings(args, os.environ))
+    return changes
+
+
+def given_again(values: Mapping[str, object], origin: Origin) -> dict[str, object]:
+    """The stored settings given again to a resume, by Settings attribute (a price by its
+    field), each taken as the validator takes it and a bad one named in ``origin``'s words."""
+    changes: dict[str, object] = {}
+    for f in FIELDS:
+        value = values.get(f.name)
+        if value is None or value is False or f.resume is Resume.NOT_STORED:
+            continue
+        parse = OUTSIDE_CORE_PARSERS.get(f.name)
+        try:
+            taken = parse(value) if parse and isinstance(value, str) else typed_value(f, value)
+        except InputError as exc:
+            raise InputError(f"{f.called(origin)}: {exc}") from None
+        changes[f.setting or f.name] = taken
     return changes
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.checks.kinds import compile_check
@@ -24,6 +24,7 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import bounded_output, storable_json, storable_text
 from passk_tui.core.inputs.conversation import user_from_json
 from passk_tui.core.inputs.price import price_from_texts
+from passk_tui.core.inputs.schema import FIELDS, Kind, Resume
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.gating.stopping import StopReason
@@ -72,69 +73,67 @@ def output_from_column(column: str) -> tuple[Any, int | None]:
     return value, int(rest) if rest else None
 
 
+class Codec(NamedTuple):
+    """How values of one type (``core.inputs.field.Kind``) are laid out in a column."""
+
+    #: The column's type, as a store that lacks it gains it (``store.schema``).
+    sql: str
+    #: A value (never None) to what is stored.
+    write: Callable[[Any], Any]
+    #: What is stored (never NULL) to the value.
+    read: Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+#: One codec per value type: a stored setting is laid out by its type, never by hand.
+CODECS = {
+    Kind.TEXT: Codec("TEXT", text, _same),
+    Kind.WHOLE: Codec("INTEGER", _same, _same),
+    Kind.NUMBER: Codec("REAL", _same, _same),
+    Kind.SWITCH: Codec("INTEGER NOT NULL DEFAULT 0", int, bool),
+    Kind.RATIO: Codec("TEXT", str, Fraction),  # exact: '9/10'
+    Kind.MONEY: Codec("TEXT", exact_decimal, Fraction),  # exact decimal text, never a float
+}
+#: The stored settings that are Settings attributes, by column.
+_STORED = tuple(f for f in FIELDS if f.column is not None and f.setting is not None)
+#: The price's two columns (in, out): one Settings value, the Price.
+_PRICE_COLUMNS = tuple(f.column for f in FIELDS if f.resume is Resume.PRICE and f.column)
+#: The session's own record beside the fields' (no flag sets it: ``Settings.extended``).
+_EXTENDED = "extended"
+
+
+def setting_columns() -> dict[str, str]:
+    """Every settings column with its type: what an older store is given when it lacks one."""
+    fields = (*_STORED, *(f for f in FIELDS if f.column in _PRICE_COLUMNS))
+    columns = {f.column: CODECS[f.kind].sql for f in fields if f.column is not None}
+    return {**columns, _EXTENDED: CODECS[Kind.SWITCH].sql}
+
+
 def settings_row(settings: Settings) -> dict[str, Any]:
-    return {
-        "stack": text(settings.stack),
-        "agents_path": text(settings.agents_path),
-        "agent": text(settings.agent),
-        "version": settings.version,
-        "attempts": settings.attempts,
-        "k": settings.k,
-        "require": None if settings.require is None else str(settings.require),  # exact: '9/10'
-        "completion_only": int(settings.completion_only),
-        "concurrency": settings.concurrency,
-        "timeout": settings.timeout,
-        "cases_path": text(settings.cases_path),
-        "max_attempts": settings.max_attempts,
-        "precision": settings.precision,
-        "confidence": settings.confidence,
-        "family_wise": int(settings.family_wise),
-        "extended": int(settings.extended),
-        "label": text(settings.label),
-        "executor": settings.executor,
-        "ray_address": text(settings.ray_address),
-        **_cost_columns(settings),
-    }
-
-
-def _cost_columns(settings: Settings) -> dict[str, Any]:
-    """The prices and budgets as stored: exact decimal text, never a float."""
-    price_in, price_out = (None, None) if settings.price is None else settings.price.texts()
-    budget = settings.budget_cost
-    return {
-        "price_in": price_in,
-        "price_out": price_out,
-        "budget_runs": settings.budget_runs,
-        "budget_cost": None if budget is None else exact_decimal(budget),
-    }
+    """The settings as the ``evaluations`` row's columns, each by its type's codec."""
+    row: dict[str, Any] = {_EXTENDED: int(settings.extended)}
+    for f in _STORED:
+        assert f.setting is not None and f.column is not None
+        value = getattr(settings, f.setting)
+        row[f.column] = None if value is None else CODECS[f.kind].write(value)
+    texts = (None, None) if settings.price is None else settings.price.texts()
+    row.update(zip(_PRICE_COLUMNS, texts, strict=True))
+    return row
 
 
 def settings_from_row(row: sqlite3.Row) -> Settings:
-    """The settings ``settings_row`` laid out, read back from an ``evaluations`` row."""
-    return Settings(
-        agent=row["agent"],
-        version=row["version"],
-        cases_path=row["cases_path"],
-        attempts=row["attempts"],
-        k=row["k"],
-        completion_only=bool(row["completion_only"]),
-        require=None if row["require"] is None else Fraction(row["require"]),
-        concurrency=row["concurrency"],
-        timeout=row["timeout"],
-        stack=row["stack"],
-        agents_path=row["agents_path"],
-        max_attempts=row["max_attempts"],
-        precision=row["precision"],
-        confidence=row["confidence"],
-        price=price_from_texts((row["price_in"], row["price_out"])),
-        budget_runs=row["budget_runs"],
-        budget_cost=None if row["budget_cost"] is None else Fraction(row["budget_cost"]),
-        family_wise=bool(row["family_wise"]),
-        extended=bool(row["extended"]),
-        label=row["label"],
-        executor=row["executor"],
-        ray_address=row["ray_address"],
-    )
+    """The settings ``settings_row`` laid out, read back from an ``evaluations`` row. A NULL
+    takes the setting's default: a column a store gained after the row was written."""
+    values: dict[str, Any] = {_EXTENDED: bool(row[_EXTENDED])}
+    for f in _STORED:
+        assert f.setting is not None and f.column is not None
+        if row[f.column] is not None:
+            values[f.setting] = CODECS[f.kind].read(row[f.column])
+    price = price_from_texts((row[_PRICE_COLUMNS[0]], row[_PRICE_COLUMNS[1]]))
+    return Settings(**values, price=price)
 
 
 def record_row(evaluation_id: str, r: AttemptRecord) -> tuple[Any, ...]:

@@ -5,11 +5,17 @@ appends a step to ``MIGRATIONS`` (never edits an old one); opening a database
 applies the missing steps in one transaction, under the write lock it read the
 version in, so a database is always at one exact version, however many processes
 open it at once. A database from a newer passk-tui is refused, not touched.
+
+A setting's column is not a migration: the settings schema declares it
+(``core.inputs.schema``, its type's codec in ``store.rows``), and a store that lacks
+it gains it in the same transaction; rows written before read as its default.
 """
 
 from __future__ import annotations
 
 import sqlite3
+
+from passk_tui.store.rows import setting_columns
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: evaluations and their attempts.
@@ -259,9 +265,10 @@ def migrate(connection: sqlite3.Connection) -> None:
     Any number of processes may open a fresh or older store at once: the version
     is read again inside ``BEGIN IMMEDIATE`` (which waits out the busy timeout for
     the one migrating), so each step is applied by exactly one of them and the
-    others find it done. A store already up to date is never write-locked.
+    others find it done. A store already up to date is never write-locked. The settings'
+    columns it lacks (``missing_columns``) are added after the steps, under the same lock.
     """
-    if _version(connection) == SCHEMA_VERSION:
+    if _version(connection) == SCHEMA_VERSION and not missing_columns(connection):
         return
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -270,11 +277,19 @@ def migrate(connection: sqlite3.Connection) -> None:
             for statement in statements(MIGRATIONS[number - 1]):
                 connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {number}")
+        for column, kind in missing_columns(connection).items():
+            connection.execute(f"ALTER TABLE evaluations ADD COLUMN {column} {kind}")
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
+
+
+def missing_columns(connection: sqlite3.Connection) -> dict[str, str]:
+    """The settings' columns (``store.rows.setting_columns``) the evaluations table lacks."""
+    present = {row[1] for row in connection.execute("PRAGMA table_info(evaluations)")}
+    return {c: kind for c, kind in setting_columns().items() if c not in present}
 
 
 def _version(connection: sqlite3.Connection) -> int:

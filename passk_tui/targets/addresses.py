@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from passk_tui.core.errors import InputError
 from passk_tui.core.text.terminal_text import first_unsafe
 
 #: ``user:password@`` at the start of an address (with or without its scheme).
@@ -54,3 +55,20 @@ def _host_problem(text: str, hostname: str, shown: str) -> str | None:
     except (httpx.InvalidURL, UnicodeError):
         return f"{shown!r}: the host {hostname[:200]!r} is not a valid host name"
     return None
+
+
+#: What a stack address with a user or password in it is told.
+STACK_CREDENTIALS = (
+    "put no user or password in the stack address; give the key with PASSK_KEY (or --key)"
+)
+
+
+def parse_stack_address(text: str) -> str:
+    """The stack address, checked before anything is stored or sent (InputError names no flag).
+
+    Credentials in it are refused (``address_problem``): the stack takes a bearer key.
+    """
+    problem = address_problem(text, STACK_CREDENTIALS)
+    if problem:
+        raise InputError(problem)
+    return text

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from passk_tui.core.attempt import Turn
+from passk_tui.core.errors import InputError
 
 #: What a secret is replaced with.
 MASK = "***"
@@ -90,3 +91,12 @@ class Scrubber:
             usage=self.value(turn.usage),
             finish_reason=self.value(turn.finish_reason),
         )
+
+
+def parse_key(key: str) -> str:
+    """A stack key that can go into an HTTP header and is long enough to mask
+    (``key_problem``); the InputError never echoes the key."""
+    problem = key_problem(key)
+    if problem:
+        raise InputError(problem)
+    return key

@@ -31,5 +31,5 @@ def test_a_run_budget_and_prices_as_keywords(app_env: Path) -> None:
     assert stored.status_reason == "budget spent" and stored.runs_started == 5
     assert stored.settings.price is not None
     assert stored.settings.price.input_per_mtok == Fraction(15, 100)
-    with pytest.raises(passk_tui.InputError, match="--price-in: give --price-out too"):
+    with pytest.raises(passk_tui.InputError, match=r"^price_in: give price_out too"):
         passk_tui.evaluate(agent, cases=str(SEED), price_in=1, name="calc", version=1)

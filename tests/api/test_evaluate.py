@@ -14,6 +14,7 @@ from scipy.stats import binomtest
 
 import passk_tui
 from passk_tui import Case
+from passk_tui.core.inputs.schema import BY_NAME
 from passk_tui.store import Store
 from tests.support import CLI_AGENTS
 from tests.support.cli import SEED_TABLE, run
@@ -212,13 +213,16 @@ def test_progress_is_told_as_each_attempt_lands() -> None:
         ({"concurrency": "many"}, ["--concurrency", "many"]),
     ],
 )
-def test_bad_keywords_raise_the_clis_one_line(
+def test_bad_keywords_raise_the_clis_words_after_the_keyword(
     keywords: dict[str, Any], flags: list[str], tmp_path: Path
 ) -> None:
+    """A typed keyword meets its flag's rules and words; the line names the keyword."""
     with pytest.raises(passk_tui.InputError) as raised:
         passk_tui.evaluate(scripted, cases=SEED, **keywords)
+    keyword, words = str(raised.value).split(": ", 1)
+    assert keyword in keywords
     cli = run("--agent", "x", "--version", "1", "--cases", str(SEED), *flags, data=tmp_path)
-    assert (cli.returncode, cli.stderr) == (2, f"passk-tui: {raised.value}\n")
+    assert (cli.returncode, cli.stderr) == (2, f"passk-tui: {BY_NAME[keyword].flag}: {words}\n")
 
 
 @pytest.mark.parametrize(

@@ -50,7 +50,7 @@ def test_a_list_of_callables_is_stored_under_each_name() -> None:
     [
         (
             ["calc", "calc"],
-            "--agent: calc is given twice in the list 'calc,calc': each target once",
+            "agent: calc is given twice in the list 'calc,calc': each target once",
         ),
         (["calc", "nobody"], "no agent 'nobody' (agents: calc, other)"),
         (["calc", len], "agent: a list holds local agents' names, Stacks or callables"),

@@ -42,7 +42,7 @@ def test_a_baseline_runs_beside_and_is_compared(tmp_path: Path) -> None:
 
 
 def test_a_callable_has_no_baseline() -> None:
-    with pytest.raises(passk_tui.InputError, match=r"^--baseline: a Python callable has no other"):
+    with pytest.raises(passk_tui.InputError, match=r"^baseline: a Python callable has no other"):
         passk_tui.evaluate(scripted, cases=SEED, baseline=1)
 
 
@@ -124,7 +124,10 @@ def test_a_budget_of_runs_stops_starting_attempts() -> None:
 
 def test_a_callables_budget_of_money_needs_its_prices() -> None:
     cases = [Case("c", "x", {"equals": "x"})]
-    with pytest.raises(passk_tui.InputError, match=r"^--budget-cost: needs prices"):
+    with pytest.raises(
+        passk_tui.InputError,
+        match=r"^budget_cost: needs prices: give '<lambda>' version 0 a price in the agents file, or price_in and price_out$",
+    ):
         passk_tui.evaluate(lambda text: text, cases=cases, budget_cost=1)
 
 
@@ -136,7 +139,9 @@ def test_family_wise_is_the_whole_suites_gate_and_kept_by_a_resume() -> None:
     again = passk_tui.evaluate(lambda text: text, resume=result.id, attempts=6, family_wise=True,
                                name="<lambda>")  # fmt: skip
     assert [case.attempts for case in again.cases] == [6, 6, 6]
-    with pytest.raises(passk_tui.InputError, match=r"^--family-wise: "):
+    with pytest.raises(
+        passk_tui.InputError, match=r"^family_wise: needs require and confidence \(it makes"
+    ):
         passk_tui.evaluate(lambda text: text, cases=cases, family_wise=True)
 
 

@@ -11,7 +11,7 @@ from passk_tui.cli.flags import parse
 from passk_tui.core.errors import ExitCode
 from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.terminal_text import terminal_safe
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import validate
 from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.app.launch import form_values, starts_at_once
 from passk_tui.tui.screens.case import CaseScreen
@@ -130,7 +130,7 @@ async def test_configure_shows_the_validators_message_at_the_field(app_env: Path
             "timeout": "soon",
         }
         for field, value in bad.items():
-            expected = check_settings(good | {field: value}).errors[field]
+            expected = validate(good | {field: value}).errors[field]
             await fill(pilot, **{field: value})
             assert run.disabled, field
             assert str(message(app, field).render()) == terminal_safe(expected), field

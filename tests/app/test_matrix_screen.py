@@ -131,10 +131,10 @@ def test_the_app_resumes_a_matrix_only_with_its_own_targets(
     app_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from passk_tui.evaluations.matrix import new_matrix
-    from passk_tui.evaluations.settings_text import check_settings
+    from passk_tui.evaluations.settings_text import validate
 
     texts = {"agent": "calc", "version": "1,2", "cases": str(AGENTS / "cases.toml")}
-    check = check_settings({**texts, "agents": str(AGENTS / "agents.toml"), "attempts": "1"})
+    check = validate({**texts, "agents": str(AGENTS / "agents.toml"), "attempts": "1"})
     assert check.settings is not None
     made = new_matrix(check.settings, check.targets, None)
     for member in made.members:

@@ -20,7 +20,7 @@ from passk_tui.core.stats.costs.case_costs import case_costs, evaluation_cost
 from passk_tui.core.stats.gating.settling import expected_path, more_to_decide
 from passk_tui.core.stats.gating.stopping import GateRule
 from passk_tui.core.text.decimals import exact_decimal
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import validate
 from passk_tui.targets.agents_file import load_agents
 from tests.support.records import record
 
@@ -149,23 +149,23 @@ def test_a_budgeted_adaptive_policy_goes_to_the_case_closest_to_settling() -> No
 
 def test_the_validator_takes_prices_in_pairs_and_a_cost_budget_only_with_prices() -> None:
     base = {"agent": "a", "version": "1", "cases": "c.toml"}
-    ok = check_settings({**base, "price_in": "0.15", "price_out": "0.6", "budget_runs": "9"})
+    ok = validate({**base, "price_in": "0.15", "price_out": "0.6", "budget_runs": "9"})
     assert ok.settings is not None and ok.settings.price == Price(Fraction("0.15"), Fraction("0.6"))
     assert ok.settings.budget_runs == 9
-    half = check_settings({**base, "price_in": "0.15"})
+    half = validate({**base, "price_in": "0.15"})
     assert half.first_line() == "--price-in: give --price-out too (prices come in pairs)"
     stack = {**base, "stack": "http://127.0.0.1:9"}
-    assert check_settings({**stack, "budget_cost": "1"}).first_line() == (
+    assert validate({**stack, "budget_cost": "1"}).first_line() == (
         "--budget-cost: needs prices (--price-in and --price-out)"
     )
     # Said beside the field whatever else is wrong; the CLI still says the first problem.
-    unfinished = check_settings({"stack": "http://127.0.0.1:9", "budget_cost": "1"})
+    unfinished = validate({"stack": "http://127.0.0.1:9", "budget_cost": "1"})
     assert unfinished.errors["budget_cost"] == "needs prices (the price in and out)"
     assert unfinished.first_line() == "missing --agent, --version, --cases (or use --demo)"
-    assert check_settings({**base, "budget_runs": "0"}).first_line() == (
+    assert validate({**base, "budget_runs": "0"}).first_line() == (
         "--budget-runs: must be at least 1, got 0"
     )
-    assert check_settings({**base, "price_out": "free", "price_in": "1"}).first_line() == (
+    assert validate({**base, "price_out": "free", "price_in": "1"}).first_line() == (
         "--price-out: must be a price per million tokens, got 'free'"
     )
 

@@ -9,10 +9,10 @@ import pytest
 from passk_tui.cli.flags import parse
 from passk_tui.core.errors import InputError
 from passk_tui.evaluations.settings_text import (
-    check_settings,
     flag_name,
     settings_from_args,
     stack_key,
+    validate,
 )
 from passk_tui.tui.screens.configure.form import blank_form, check_form
 
@@ -69,11 +69,11 @@ def test_flags_and_form_say_the_same_per_field(
     message = form_message(name, value)
     assert words in message
     assert flags_line(name, value) == f"{flag_name(name)}: {message}"
-    assert check_settings(GOOD | {name: value}).errors[name] == message
+    assert validate(GOOD | {name: value}).errors[name] == message
 
 
 def test_the_validator_names_the_source_of_a_value_from_the_environment() -> None:
-    check = check_settings(GOOD | {"stack": "ftp://x"}, sources={"stack": "PASSK_STACK"})
+    check = validate(GOOD | {"stack": "ftp://x"}, sources={"stack": "PASSK_STACK"})
     assert check.settings is None
     assert check.first_line() == f"PASSK_STACK: {check.errors['stack']}"
     with pytest.raises(InputError, match=r"^PASSK_STACK: 'ftp://x' is not an http"):
@@ -83,7 +83,7 @@ def test_the_validator_names_the_source_of_a_value_from_the_environment() -> Non
 
 
 def test_missing_fields_each_required_and_one_line_for_the_cli() -> None:
-    check = check_settings({"attempts": "2"})
+    check = validate({"attempts": "2"})
     assert list(check.errors) == ["agent", "version", "cases"]
     assert check.errors["agent"] == "required"
     assert check.first_line() == "missing --agent, --version, --cases (or use --demo)"
@@ -93,18 +93,18 @@ def test_missing_fields_each_required_and_one_line_for_the_cli() -> None:
 
 
 def test_every_bad_field_is_said_at_once_in_the_order_checked() -> None:
-    check = check_settings(GOOD | {"attempts": "0", "timeout": "x", "stack": "ftp://x"})
+    check = validate(GOOD | {"attempts": "0", "timeout": "x", "stack": "ftp://x"})
     assert list(check.errors) == ["attempts", "timeout", "stack"]
     assert check.first_line() == "--attempts: must be at least 1, got 0"
 
 
 def test_valid_text_gives_the_settings_and_the_demo_fills_what_is_not_given() -> None:
-    check = check_settings(GOOD | {"attempts": "4", "k": "2", "require": "0.5"})
+    check = validate(GOOD | {"attempts": "4", "k": "2", "require": "0.5"})
     assert not check.errors and check.settings is not None
     assert (check.settings.attempts, check.settings.k) == (4, 2)
-    demo = check_settings({}, demo=True)
+    demo = validate({}, demo=True)
     assert demo.settings is not None and demo.settings.agents_path is not None
-    assert check_settings({"stack": "http://stack.example"}, demo=True).settings.agents_path is None
+    assert validate({"stack": "http://stack.example"}, demo=True).settings.agents_path is None
 
 
 def test_family_wise_needs_the_confident_gate_on_both_faces() -> None:
@@ -119,6 +119,6 @@ def test_family_wise_needs_the_confident_gate_on_both_faces() -> None:
     form = blank_form() | GOOD | {"family_wise": True, "require": "0.9"}
     assert check_form(form).errors["family_wise"] == "needs require and confidence"
     assert "family_wise" not in check_form(form | {"confidence": "0.95"}).errors
-    given = check_settings(GOOD | {"family_wise": True, "require": "0.9", "confidence": "0.95"})
+    given = validate(GOOD | {"family_wise": True, "require": "0.9", "confidence": "0.95"})
     assert given.settings is not None and given.settings.family_wise
-    assert check_settings(GOOD).settings.family_wise is False
+    assert validate(GOOD).settings.family_wise is False

@@ -85,20 +85,50 @@ def _parse_amount(text: str, what: str) -> Fraction:
         value = Decimal(stripped)
     except ArithmeticError:
         raise InputError(f"must be {what}, got {shorten(text)!r}") from None
+    shown = repr(shorten(text))
     if not value.is_finite() or value < 0:
-        raise InputError(f"must be {what} of 0 or more, got {shorten(text)!r}")
+        raise InputError(f"must be {what} of 0 or more, got {shown}")
     # 1e-999999 as an exact fraction is a million-digit integer: no amount is that small.
     if value and not -MAX_EXPONENT <= value.adjusted() <= MAX_EXPONENT:
         raise InputError(f"must be between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}")
-    return Fraction(value)
+    return _amount(Fraction(value), shown, what)
+
+
+def _amount(value: Fraction, shown: str, what: str) -> Fraction:
+    """An amount kept exact: 0 or more, within MAX_EXPONENT powers of ten either way, and a
+    decimal (it is stored and exported as its exact decimal text)."""
+    if value < 0:
+        raise InputError(f"must be {what} of 0 or more, got {shown}")
+    if value and not Fraction(1, 10**MAX_EXPONENT) <= value < 10 ** (MAX_EXPONENT + 1):
+        raise InputError(f"must be between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}")
+    denominator = value.denominator
+    for factor in (2, 5):
+        while denominator % factor == 0:
+            denominator //= factor
+    if denominator != 1:
+        raise InputError(f"must be {what} in decimals, got {shown}")
+    return value
+
+
+def price_amount(value: Fraction, shown: str) -> Fraction:
+    """A price given typed (``evaluate(price_in=0.15)``), held to its flag's rules."""
+    return _amount(value, shown, "a price per million tokens")
+
+
+def _more_than_zero(value: Fraction) -> Fraction:
+    if value == 0:
+        raise InputError("must be more than 0")
+    return value
 
 
 def parse_money(text: str) -> Fraction:
     """A budget in money (``--budget-cost 2.50``): a decimal number > 0, exact."""
-    value = parse_price(text)
-    if value == 0:
-        raise InputError("must be more than 0")
-    return value
+    return _more_than_zero(parse_price(text))
+
+
+def money_amount(value: Fraction, shown: str) -> Fraction:
+    """A budget in money given typed, held to its flag's rules."""
+    return _more_than_zero(price_amount(value, shown))
 
 
 def money_text(value: Fraction | None) -> str:

@@ -12,20 +12,27 @@ from __future__ import annotations
 # Field, Group and Resume are read through this module by every face: the schema is the one name.
 from passk_tui.core.inputs.field import Field as Field
 from passk_tui.core.inputs.field import Group as Group
+from passk_tui.core.inputs.field import Kind as Kind
+from passk_tui.core.inputs.field import Origin as Origin
 from passk_tui.core.inputs.field import Resume as Resume
+from passk_tui.core.inputs.field import Worded as Worded
 from passk_tui.core.inputs.field import (
+    at_least_one,
+    in_flight,
     lazy_parser,
+    level,
     parse_attempts,
     parse_concurrency,
     parse_confidence,
-    parse_money,
     parse_precision,
-    parse_price,
     parse_require,
     parse_timeout,
     parse_version,
     parse_whole_number,
+    seconds,
+    share,
 )
+from passk_tui.core.inputs.money_fields import MONEY_FIELDS
 
 #: What the confident gate means, in one line, for --confidence's help. Here, beside the
 #: setting it explains, and not with the gate (``core.stats.gating``): --help prints it
@@ -64,6 +71,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="e.g. 3, or several: 1,2,3",
         resume=Resume.MEASURED,
         column="version",
+        kind=Kind.WHOLE,
     ),
     Field(
         "cases",
@@ -85,12 +93,14 @@ FIELDS: tuple[Field, ...] = (
         "attempts per case (default 5)",
         "N",
         parse=parse_attempts,
+        rule=at_least_one,
         setting="attempts",
         keyword="attempts",
         label="Attempts",
         placeholder="per case (default 5)",
         resume=Resume.GROWING,
         column="attempts",
+        kind=Kind.WHOLE,
     ),
     Field(
         "max_attempts",
@@ -100,10 +110,12 @@ FIELDS: tuple[Field, ...] = (
         "N",
         # Its floor (the attempts) is the validator's to check; a resume checks the stored one.
         parse=parse_attempts,
+        rule=at_least_one,
         setting="max_attempts",
         keyword="max_attempts",
         resume=Resume.GROWING,
         column="max_attempts",
+        kind=Kind.WHOLE,
     ),
     Field(
         "precision",
@@ -113,10 +125,12 @@ FIELDS: tuple[Field, ...] = (
         "W wide (default 0.2)",
         "W",
         parse=parse_precision,
+        rule=level,
         setting="precision",
         keyword="precision",
         resume=Resume.STOP_RULE,
         column="precision",
+        kind=Kind.NUMBER,
     ),
     Field(
         "k",
@@ -132,6 +146,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="pass@k's k (default 3)",
         resume=Resume.MEASURED,
         column="k",
+        kind=Kind.WHOLE,
     ),
     Field(
         "completion_only",
@@ -144,6 +159,7 @@ FIELDS: tuple[Field, ...] = (
         placeholder="accept cases with no check (a completed Turn passes)",
         resume=Resume.MEASURED,
         column="completion_only",
+        kind=Kind.SWITCH,
     ),
     Field(
         "baseline",
@@ -157,6 +173,7 @@ FIELDS: tuple[Field, ...] = (
         label="Baseline",
         placeholder="a version to compare with",
         resume=Resume.NOT_STORED,
+        kind=Kind.WHOLE,
     ),
     Field(
         "require",
@@ -165,12 +182,14 @@ FIELDS: tuple[Field, ...] = (
         "exit 1 when any case's pass@k is below X (0..1)",
         "X",
         parse=parse_require,
+        rule=share,
         setting="require",
         keyword="require",
         label="Require",
         placeholder="gate on pass@k, 0..1",
         resume=Resume.STOP_RULE,
         column="require",
+        kind=Kind.RATIO,
     ),
     Field(
         "confidence",
@@ -179,12 +198,14 @@ FIELDS: tuple[Field, ...] = (
         f"level of every interval, 0 < C < 1 (default 0.95 where shown); {CONFIDENT_GATE_MEANING}",
         "C",
         parse=parse_confidence,
+        rule=level,
         setting="confidence",
         keyword="confidence",
         label="Confidence",
         placeholder="intervals' level (0.95)",
         resume=Resume.STOP_RULE,
         column="confidence",
+        kind=Kind.NUMBER,
     ),
     Field(
         "family_wise",
@@ -197,6 +218,7 @@ FIELDS: tuple[Field, ...] = (
         label="Whole suite",
         placeholder="the gate's promise for the suite",
         column="family_wise",
+        kind=Kind.SWITCH,
     ),
     Field(
         "concurrency",
@@ -205,11 +227,13 @@ FIELDS: tuple[Field, ...] = (
         "most Runs in flight at once (default 4)",
         "N",
         parse=parse_concurrency,
+        rule=in_flight,
         setting="concurrency",
         keyword="concurrency",
         label="Concurrency",
         placeholder="Runs in flight (default 4)",
         column="concurrency",
+        kind=Kind.WHOLE,
     ),
     Field(
         "executor",
@@ -238,11 +262,13 @@ FIELDS: tuple[Field, ...] = (
         "per-attempt deadline in seconds (default 300)",
         "S",
         parse=parse_timeout,
+        rule=seconds,
         setting="timeout",
         keyword="timeout",
         label="Timeout",
         placeholder="seconds per attempt (300)",
         column="timeout",
+        kind=Kind.NUMBER,
     ),
     Field(
         "stack",
@@ -288,70 +314,7 @@ FIELDS: tuple[Field, ...] = (
         keyword=None,
         column="label",
     ),
-    Field(
-        "price_in",
-        "--price-in",
-        Group.MONEY,
-        "a stack agent's price per million input tokens",
-        "P",
-        parse=parse_price,
-        keyword="price_in",
-        label="Price in",
-        placeholder="USD per million tokens in",
-        tooltip="--price-in: what a million input tokens cost, in USD. A local agent's price "
-        "is in its agents file (price = { input_per_mtok, output_per_mtok }); one typed here wins "
-        "over the file. Give both prices, or neither.",
-        resume=Resume.PRICE,
-        column="price_in",
-    ),
-    Field(
-        "price_out",
-        "--price-out",
-        Group.MONEY,
-        "a stack agent's price per million output tokens",
-        "P",
-        parse=parse_price,
-        keyword="price_out",
-        label="Price out",
-        placeholder="USD per million tokens out",
-        tooltip="--price-out: what a million output tokens cost, in USD. A local agent's "
-        "price is in its agents file; one typed here wins over the file.",
-        resume=Resume.PRICE,
-        column="price_out",
-    ),
-    Field(
-        "budget_runs",
-        "--budget-runs",
-        Group.MONEY,
-        "start at most N Runs in all (resumes included; with --baseline, per version); "
-        "then end 'budget spent'; a resume may lower it, never raise it",
-        "N",
-        parse=parse_attempts,
-        setting="budget_runs",
-        keyword="budget_runs",
-        label="Budget runs",
-        placeholder="Runs at most (no limit)",
-        tooltip="--budget-runs: start at most this many Runs in all, resumes included; "
-        "then nothing new starts and the evaluation ends 'budget spent'.",
-        resume=Resume.BUDGET,
-        column="budget_runs",
-    ),
-    Field(
-        "budget_cost",
-        "--budget-cost",
-        Group.MONEY,
-        "start no attempt once this much is spent (needs prices); then end 'budget spent'",
-        "USD",
-        parse=parse_money,
-        setting="budget_cost",
-        keyword="budget_cost",
-        label="Budget cost",
-        placeholder="USD at most (no limit)",
-        tooltip="--budget-cost: start no attempt once this much (USD) is spent; needs "
-        "prices, typed here or in a local agent's agents file.",
-        resume=Resume.BUDGET,
-        column="budget_cost",
-    ),
+    *MONEY_FIELDS,
 )
 
 #: Each field by its name.
@@ -378,8 +341,8 @@ FORM_ORDER = (
     "completion_only",
     "family_wise",
 )
-#: The fields that set money and budgets, in the order they are checked and shown.
-COST_FIELDS = tuple(f.name for f in FIELDS if f.group is Group.MONEY)
+#: The Configure form's fields that set money and budgets (its Cost group), in their order.
+COST_FIELDS = tuple(f.name for f in FIELDS if f.group is Group.MONEY and f.label is not None)
 
 
 def flag_name(name: str) -> str:

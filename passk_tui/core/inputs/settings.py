@@ -1,7 +1,9 @@
 """What one evaluation measures and how it runs, with the checks both faces share.
 
 The parse functions raise InputError with a message that names no flag or
-field: the CLI prefixes the flag, the configure screen shows it by the field.
+field: the CLI prefixes the flag, the configure screen shows it by the field. A value
+given typed (the Python API) is held to the same rules (``at_least_one``, ``level``...,
+each taking the value and how to show it) by ``core.inputs.typed``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Settings:
     """``--budget-runs``: at most this many Runs started by the evaluation, resumes included."""
     budget_cost: Fraction | None = None
     """``--budget-cost``: no attempt starts once this much money is spent (exact)."""
+    budget_errors: int | None = None
+    """``--budget-errors``: no attempt starts once this many have errored, resumes included."""
     family_wise: bool = False
     """``--family-wise``: the gate's promise is the whole suite's, not each case's."""
     executor: str = "local"
@@ -74,24 +78,35 @@ def default_k(attempts: int) -> int:
     return min(DEFAULT_K, attempts)
 
 
-def parse_attempts(text: str) -> int:
-    value = parse_whole_number(text)
+def at_least_one(value: int, shown: str = "") -> int:
+    """An attempts count or a budget of Runs: 1 or more."""
     if value < 1:
         raise InputError(f"must be at least 1, got {value}")
     return value
 
 
-def parse_k(text: str, attempts: int) -> int:
-    value = parse_whole_number(text)
+def parse_attempts(text: str) -> int:
+    return at_least_one(parse_whole_number(text))
+
+
+def check_k(value: int, attempts: int) -> int:
+    """pass@k's k: between 1 and the attempts."""
     if not 1 <= value <= attempts:
         raise InputError(f"must be between 1 and the attempts ({attempts}), got {value}")
     return value
 
 
-def parse_max_attempts(text: str, attempts: int) -> int:
-    value = parse_whole_number(text)
+def check_max_attempts(value: int, attempts: int) -> int:
+    """An adaptive evaluation's cap: at least the attempts every case gets."""
     if value < attempts:
         raise InputError(f"must be at least the attempts ({attempts}), got {value}")
+    return value
+
+
+def level(value: float, shown: str) -> float:
+    """A confidence level or an interval's width: strictly between 0 and 1."""
+    if not 0.0 < value < 1.0:
+        raise InputError(f"must be strictly between 0 and 1, got {shown}")
     return value
 
 
@@ -101,9 +116,7 @@ def parse_confidence(text: str) -> float:
         value = float(text.strip())
     except ValueError:
         raise InputError(f"must be a number between 0 and 1, got {shorten(text)!r}") from None
-    if not 0.0 < value < 1.0:
-        raise InputError(f"must be strictly between 0 and 1, got {shorten(text.strip())}")
-    return value
+    return level(value, shorten(text.strip()))
 
 
 def parse_precision(text: str) -> float:
@@ -120,10 +133,21 @@ def parse_version(text: str) -> int:
 MAX_CONCURRENCY = 10_000
 
 
-def parse_concurrency(text: str) -> int:
-    value = parse_whole_number(text)
+def in_flight(value: int, shown: str = "") -> int:
+    """Runs in flight at once: between 1 and MAX_CONCURRENCY."""
     if not 1 <= value <= MAX_CONCURRENCY:
         raise InputError(f"must be between 1 and {MAX_CONCURRENCY:,}, got {value}")
+    return value
+
+
+def parse_concurrency(text: str) -> int:
+    return in_flight(parse_whole_number(text))
+
+
+def seconds(value: float, shown: str) -> float:
+    """A deadline: a positive, finite number of seconds."""
+    if not value > 0 or value == float("inf"):
+        raise InputError(f"must be a positive number of seconds, got {shown}")
     return value
 
 
@@ -132,9 +156,7 @@ def parse_timeout(text: str) -> float:
         value = float(text)
     except ValueError:
         raise InputError(f"must be a number of seconds, got {shorten(text)!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise InputError(f"must be a positive number of seconds, got {shorten(text)!r}")
-    return value
+    return seconds(value, repr(shorten(text)))
 
 
 #: The largest power of ten a --require may be written with: 1e-100000000 as an exact
@@ -164,8 +186,13 @@ def parse_require(text: str) -> Fraction:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise InputError(f"must be a number between 0 and 1, got {shorten(text)!r}") from None
+    return share(value, shorten(text))
+
+
+def share(value: Fraction, shown: str) -> Fraction:
+    """A gate: a share between 0 and 1, exact."""
     if not 0 <= value <= 1:
-        raise InputError(f"must be between 0 and 1, got {shorten(text)}")
+        raise InputError(f"must be between 0 and 1, got {shown}")
     return value
 
 
@@ -212,6 +239,11 @@ def parse_whole_number(text: str) -> int:
         value = int(stripped)
     except ValueError:
         raise InputError(f"must be a whole number, got {shorten(text)!r}") from None
+    return storable_whole(value, stripped)
+
+
+def storable_whole(value: int, shown: str) -> int:
+    """A whole number the store's 64-bit integers hold (``shown``: as it was written)."""
     if abs(value) > MAX_WHOLE_NUMBER:
-        raise InputError(f"must be at most {MAX_WHOLE_NUMBER}, got a {len(stripped)}-digit number")
+        raise InputError(f"must be at most {MAX_WHOLE_NUMBER}, got a {len(shown)}-digit number")
     return value

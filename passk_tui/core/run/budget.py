@@ -1,4 +1,5 @@
-"""Budgets (``--budget-runs``, ``--budget-cost``): the policy that starts nothing once one is spent.
+"""Budgets (``--budget-runs``, ``--budget-cost``, ``--budget-errors``): the policy that starts
+nothing once one is spent.
 
 A budget is held where attempts are handed out, so no face can get it wrong: the
 engine's workers ask ``BudgetedPolicy.next`` for every attempt, on one event loop,
@@ -8,7 +9,8 @@ replay of a key in flight starts no new Run and costs nothing. Money is counted 
 attempts land (every Turn that reported usage, errored ones included); the attempts
 in flight when it is spent finish and count, so a cost budget may end a little over,
 a Run budget never. What a resume spent before is counted from the store
-(``StoredEvaluation.runs_started`` and the records' cost).
+(``StoredEvaluation.runs_started`` and the records' cost). Errored attempts are counted
+as they land, like money (an attempt in flight may still err), a resume's from its records.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.policy import Pause, SamplingPolicy, Slot
 from passk_tui.core.stats.gating.stopping import StopReason
@@ -41,11 +43,15 @@ class BudgetedPolicy:
         *,
         runs_started: int = 0,
         cost_spent: Fraction = Fraction(0),
+        errored: int = 0,
         replays: Iterable[Slot] = (),
     ) -> None:
         self.inner = inner
         self.budget_runs = settings.budget_runs
         self.budget_cost = settings.budget_cost
+        self.budget_errors = settings.budget_errors
+        #: Attempts errored so far, this session's and the stored ones.
+        self.errored = errored
         self.price = settings.price
         #: Runs started so far, this session's and the stored ones.
         self.runs_started = runs_started
@@ -59,6 +65,12 @@ class BudgetedPolicy:
 
     def _exhausted(self) -> bool:
         if self.budget_runs is not None and self.runs_started >= self.budget_runs:
+            return True
+        return self._spent_as_landed()
+
+    def _spent_as_landed(self) -> bool:
+        """A budget counted as attempts land (money, errors) is spent."""
+        if self.budget_errors is not None and self.errored >= self.budget_errors:
             return True
         return self.budget_cost is not None and self.cost_spent >= self.budget_cost
 
@@ -86,6 +98,7 @@ class BudgetedPolicy:
 
     def landed(self, record: AttemptRecord) -> None:
         self._open.discard((record.case_index, record.attempt))
+        self.errored += record.outcome is Outcome.ERRORED
         if self.price is not None:
             self.cost_spent += self.price.cost(record.usage) or 0
         # The judge's Runs count too, when they land with their attempt (a Run budget may
@@ -112,7 +125,7 @@ class BudgetedPolicy:
     def most_left(self) -> int:
         """The most attempts still to start: the inner policy's, bounded by the Runs left."""
         left = self.inner.most_left()
-        if self.budget_cost is not None and self.cost_spent >= self.budget_cost:
+        if self._spent_as_landed():
             return min(left, len(self._replays))
         if self.budget_runs is not None:
             return min(left, max(0, self.budget_runs - self.runs_started) + len(self._replays))
@@ -152,7 +165,9 @@ def group_budget_line(settings: Settings, members: int, each: str) -> str | None
 
 def budgeted(settings: Settings) -> bool:
     """Whether the settings set a budget."""
-    return settings.budget_runs is not None or settings.budget_cost is not None
+    return any(
+        b is not None for b in (settings.budget_runs, settings.budget_cost, settings.budget_errors)
+    )
 
 
 def short_of_plan(progress: Progress, settings: Settings) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.budget import BudgetedPolicy, budgeted
 from passk_tui.core.run.policy import AdaptivePolicy, FixedPolicy, Slot
@@ -99,6 +99,7 @@ def sampling_policy(
         settings,
         runs_started=started,
         cost_spent=spent,
+        errored=sum(r.outcome is Outcome.ERRORED for r in records),
         replays=in_flight,
     )
 

@@ -17,7 +17,7 @@ from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.run.engine import Evaluation, Interleaved
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import validate
 from passk_tui.tui.app import messages
 from passk_tui.tui.app.run_export import export_ended
 from passk_tui.tui.dialogs.confirm import ConfirmScreen
@@ -49,7 +49,7 @@ RunRequest: TypeAlias = (
 
 def demo_settings() -> Settings:
     """The bundled demo: its suite, its local (simulated, flaky) agent, default settings."""
-    settings = check_settings({}, demo=True).settings
+    settings = validate({}, demo=True).settings
     assert settings is not None  # nothing given: nothing can be wrong
     return settings
 

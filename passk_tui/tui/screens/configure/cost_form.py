@@ -1,6 +1,6 @@
 """The configure form's cost fields: prices and budgets, their hints, and the line they fold to.
 
-The checks are the flags' (``check_settings``, and ``check_budget_priced`` for a local
+The checks are the flags' (``validate``, and ``check_budget_priced`` for a local
 agent's cost budget, which needs its agents file read: the validator reads nothing). What
 the agents file says a version costs is asked of ``evaluations.lookups``; a price typed
 in the form wins over it, as a flag does.

@@ -1,7 +1,7 @@
 """The configure form's model: field texts in, per-field errors and hints plus Settings out.
 
 Pure Python (no Textual), so the rules are testable on their own. Every check is
-the flags' own (``evaluations.settings_text.check_settings``); what the files and
+the flags' own (``evaluations.settings_text.validate``); what the files and
 the stack say is asked of ``evaluations.lookups``. This module adds the hints (the cost
 fields' are ``cost_form``'s).
 """
@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.schema import CONFIDENT_GATE_SHORT, form_fields
+from passk_tui.core.inputs.schema import CONFIDENT_GATE_SHORT, Origin, form_fields
 from passk_tui.core.inputs.settings import Settings, default_k
 from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
 from passk_tui.core.reading.vocabulary import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.lookups import count_cases, local_agents
-from passk_tui.evaluations.settings_text import check_settings
+from passk_tui.evaluations.settings_text import validate
 from passk_tui.tui.screens.configure.cost_form import check_cost
 
 #: The text fields, in the order the screen shows them (the SWITCHES are checkboxes).
@@ -71,7 +71,7 @@ def check_form(values: Mapping[str, str | bool]) -> FormCheck:
     given["key"] = str(values.get("key") or "") or None  # untrimmed: a space is the key's
     given["completion_only"] = completion_only
     given["family_wise"] = bool(values.get("family_wise", False))
-    verdict = check_settings(given)
+    verdict = validate(given, Origin.FORM)
     check.errors.update(verdict.errors)
     parsed = verdict.values
     attempts = parsed.get("attempts")
