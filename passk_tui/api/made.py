@@ -11,18 +11,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from passk_tui.api.results import Result
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.inputs.target_list import MatrixTarget
 from passk_tui.core.render.compare_text import plain_comparison
 from passk_tui.core.run.engine import Interleaved, Status
 from passk_tui.core.run.events import Event
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.evaluations.judging import JudgeCallables
 from passk_tui.evaluations.matrix import MatrixRun, find_group, new_matrix, resume_matrix
 from passk_tui.evaluations.matrix_reading import MatrixReading
 from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
-from passk_tui.evaluations.reading import EvaluationReading
+from passk_tui.evaluations.reading import reading_of
 from passk_tui.evaluations.recorded import RecordedEvaluation, TargetFactory
 from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.store import Store
@@ -87,7 +87,7 @@ class Made:
 
 def _result(evaluation: RecordedEvaluation, status: Status, stored: bool) -> Result:
     assert status != "failed"
-    return Result.of(EvaluationReading.of(evaluation), status, stored=stored)
+    return Result.of(reading_of(evaluation), status, stored=stored)
 
 
 def made(

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from passk_tui.core.errors import ExitCode
-from passk_tui.core.stats.gating.gate import Reading, gate_text
+from passk_tui.core.reading.vocabulary import Reading
+from passk_tui.core.text.figure_text import gate_text
 from passk_tui.reports.report import Report, SessionGate, build_report
 from passk_tui.store.models import StoredEvaluation
 

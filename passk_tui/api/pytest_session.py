@@ -27,13 +27,14 @@ from passk_tui.core.checks.panel import Judged, JudgeName, Judges
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.render.table import plain_table
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case as CoreCase
 from passk_tui.core.run.cases import cases_of_rows
 from passk_tui.core.run.engine import Evaluation, Interleaved
 from passk_tui.core.run.sampling import reading, sampling_policy
-from passk_tui.core.stats.gating.gate import Reading, gate_lines, how_read
+from passk_tui.core.text.figure_text import how_read
 from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.judging import StoredJudges, judges_for
 from passk_tui.evaluations.recorded import file_sha256
@@ -83,9 +84,9 @@ class MarkedTest:
     settings: Settings
     evaluation: Evaluation
 
-    def reading(self) -> Reading:
+    def read(self) -> EvaluationReading:
         """The test read as its marker says (its k, its gate, its level): what pytest decided."""
-        return reading(self.evaluation.progress.all_figures(), self.settings)
+        return EvaluationReading(self.name, self.settings, self.evaluation.progress)
 
 
 class MarkedTests:
@@ -155,12 +156,9 @@ class MarkedTests:
             raise
         if evaluation.status == "failed":
             pytest.fail(f"passk: {evaluation.error}", pytrace=False)
-        read = test.reading()
+        read = test.read()
         if read.exit_code:
-            said = gate_lines(read)
-            shown = read if settings.confidence is not None else None
-            table = plain_table(evaluation.progress.all_figures(), settings.k, shown)
-            pytest.fail("\n".join([*said, table.rstrip("\n")]), pytrace=False)
+            pytest.fail("\n".join([*read.gate_lines(), read.table().rstrip("\n")]), pytrace=False)
 
     def _session_store(self, session: pytest.Session) -> SessionStore:
         """The session's evaluation, made (or an unfinished one continued) at its first marked
@@ -228,7 +226,7 @@ class MarkedTests:
             from passk_tui.api.pytest_report import session_report
             from passk_tui.reports.export import export
 
-            report = session_report(stored, {t.name: t.reading() for t in self.tests})
+            report = session_report(stored, {t.name: t.read().reading for t in self.tests})
             lines.append(f"wrote {export(report, self.export)}")
         return lines
 

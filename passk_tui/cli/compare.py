@@ -9,8 +9,8 @@ from pathlib import Path
 
 from passk_tui.cli.flags import FlagParser
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.render.compare_text import plain_comparison, regression_lines
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.text.terminal_text import message_line, terminal_safe
 from passk_tui.evaluations.settings_text import flag
 from passk_tui.reports.compare_export import RENDERERS, check_comparison_export, export_comparison

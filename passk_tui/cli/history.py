@@ -6,9 +6,9 @@ from __future__ import annotations
 from passk_tui.cli.flags import parse_history
 from passk_tui.cli.output import fail, print_out, say
 from passk_tui.core.errors import ExitCode, InputError, RunError
+from passk_tui.core.reading.trends import TrendsReading
 from passk_tui.core.render.flaky_text import plain_flakiness
 from passk_tui.core.render.table import plain_columns
-from passk_tui.core.stats.trends.flakiness import flakiness
 from passk_tui.store import Store
 from passk_tui.store.history import history_rows
 from passk_tui.store.trends import agent_series
@@ -44,4 +44,4 @@ def run_flaky(agent: str | None) -> int:
         f"{agent}: {len(series)} evaluations ({imported} imported), versions {versions}; "
         "a verdict is the gate's, or all passed without one"
     )
-    return 0 if print_out(plain_flakiness(flakiness(series))) else ExitCode.CANNOT_RUN
+    return 0 if print_out(plain_flakiness(TrendsReading(series).flakiness)) else ExitCode.CANNOT_RUN

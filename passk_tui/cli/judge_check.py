@@ -21,7 +21,7 @@ from passk_tui.core.inputs.settings import (
     parse_whole_number,
 )
 from passk_tui.core.run.labels import load_labels
-from passk_tui.core.stats.rates.intervals import outward_ends
+from passk_tui.core.text.figure_text import outward_ends
 from passk_tui.evaluations.judge_check import check_judge
 from passk_tui.evaluations.settings_text import flag
 

@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING, TextIO
 
 from passk_tui.cli.output import resume_hint, to_devnull
 from passk_tui.core.errors import signalled_exit
-from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.render.extent_text import attempts_cell, budget_label, time_left_text
 from passk_tui.core.run.engine import Evaluation, Interleaved, Status
 from passk_tui.core.run.stop_signals import Stop, StopSignals
-from passk_tui.core.stats.extent import progress_extent
-from passk_tui.core.stats.progress import Progress
 from passk_tui.core.text.amounts import clock
 from passk_tui.core.text.decimals import fixed
 
@@ -57,7 +55,7 @@ async def run_live(
     resume_id = evaluation.evaluations[-1].evaluation_id
     if line is None:
         first = evaluation.evaluations[0]
-        line = lambda: progress_line(first.progress, first.settings)  # noqa: E731
+        line = lambda: progress_line(first)  # noqa: E731
     try:
         await evaluation.prepare()
     except BaseException:
@@ -169,18 +167,24 @@ def fit_to_width(text: str, columns: int) -> str:
     return cut + "…"
 
 
-def progress_line(progress: Progress, settings: Settings) -> str:
+def progress_line(evaluation: Evaluation) -> str:
     """The live line: attempts done of planned (adaptive: of at most), in flight, rate,
     outcomes so far, time, time left (adaptive, while the total may grow: at most); a Run
     budget below the plan: of what it allows, ``12/≤14 attempts (Run budget)``."""
+    progress = evaluation.progress
     rate = progress.rate()
-    extent = progress_extent(progress, settings)
+    extent = _reading(evaluation).attempts_extent
     return (
         f"{attempts_cell(extent)} attempts{budget_label(extent)}  {progress.in_flight} in flight  "
         f"{fixed(rate, 1)}/s  passed {sum(progress.passed)}  wrong {sum(progress.wrong)}  "
         f"errored {sum(progress.errored)}  {clock(progress.elapsed())}  "
         f"{time_left_text(extent, rate)}"
     ).rstrip()
+
+
+def _reading(evaluation: Evaluation) -> EvaluationReading:
+    """The evaluation's reading as it stands (only its attempts are asked of it here)."""
+    return EvaluationReading(evaluation.evaluation_id, evaluation.settings, evaluation.progress)
 
 
 def together_line(sides: Sequence[tuple[str, Evaluation]]) -> str:
@@ -190,7 +194,7 @@ def together_line(sides: Sequence[tuple[str, Evaluation]]) -> str:
     for label, evaluation in sides:
         p = evaluation.progress
         shown.append(
-            f"{label} {attempts_cell(progress_extent(p, evaluation.settings))} "
+            f"{label} {attempts_cell(_reading(evaluation).attempts_extent)} "
             f"passed {sum(p.passed)} wrong {sum(p.wrong)} errored {sum(p.errored)}"
         )
     in_flight = sum(evaluation.progress.in_flight for _, evaluation in sides)

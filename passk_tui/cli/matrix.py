@@ -26,7 +26,7 @@ from passk_tui.cli.output import (
     stopped_exit,
 )
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.evaluations.matrix import (
     MatrixRun,
     find_group,

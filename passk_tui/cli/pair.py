@@ -19,13 +19,12 @@ from passk_tui.cli.live import failed_together, run_together, together_line
 from passk_tui.cli.output import export_said, fail, interrupted, resume_hint, say, stopped_exit
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.bounds import refused_usage_line
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.inputs.settings import parse_confidence, parse_version
+from passk_tui.core.reading.gate_words import gate_lines
 from passk_tui.core.render.error_groups import error_groups, errors_said
-from passk_tui.core.run.sampling import gate_confidence
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
-from passk_tui.core.stats.gating.gate import gate_lines, read
-from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
+from passk_tui.evaluations.reading import reading_of
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
 from passk_tui.reports.compare_export import check_comparison_export, export_comparison
 from passk_tui.store.comparison import ComparedEvaluations
@@ -133,12 +132,8 @@ def _report_pair_end(
 def _candidate_gate(compared: ComparedEvaluations, level: float | None, shown: str | None) -> int:
     """The ``--require`` gate on the candidate, its lines on stderr; its exit status."""
     stored = compared.candidate
-    s = stored.settings
     # An adaptive candidate reads anytime-valid intervals, always with the confident gate.
-    level = level if level is not None else gate_confidence(s)
-    figures = stored.figures()
-    method = evaluation_choice(s, figures).method
-    reading = read(figures, s.require, level, method, s.family_wise)
+    reading = reading_of(stored).read_at(level)
     for line in gate_lines(reading, shown):
         say(f"B (version {stored.settings.version}) {line}")
     return reading.exit_code

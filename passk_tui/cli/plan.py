@@ -17,6 +17,7 @@ from passk_tui.core.inputs.settings import (
     parse_require,
 )
 from passk_tui.core.inputs.settings import parse_whole_number as parse_seed
+from passk_tui.core.reading.vocabulary import DEFAULT_CONFIDENCE
 from passk_tui.core.render import plan_text
 from passk_tui.core.stats.costs.plan_cost import AttemptTokens, attempts_cost, undecided_costs
 from passk_tui.core.stats.gating.family_wise import case_level
@@ -36,7 +37,6 @@ from passk_tui.core.stats.plan.gate_chance import (
     plan_rows,
 )
 from passk_tui.core.stats.plan.gate_thresholds import MAX_PLANNED, Thresholds
-from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.cost_settings import PRICES, price_pair
 from passk_tui.evaluations.settings_text import flag
 

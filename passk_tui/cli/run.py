@@ -14,7 +14,7 @@ from passk_tui.core.errors import ExitCode, InputError, RunError
 from passk_tui.core.run.engine import Interleaved
 from passk_tui.core.run.gc_thresholds import relaxed_gc
 from passk_tui.evaluations.new import new_evaluation
-from passk_tui.evaluations.reading import EvaluationReading
+from passk_tui.evaluations.reading import reading_of
 from passk_tui.evaluations.recorded import RecordedEvaluation
 from passk_tui.evaluations.resume import resume_evaluation
 from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
@@ -97,7 +97,7 @@ def report_end(
         code = fail(RunError(evaluation.error or "the evaluation failed"))
         resume_hint(evaluation.evaluation_id)
     else:
-        reading = EvaluationReading.of(evaluation)
+        reading = reading_of(evaluation)
         if not print_out(reading.table(), evaluation.evaluation_id):
             return ExitCode.CANNOT_RUN
         for line in reading.error_lines():

@@ -17,6 +17,7 @@ from typing import Any
 
 from passk_tui import demo
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.inputs.target_list import (
     MatrixTarget,
@@ -28,7 +29,6 @@ from passk_tui.core.inputs.target_list import (
 )
 from passk_tui.core.run.budget import group_budget_line
 from passk_tui.core.run.events import Event
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.group_run import (
     GroupRun,
     MemberListener,

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
 from passk_tui.core.render.matrix.text import matrix_regression_lines, plain_matrix
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
 from passk_tui.core.stats.comparing.matrix import MatrixComparison, compare_matrix
-from passk_tui.evaluations.reading import EvaluationReading
+from passk_tui.evaluations.reading import EvaluationReading, reading_of
 from passk_tui.store import Store
 from passk_tui.store.comparison import side
 from passk_tui.store.groups import Group
@@ -47,7 +47,7 @@ class MatrixReading:
     @cached_property
     def readings(self) -> list[EvaluationReading]:
         """Each target's own reading: figures, intervals, gate."""
-        return [EvaluationReading.of(s) for s in self.stored]
+        return [reading_of(s) for s in self.stored]
 
     @cached_property
     def comparison(self) -> MatrixComparison:

@@ -18,11 +18,14 @@ from math import inf
 from pathlib import Path
 from typing import Any
 
+from passk_tui.core.reading.vocabulary import (
+    CaseComparison,
+    CaseFigures,
+    ChangeVerdict,
+    Comparison,
+    SuiteComparison,
+)
 from passk_tui.core.render.compare_text import comparison_rows, count_line, notes, suite_line
-from passk_tui.core.stats.comparing.compare import CaseComparison, ChangeVerdict, Comparison
-from passk_tui.core.stats.comparing.suite import SuiteComparison
-from passk_tui.core.stats.costs.case_costs import evaluation_cost
-from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.reports.compare_html import render_html
 from passk_tui.reports.export import check_export_path, figures_json, md_cell, md_row, write_file
 from passk_tui.reports.report import iso_time
@@ -123,9 +126,10 @@ def _cost_json(compared: ComparedEvaluations) -> dict[str, Any]:
         return None if value is None else float(value)
 
     a, b = compared.costs()
+    total_a, total_b = compared.cost_totals()
     return {
-        "a": money(evaluation_cost(a)),
-        "b": money(evaluation_cost(b)),
+        "a": money(total_a),
+        "b": money(total_b),
         "cost_per_pass": {
             x.name: {"a": money(x.cost_per_pass), "b": money(y.cost_per_pass)}
             for x, y in zip(a, b, strict=True)

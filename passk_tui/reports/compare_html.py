@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from passk_tui.core.inputs.agent_definition import describe, outside_verdict
+from passk_tui.core.reading.vocabulary import CaseComparison, CaseFigures, ChangeVerdict
 from passk_tui.core.render.compare_text import count_line, notes, p_text, signed, suite_line
-from passk_tui.core.stats.comparing.compare import CaseComparison, ChangeVerdict
-from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.intervals import interval_text, level_text
+from passk_tui.core.text.figure_text import interval_text, level_text
 from passk_tui.reports.html_page import (
     attempts_grid,
     blocks,

@@ -1,21 +1,22 @@
 """What an evaluation cost, as every export lays it out: tokens, durations, money and budgets.
 
-The figures are ``core.stats.costs.case_costs``'s, read once into the Report; here they are
+The figures are the evaluation's reading's (``core.reading``), made once; here they are
 only written: in .json the totals and p50 / p95 per attempt as numbers (a cost as its
 exact decimal, written as a JSON number), null where unknown; in .csv one column each,
 ``-`` where unknown; in .html a table of its own beside the results. Percentiles are
-numpy's "linear" (``core.stats.costs.case_costs.percentile``).
+numpy's "linear", as the costs are worked out in core.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from passk_tui.core.inputs.price import money_text
+from passk_tui.core.reading.evaluation import EvaluationReading
+from passk_tui.core.reading.vocabulary import CaseCosts, Spread
 from passk_tui.core.run.budget import short_of_plan
-from passk_tui.core.stats.costs.case_costs import CaseCosts, Spread, evaluation_cost
 from passk_tui.core.text.decimals import exact_decimal, fixed
 from passk_tui.reports.html_page import esc, settings_list
 from passk_tui.store.models import StoredEvaluation
@@ -62,7 +63,7 @@ def case_json(row: CaseCosts, raw: Raw) -> dict[str, Any]:
 
 
 def evaluation_json(
-    stored: StoredEvaluation, rows: Sequence[CaseCosts], raw: Raw
+    stored: StoredEvaluation, reading: EvaluationReading, raw: Raw
 ) -> dict[str, Any]:
     """The evaluation's ``cost``, its prices and budgets, and why it ended (``status_reason``)."""
     s = stored.settings
@@ -70,7 +71,7 @@ def evaluation_json(
     progress = stored.progress()
     return {
         "status_reason": stored.status_reason,
-        "cost": money_json(evaluation_cost(rows), raw),
+        "cost": money_json(reading.total_cost, raw),
         "price": None
         if price is None
         else {"input_per_mtok": raw(price[0]), "output_per_mtok": raw(price[1])},
@@ -136,7 +137,7 @@ def _cell(value: float | None, digits: int) -> str:
     return f'<td class="num">{esc(_number_text(value, digits))}</td>'
 
 
-def cost_section(stored: StoredEvaluation, rows: Sequence[CaseCosts]) -> str:
+def cost_section(stored: StoredEvaluation, reading: EvaluationReading) -> str:
     """The report's "What it cost" section: per case tokens, durations and money, the total."""
     s = stored.settings
     priced = s.price is not None
@@ -146,8 +147,8 @@ def cost_section(stored: StoredEvaluation, rows: Sequence[CaseCosts]) -> str:
         "<th>in p50 / p95</th><th>out p50 / p95</th><th>seconds p50 / p95</th>"
         f"{money_head}</tr></thead>"
     )
-    body = "".join(_row(row, priced) for row in rows)
-    total = evaluation_cost(rows)
+    body = "".join(_row(row, priced) for row in reading.costs)
+    total = reading.total_cost
     lines = [
         "Tokens come from each Turn's usage; an attempt that reported none is left out "
         "(unknown, not 0). p50 / p95 are per attempt (linear interpolation, as numpy's "

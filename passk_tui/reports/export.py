@@ -24,14 +24,19 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.errors import ExitCode, InputError
+from passk_tui.core.reading.vocabulary import CaseFigures, FigureIntervals, Interval
 from passk_tui.core.render.reruns_text import reruns
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.stats.costs.case_costs import known_sum
-from passk_tui.core.stats.gating.family_wise import promise_words
-from passk_tui.core.stats.gating.gate import gate_text
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals, yes_no
-from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text, outward_ends
+from passk_tui.core.text.figure_text import (
+    gate_text,
+    interval_text,
+    level_text,
+    outward_ends,
+    promise_words,
+    two_decimals,
+    yes_no,
+)
 from passk_tui.reports import costs, judge_json
 from passk_tui.reports.curve_json import curve_json
 from passk_tui.reports.json_text import compact_json
@@ -277,12 +282,10 @@ def render_json(report: Report) -> str:
             "cases_sha256": stored.cases_sha256,
             # Attempts run again elsewhere because their Ray node died (each counted once).
             "reruns": reruns(stored.records),
-            **costs.evaluation_json(stored, report.costs, raw),
-            **judge_json.evaluation_json(stored.records, raw),
+            **costs.evaluation_json(stored, report.evaluation, raw),
+            **judge_json.evaluation_json(report.evaluation, raw),
             # A simulated user's money, apart from the agent's and the judge's.
-            "user_cost": costs.money_json(
-                known_sum(row.user_cost for row in report.conversations), raw
-            ),
+            "user_cost": costs.money_json(report.evaluation.user_cost, raw),
         },
         "intervals": {
             "level": reading.level,
@@ -297,7 +300,7 @@ def render_json(report: Report) -> str:
                 **_case_json(c, verbatim),
                 **costs.case_json(row, raw),
                 "conversation": conversation_json(shape, raw),
-                **judge_json.case_json([r for r in stored.records if r.case_index == i], raw),
+                **judge_json.case_json(report.evaluation, i, raw),
             }
             for i, (c, row, shape) in enumerate(
                 zip(report.cases, report.costs, report.conversations, strict=True)
@@ -317,7 +320,7 @@ def render_json(report: Report) -> str:
                 "started": iso_time(r.started),
                 "ended": iso_time(r.ended),
                 "duration": r.duration,
-                "judge": judge_json.attempt_json(r, verbatim, raw),
+                "judge": judge_json.attempt_json(report.evaluation, r, verbatim, raw),
                 "transcript": verbatim(transcript_json(r, stored.cases[r.case_index])),
             }
             for r in stored.records

@@ -16,10 +16,9 @@ from importlib.resources import files
 from itertools import groupby
 from typing import Any
 
+from passk_tui.core.reading.vocabulary import Cell, Interval
 from passk_tui.core.render.glyphs import NAMES, SYMBOLS
 from passk_tui.core.run.cases import Case
-from passk_tui.core.stats.progress import Cell
-from passk_tui.core.stats.rates.intervals import Interval
 from passk_tui.core.text.terminal_text import terminal_safe_lines
 from passk_tui.core.version import __version__
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from passk_tui.core.render.judge_text import judge_lines
-from passk_tui.core.stats.agreement.judge_votes import judge_agreements
-from passk_tui.core.stats.costs.judge_costs import judge_costs
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.reports.html_page import esc
-from passk_tui.store.models import StoredEvaluation
 
 
-def judge_section(stored: StoredEvaluation) -> list[str]:
+def judge_section(reading: EvaluationReading) -> list[str]:
     """The judge's agreement with itself (and its cost), when a case has a `judge` check."""
-    lines = judge_lines(judge_agreements(stored.records), judge_costs(stored.records))
+    lines = reading.judge_lines()
     if not lines:
         return []
     items = "".join(f"<li>{esc(line)}</li>" for line in lines)

@@ -3,23 +3,19 @@ cost, and each attempt's ``judge`` (its votes in words and every Run of the judg
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from passk_tui.core.attempt import AttemptRecord, Vote
-from passk_tui.core.stats.agreement.judge_votes import (
-    answer_votes,
-    judge_agreements,
-    unanimous_share,
-)
-from passk_tui.core.stats.costs.judge_costs import JudgeCosts, judge_costs
+from passk_tui.core.reading.evaluation import EvaluationReading
+from passk_tui.core.reading.vocabulary import JudgeCosts
 from passk_tui.reports.costs import Raw, money_json
 
 #: A value from outside written compactly as JSON (the .json renderer's ``verbatim``).
 Verbatim = Callable[[Any], str]
 
 
-def evaluation_json(records: Sequence[AttemptRecord], raw: Raw) -> dict[str, Any]:
+def evaluation_json(reading: EvaluationReading, raw: Raw) -> dict[str, Any]:
     """The evaluation's ``judge`` (the first judge's agreement; null without one), ``judges``
     (every judge's, for a suite with several) and ``judge_cost``."""
     agreements = [
@@ -32,18 +28,19 @@ def evaluation_json(records: Sequence[AttemptRecord], raw: Raw) -> dict[str, Any
             "fleiss_kappa": a.fleiss_kappa,
             "line": a.line(),
         }
-        for a in judge_agreements(records)
+        for a in reading.judges
     ]
     return {
         "judge": agreements[0] if agreements else None,
         "judges": agreements,
-        **_costs_json(judge_costs(records), raw),
+        **_costs_json(reading.judge_costs, raw),
     }
 
 
-def case_json(records: Sequence[AttemptRecord], raw: Raw) -> dict[str, Any]:
+def case_json(reading: EvaluationReading, case_index: int, raw: Raw) -> dict[str, Any]:
     """A case's ``unanimous`` share of judged answers (null: none judged) and its judge cost."""
-    return {"unanimous": unanimous_share(records), **_costs_json(judge_costs(records), raw)}
+    unanimous, costs = reading.case_judging(case_index)
+    return {"unanimous": unanimous, **_costs_json(costs, raw)}
 
 
 def _costs_json(costs: JudgeCosts, raw: Raw) -> dict[str, Any]:
@@ -54,11 +51,13 @@ def _costs_json(costs: JudgeCosts, raw: Raw) -> dict[str, Any]:
     }
 
 
-def attempt_json(record: AttemptRecord, verbatim: Verbatim, raw: Raw) -> dict[str, Any] | None:
+def attempt_json(
+    reading: EvaluationReading, record: AttemptRecord, verbatim: Verbatim, raw: Raw
+) -> dict[str, Any] | None:
     """An attempt's ``judge``: ``votes 2/3 pass`` and each judge Run; null when none judged it."""
     if not record.votes:
         return None
-    answers = answer_votes(record.votes)
+    answers = reading.votes(record)
     first = answers[0]
     return {
         "agent": first.agent,

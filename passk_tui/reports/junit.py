@@ -15,10 +15,15 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from passk_tui.core.stats.gating.gate import Reading, gate_text
-from passk_tui.core.stats.rates.figures import FigureIntervals, two_decimals, yes_no
-from passk_tui.core.stats.rates.intervals import Interval, interval_text, level_text
+from passk_tui.core.reading.vocabulary import FigureIntervals, Interval, Reading
 from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.figure_text import (
+    gate_text,
+    interval_text,
+    level_text,
+    two_decimals,
+    yes_no,
+)
 from passk_tui.reports.report import CaseReport, Report, failure_text, iso_time, read_as
 
 #: Characters XML 1.0 cannot hold at all (even escaped): control characters, lone surrogates.

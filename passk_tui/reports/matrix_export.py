@@ -15,12 +15,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from passk_tui.core.inputs.target_list import MatrixTarget
+from passk_tui.core.reading.vocabulary import MATRIX_HOLM, CaseFigures, MatrixComparison, Reading
 from passk_tui.core.render.compare_text import count_line, p_text, signed, suite_line
 from passk_tui.core.render.matrix.cells import band, cell_text
-from passk_tui.core.stats.comparing.compare import MATRIX_HOLM
-from passk_tui.core.stats.comparing.matrix import MatrixComparison
-from passk_tui.core.stats.gating.gate import Reading
-from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.reports.compare_export import _case_json, _suite_json, _verdict_counts
 from passk_tui.reports.export import check_export_path, render_json, write_file
 from passk_tui.reports.html_page import esc, interval_bar, page

@@ -6,19 +6,24 @@ lay this out; none of them computes a figure or decides a verdict.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.reading.evaluation import EvaluationReading
+from passk_tui.core.reading.vocabulary import (
+    CaseCosts,
+    CaseFigures,
+    CaseReading,
+    ConversationSpread,
+    IntervalChoice,
+    Reading,
+    StopReason,
+)
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.run.sampling import gate_confidence
-from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
-from passk_tui.core.stats.costs.conversation_spread import ConversationSpread, conversation_spreads
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, how_read, read
-from passk_tui.core.stats.gating.stopping import StopReason
-from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.interval_choice import IntervalChoice, evaluation_choice
+from passk_tui.core.text.figure_text import how_read
 from passk_tui.reports.json_text import compact_json
 from passk_tui.store.models import StoredEvaluation
 
@@ -61,19 +66,31 @@ class SessionGate:
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """An evaluation read for export: the stored evaluation, the gate's reading, a report per case."""
+    """An evaluation read for export: the stored evaluation, its one reading, the gate's
+    reading at the report's level, a report per case."""
 
     stored: StoredEvaluation
+    evaluation: EvaluationReading
+    """The evaluation's one reading (``core.reading``): its method, costs, conversations, judge."""
     reading: Reading
     cases: tuple[CaseReport, ...]
-    #: The evaluation's interval method and why (``core.stats.rates.interval_choice``).
-    intervals: IntervalChoice
-    costs: tuple[CaseCosts, ...] = ()
-    """Per case, in case order: tokens, durations and money (``core.stats.costs.case_costs``)."""
-    conversations: tuple[ConversationSpread, ...] = ()
-    """Per case, in case order: turns, tool calls and steps per attempt (p50 / p95)."""
     session: SessionGate | None = None
     """A pytest session's gate, its tests' own (``api/pytest_report.py``); None: the reading's."""
+
+    @property
+    def intervals(self) -> IntervalChoice:
+        """The evaluation's interval method and why."""
+        return self.evaluation.choice
+
+    @property
+    def costs(self) -> Sequence[CaseCosts]:
+        """Per case, in case order: tokens, durations and money."""
+        return self.evaluation.costs
+
+    @property
+    def conversations(self) -> Sequence[ConversationSpread]:
+        """Per case, in case order: turns, tool calls and steps per attempt (p50 / p95)."""
+        return self.evaluation.conversations
 
     @property
     def duration(self) -> float:
@@ -97,13 +114,10 @@ class Report:
 
 def build_report(source: StoredEvaluation | Evaluation, confidence: float | None = None) -> Report:
     """Read ``source`` at ``confidence`` (None: as its settings say, ``core.run.sampling``), by the
-    evaluation's own method (``core.stats.rates.interval_choice``: anytime-valid once n was chosen by looking)."""
+    evaluation's own method (anytime-valid once n was chosen by looking)."""
     stored = source if isinstance(source, StoredEvaluation) else snapshot(source)
-    s = stored.settings
-    level = confidence if confidence is not None else gate_confidence(s)
-    figures = stored.figures()
-    choice = evaluation_choice(s, figures)
-    reading = read(figures, s.require, level, choice.method, s.family_wise)
+    evaluation = stored.reading()
+    reading = evaluation.read_at(confidence)
     durations = [0.0] * len(stored.cases)
     failures: list[AttemptRecord | None] = [None] * len(stored.cases)
     for r in sorted(stored.records, key=lambda r: (r.case_index, r.attempt)):
@@ -114,10 +128,7 @@ def build_report(source: StoredEvaluation | Evaluation, confidence: float | None
         CaseReport(case, case_reading, durations[i], failures[i], stored.stop_reasons.get(i))
         for i, (case, case_reading) in enumerate(zip(stored.cases, reading.cases, strict=True))
     )
-    names = [c.name for c in stored.cases]
-    costs = case_costs(names, stored.records, s.price)
-    shapes = tuple(conversation_spreads(names, stored.records))
-    return Report(stored, reading, cases, choice, tuple(costs), conversations=shapes)
+    return Report(stored, evaluation, reading, cases)
 
 
 def read_as(c: CaseReport, report: Report) -> tuple[Reading, CaseReading]:

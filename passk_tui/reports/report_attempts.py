@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.reading.vocabulary import Cell
 from passk_tui.core.render.glyphs import SYMBOLS
 from passk_tui.core.render.judge_text import votes_said
-from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.decimals import fixed
 from passk_tui.reports.html_page import cut_text, value_text
 

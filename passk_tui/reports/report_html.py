@@ -17,12 +17,18 @@ from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.agent_definition import describe, fields, outside_verdict
 from passk_tui.core.inputs.price import price_text
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.vocabulary import (
+    CaseFigures,
+    CaseReading,
+    FigureIntervals,
+    GateVerdict,
+    Interval,
+    Reading,
+    StopReason,
+)
 from passk_tui.core.render.adaptive_text import stop_rule_text
 from passk_tui.core.run.cases import Case
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_text
-from passk_tui.core.stats.gating.stopping import StopReason
-from passk_tui.core.stats.rates.figures import CaseFigures, FigureIntervals, two_decimals
-from passk_tui.core.stats.rates.intervals import GateVerdict, Interval, interval_text, level_text
+from passk_tui.core.text.figure_text import gate_text, interval_text, level_text, two_decimals
 from passk_tui.reports.costs import cost_section
 from passk_tui.reports.html_page import (
     attempts_grid,
@@ -112,9 +118,9 @@ def render_report(report: Report) -> str:
             _split(rows),
             '<h2 id="results">Results</h2>',
             *(_table(*group, anchor=f"figures{i or ''}") for i, group in enumerate(groups)),
-            *judge_section(stored),
+            *judge_section(report.evaluation),
             '<h2 id="cost">What it cost</h2>',
-            cost_section(stored, report.costs),
+            cost_section(stored, report.evaluation),
             "<h2>Settings</h2>",
             _settings(report),
             '<h2 id="attempts">Attempts per case</h2>',

@@ -7,10 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from passk_tui.core.attempt import AttemptRecord, transcript_of
+from passk_tui.core.reading.vocabulary import ConversationSpread, Spread
 from passk_tui.core.render.transcript_text import entries
 from passk_tui.core.run.cases import Case
-from passk_tui.core.stats.costs.case_costs import Spread
-from passk_tui.core.stats.costs.conversation_spread import ConversationSpread
 from passk_tui.core.text.amounts import counted
 from passk_tui.reports.costs import Raw, money_json
 from passk_tui.reports.html_page import cut_text, esc

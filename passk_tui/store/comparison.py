@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from passk_tui.core.inputs.agent_definition import changed_warning, labelled, same_measure
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.render.cost_text import comparison_cost_lines
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, Comparison, Side, compare
-from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs
+from passk_tui.core.stats.comparing.compare import Comparison, Side, compare
+from passk_tui.core.stats.costs.case_costs import CaseCosts, case_costs, evaluation_cost
 from passk_tui.core.stats.rates.interval_choice import n_chosen_by_looking
 from passk_tui.store.database import Store
 from passk_tui.store.models import StoredEvaluation
@@ -85,6 +86,11 @@ class ComparedEvaluations:
             return case_costs(names, records, stored.settings.price)
 
         return of(self.baseline), of(self.candidate)
+
+    def cost_totals(self) -> tuple[Fraction | None, Fraction | None]:
+        """Each side's cost over the compared cases (None: no case has one), A then B."""
+        a, b = self.costs()
+        return evaluation_cost(a), evaluation_cost(b)
 
     def cost_lines(self) -> list[str]:
         """After the table: cost per passed attempt for A and B side by side, when either

@@ -9,9 +9,10 @@ from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.extent_text import attempts_cell
 from passk_tui.core.run.sampling import reading
 from passk_tui.core.stats.gating.gate import read
-from passk_tui.core.stats.rates.figures import UNDEFINED, CaseFigures
+from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.core.stats.rates.interval_choice import evaluation_choice
 from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
+from passk_tui.core.text.figure_text import UNDEFINED
 from passk_tui.store.models import EvaluationSummary
 
 HEADERS = ("id", "when", "agent", "version", "cases", "attempts", "status", "under gate")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.stats.extent import Extent
@@ -109,6 +110,12 @@ class StoredEvaluation:
         progress.add(self.records)
         progress.stop_reasons = self.stop_reasons
         return progress
+
+    def reading(self) -> EvaluationReading:
+        """Its one reading (``core.reading``), as every face and export renders it."""
+        return EvaluationReading(
+            self.id, self.settings, self.progress(), self.status_reason, lambda: self.records
+        )
 
     def figures(self) -> list[CaseFigures]:
         return self.progress().all_figures()

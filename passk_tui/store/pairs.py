@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.store.comparison import ComparedEvaluations, compare_stored
 from passk_tui.store.database import Store
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from passk_tui.core.errors import ExitCode
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.tui.view import EvaluationView
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from passk_tui.core.errors import ExitCode
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.render.compare_text import regression_lines
-from passk_tui.core.stats.comparing.compare import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.tui.view import EvaluationView
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ async def take(folder: Path) -> list[Path]:
 
 async def _take_once(folder: Path, settle: bool = False) -> list[Path]:
     from passk_tui import demo
-    from passk_tui.core.stats.progress import Cell
+    from passk_tui.core.reading.vocabulary import Cell
     from passk_tui.tui.app.app import PasskApp
     from passk_tui.tui.app.screenshot_saving import preserve_spaces
     from passk_tui.tui.screens.configure.form import blank_form

@@ -8,22 +8,20 @@ from typing import TYPE_CHECKING
 
 from passk_tui.core.inputs.agent_definition import Definition, labelled
 from passk_tui.core.inputs.settings import Settings
-from passk_tui.core.render.judge_text import judge_lines
+from passk_tui.core.reading.evaluation import EvaluationReading
+from passk_tui.core.reading.vocabulary import (
+    CaseCosts,
+    CaseFigures,
+    CaseReading,
+    Cell,
+    ConversationSpread,
+    Extent,
+    IntervalChoice,
+    Progress,
+    Reading,
+)
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
-from passk_tui.core.run.sampling import reading as settings_reading
-from passk_tui.core.stats.agreement.judge_votes import judge_agreements
-from passk_tui.core.stats.costs.case_costs import CaseCosts, progress_costs
-from passk_tui.core.stats.costs.conversation_spread import (
-    ConversationSpread,
-    progress_conversations,
-)
-from passk_tui.core.stats.costs.judge_costs import judge_costs
-from passk_tui.core.stats.extent import Extent, progress_extent
-from passk_tui.core.stats.gating.gate import CaseReading, Reading
-from passk_tui.core.stats.progress import Cell, Progress
-from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.interval_choice import IntervalChoice, interval_choice
 
 if TYPE_CHECKING:
     from passk_tui.store.models import StoredEvaluation
@@ -47,8 +45,9 @@ class EvaluationView:
     show_timing: bool = True
     #: What the agent resolved to (``core.inputs.agent_definition``); None: not recorded.
     definition: Definition | None = None
-    _reading: tuple[int, Reading] | None = field(default=None, repr=False, compare=False)
-    _costs: tuple[int, list[CaseCosts]] | None = field(default=None, repr=False, compare=False)
+    _read: tuple[int, Settings, EvaluationReading] | None = field(
+        default=None, repr=False, compare=False
+    )
     _case_readings: dict[int, tuple[tuple[bytes, str], CaseReading]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -102,21 +101,28 @@ class EvaluationView:
             return self.evaluation.status_reason
         return self.stored_reason
 
+    def read(self) -> EvaluationReading:
+        """The evaluation's one reading (``core.reading``), made again only when Progress moved
+        or the settings changed (an extension): every screen renders it, none computes."""
+        kept = self._read
+        if kept is None or kept[0] != self.progress.version or kept[1] is not self.settings:
+            made = EvaluationReading(
+                self.evaluation_id, self.settings, self.progress, self.status_reason
+            )
+            kept = self._read = (self.progress.version, self.settings, made)
+        return kept[2]
+
     def costs(self) -> list[CaseCosts]:
-        """Per case its tokens, durations and money, worked out again only when Progress moved."""
-        version = self.progress.version
-        if self._costs is None or self._costs[0] != version:
-            self._costs = (version, progress_costs(self.progress, self.settings))
-        return self._costs[1]
+        """Per case its tokens, durations and money."""
+        return self.read().costs
 
     def conversations(self) -> list[ConversationSpread]:
         """Per case its turns, tool calls and steps per attempt (p50 / p95)."""
-        return progress_conversations(self.progress)
+        return self.read().conversations
 
     def judge_lines(self) -> list[str]:
         """What the judge said of itself: a line per judge and its cost (none: no judge)."""
-        records = [r for rows in self.progress.records for r in rows]
-        return judge_lines(judge_agreements(records), judge_costs(records))
+        return self.read().judge_lines()
 
     @property
     def running(self) -> bool:
@@ -147,31 +153,22 @@ class EvaluationView:
         return [case.figures for case in self.reading().failing]
 
     def interval_choice(self) -> IntervalChoice:
-        """The evaluation's interval method and why (``core.stats.rates.interval_choice``): anytime-valid
-        while attempts are landing, or once n was chosen by looking."""
-        return interval_choice(self.settings, self.progress.planned_reached)
+        """The evaluation's interval method and why: anytime-valid while attempts are landing,
+        or once n was chosen by looking."""
+        return self.read().choice
 
     def reading(self) -> Reading:
-        """Every case's intervals and gate verdict at the evaluation's level, by its method;
-        worked out again only when Progress moved."""
-        version = self.progress.version
-        if self._reading is None or self._reading[0] != version:
-            figures = self.progress.all_figures()
-            self._reading = (
-                version,
-                settings_reading(figures, self.settings, choice=self.interval_choice()),
-            )
-        return self._reading[1]
+        """Every case's intervals and gate verdict at the evaluation's level, by its method."""
+        return self.read().reading
 
     def extent(self) -> Extent:
         """How far the evaluation got and can go (adaptive: its cap, its cases' standing): what
         the Run screen's lines, the Results header and History all describe it from.
 
-        The reading (every case's intervals) only with a gate, the one thing it is read for
-        here: the Run screen asks ten times a second, and without a gate a 1,000-case run
-        paid a whole reading per tick (a third more CPU than headless)."""
-        reading = self.reading() if self.settings.require is not None else None
-        return progress_extent(self.progress, self.settings, reading)
+        The reading (every case's intervals) is made for it only with a gate, the one thing it
+        is read for here: the Run screen asks ten times a second, and without a gate a
+        1,000-case run paid a whole reading per tick (a third more CPU than headless)."""
+        return self.read().extent
 
     def case_reading(self, case_index: int) -> CaseReading:
         """One case's reading, worked out again only when that case's cells (or the
@@ -180,13 +177,10 @@ class EvaluationView:
         What the live grid asks for each line it draws: reading every case again whenever
         any attempt finished cost a 1,000-case run a whole reading per repaint."""
         cells = bytes(self.progress.cells[case_index])
-        choice = self.interval_choice()
+        reading = self.read()
         cached = self._case_readings.get(case_index)
-        if cached is None or cached[0] != (cells, choice.method.name):
-            figures = [self.progress.figures(case_index)]
-            whole = len(self.progress.cells)
-            reading = settings_reading(figures, self.settings, whole, choice).cases[0]
-            cached = ((cells, choice.method.name), reading)
+        if cached is None or cached[0] != (cells, reading.choice.method.name):
+            cached = ((cells, reading.choice.method.name), reading.case_reading(case_index))
             self._case_readings[case_index] = cached
         return cached[1]
 

@@ -11,7 +11,8 @@ from textual.widgets import Input, Static
 from passk_tui.core.render.compare_text import suite_line
 from passk_tui.core.stats.comparing.anytime_compare import ANYTIME_METHOD
 from passk_tui.core.stats.rates.interval_choice import SHORT_OF_PLAN
-from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval, interval_text
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval
+from passk_tui.core.text.figure_text import interval_text
 from passk_tui.store.comparison import compare_stored
 from passk_tui.tui.app.app import PasskApp
 from passk_tui.tui.dialogs.more_attempts import MoreAttemptsScreen

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
+from passk_tui.core.stats.rates.intervals import case_intervals
+from passk_tui.core.text.figure_text import interval_text, two_decimals
 from passk_tui.reports.compare_export import export_comparison
 from passk_tui.reports.export import export
 from passk_tui.reports.html_page import BLOCK

@@ -23,9 +23,10 @@ from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.gating.gate import read
-from passk_tui.core.stats.rates.figures import CaseFigures, two_decimals, yes_no
-from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, interval_text, outward_ends
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON
 from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.text.figure_text import interval_text, outward_ends, two_decimals, yes_no
 from passk_tui.reports.export import ExportError, export, render_csv, render_json, render_md
 from passk_tui.reports.junit import render_junit
 from passk_tui.reports.report import build_report

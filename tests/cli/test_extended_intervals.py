@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from passk_tui.core.stats.rates.interval_choice import EXTENDED, FIXED_AND_REACHED
-from passk_tui.core.stats.rates.intervals import Interval, interval_text, pass_at_k_interval
+from passk_tui.core.stats.rates.intervals import Interval, pass_at_k_interval
+from passk_tui.core.text.figure_text import interval_text
 from tests.support import CLI_AGENTS as AGENTS
 from tests.support.cli import scripted
 from tests.support.judging import scipy_running

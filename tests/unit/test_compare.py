@@ -10,6 +10,7 @@ import pytest
 from scipy.stats import fisher_exact
 
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.compare_level import parse_exact_confidence
 from passk_tui.core.render.compare_text import p_text, plain_comparison, regression_lines, signed
 from passk_tui.core.stats.comparing.compare import (
     ChangeVerdict,
@@ -18,7 +19,6 @@ from passk_tui.core.stats.comparing.compare import (
     compare,
     fisher_exact_p,
     holm,
-    parse_exact_confidence,
 )
 from passk_tui.core.stats.rates.figures import CaseFigures
 from tests.support.compare import PRODUCT_SUITE, PRODUCT_TABLE

@@ -11,7 +11,7 @@ import pytest
 
 from passk_tui.core.render.compare_text import p_text, signed, suite_line
 from passk_tui.core.stats.comparing.anytime_compare import ANYTIME_METHOD
-from passk_tui.core.stats.rates.intervals import interval_text
+from passk_tui.core.text.figure_text import interval_text
 from passk_tui.reports.compare_export import RENDERERS, export_comparison
 from passk_tui.store import Store
 from passk_tui.store.comparison import ComparedEvaluations, load_compared

@@ -19,9 +19,9 @@ from scipy.stats import beta
 
 from passk_tui.core.inputs.price import money_text
 from passk_tui.core.render.compare_text import p_text, signed
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
+from passk_tui.core.stats.rates.intervals import case_intervals
 from passk_tui.core.text.decimals import NOISE, fixed
+from passk_tui.core.text.figure_text import interval_text, two_decimals
 
 
 def _half_up(value: Fraction, places: int) -> str:

@@ -7,13 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from passk_tui.core.stats.rates.figures import (
-    CaseFigures,
-    pass_at_1,
-    pass_at_k,
-    pass_hat_k,
-    two_decimals,
-)
+from passk_tui.core.stats.rates.figures import CaseFigures, pass_at_1, pass_at_k, pass_hat_k
+from passk_tui.core.text.figure_text import two_decimals
 
 
 def test_seed_numbers() -> None:

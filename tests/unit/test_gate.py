@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binomtest
 
-from passk_tui.core.stats.gating.gate import gate_lines, read
+from passk_tui.core.reading.gate_words import gate_lines
+from passk_tui.core.stats.gating.gate import read
 from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
 from passk_tui.core.stats.rates.figures import CaseFigures
 

@@ -123,7 +123,7 @@ def test_no_circle_anywhere() -> None:
 
 #: Core's own rooms, bottom first: a module imports only from its room and those before it.
 #: String helpers at the bottom, then one attempt's domain, what an evaluation is given, the
-#: sandbox (which runs programs), the check kinds, the statistics by question, the run machinery, and the renderers on top.
+#: sandbox (which runs programs), the check kinds, the statistics by question, the run machinery, the renderers, and the one reading of an evaluation on top.
 CORE_ROOMS = [
     "core.errors",
     "core.version",
@@ -141,6 +141,7 @@ CORE_ROOMS = [
     "core.stats.costs",
     "core.run",
     "core.render",
+    "core.reading",
 ]
 
 

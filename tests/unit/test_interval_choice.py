@@ -26,13 +26,9 @@ from passk_tui.core.stats.rates.interval_choice import (
     interval_choice,
     n_chosen_by_looking,
 )
-from passk_tui.core.stats.rates.intervals import (
-    CLOPPER_PEARSON,
-    Interval,
-    interval_text,
-    outward_ends,
-)
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval
 from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.text.figure_text import interval_text, outward_ends
 from passk_tui.store import Store
 from tests.support.judging import scipy_running
 from tests.support.old_stores import store_at_schema

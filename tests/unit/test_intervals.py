@@ -16,10 +16,9 @@ from passk_tui.core.stats.rates.intervals import (
     Interval,
     case_intervals,
     gate_verdict,
-    interval_text,
-    level_text,
     regularized_beta,
 )
+from passk_tui.core.text.figure_text import interval_text, level_text
 
 
 def _scipy_cp(c: int, n: int, level: float) -> tuple[float, float]:

@@ -17,9 +17,9 @@ from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.render.glyphs import SYMBOLS
 from passk_tui.core.run.cases import Case
 from passk_tui.core.stats.progress import Cell
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import case_intervals, interval_text
+from passk_tui.core.stats.rates.intervals import case_intervals
 from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.text.figure_text import interval_text, two_decimals
 from passk_tui.reports.export import export
 from passk_tui.reports.html_page import CLIP_CHARS, page
 from passk_tui.reports.report import build_report

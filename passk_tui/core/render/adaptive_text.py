@@ -10,7 +10,7 @@ from passk_tui.core.stats.extent import progress_extent
 from passk_tui.core.stats.gating.gate import Reading
 from passk_tui.core.stats.gating.stopping import DEFAULT_PRECISION, StopReason
 from passk_tui.core.stats.progress import Progress
-from passk_tui.core.stats.rates.intervals import level_text
+from passk_tui.core.text.figure_text import level_text
 
 
 def stop_lines(names: Sequence[str], reasons: Mapping[int, StopReason]) -> list[str]:

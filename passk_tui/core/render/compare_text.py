@@ -9,10 +9,10 @@ from math import isinf
 from passk_tui.core.render.table import plain_columns
 from passk_tui.core.stats.comparing.compare import CaseComparison, ChangeVerdict, Comparison
 from passk_tui.core.stats.comparing.suite import SuiteComparison
-from passk_tui.core.stats.rates.figures import UNDEFINED, CaseFigures, two_decimals
-from passk_tui.core.stats.rates.intervals import level_text, outward_texts
+from passk_tui.core.stats.rates.figures import CaseFigures
 from passk_tui.core.text.amounts import counted
 from passk_tui.core.text.decimals import fixed, significant
+from passk_tui.core.text.figure_text import UNDEFINED, level_text, outward_texts, two_decimals
 
 HEADERS = ("case", "A passed", "A errored", "B passed", "B errored", "change", "p", "verdict")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from passk_tui.core.render.compare_text import p_text
 from passk_tui.core.render.table import plain_columns
 from passk_tui.core.stats.comparing.compare import CaseComparison
-from passk_tui.core.stats.rates.figures import UNDEFINED, two_decimals, yes_no
 from passk_tui.core.stats.trends.flakiness import Flakiness, VersionChange
+from passk_tui.core.text.figure_text import UNDEFINED, two_decimals, yes_no
 from passk_tui.core.text.terminal_text import terminal_safe
 
 HEADERS = ("case", "evaluations", "verdict changes", "flaky")

@@ -13,9 +13,8 @@ from passk_tui.core.stats.plan.adaptive_plan import AdaptiveRow
 from passk_tui.core.stats.plan.compare_power import ComparePlan
 from passk_tui.core.stats.plan.gate_chance import TARGETS, PlanRow
 from passk_tui.core.stats.plan.gate_thresholds import MAX_PLANNED
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import interval_text, level_text
 from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 
 #: A plan's cell for no n up to the limit.
 BEYOND = f">{MAX_PLANNED}"

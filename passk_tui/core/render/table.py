@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from passk_tui.core.stats.rates.figures import UNDEFINED, CaseFigures, two_decimals, yes_no
-from passk_tui.core.stats.rates.intervals import interval_text
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.text.figure_text import UNDEFINED, interval_text, two_decimals, yes_no
 from passk_tui.core.text.terminal_text import terminal_safe
 
 if TYPE_CHECKING:

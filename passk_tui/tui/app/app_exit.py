@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
 from passk_tui.core.render.extent_text import not_run_text
 from passk_tui.core.render.reproduce import resume_text
-from passk_tui.core.stats.gating.gate import gate_lines
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.view import EvaluationView
 
@@ -82,4 +81,4 @@ def exit_messages(failure: InputError | RunError | None, view: EvaluationView | 
             f"passk-tui: {not_run_text(view.extent())}",
             f"passk-tui: {resume_text(view.evaluation_id)}",
         ]
-    return [f"passk-tui: {line}" for line in gate_lines(view.reading())]
+    return [f"passk-tui: {line}" for line in view.read().gate_lines()]

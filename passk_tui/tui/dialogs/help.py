@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from passk_tui.core.stats.progress import Cell
+from passk_tui.core.reading.vocabulary import Cell
 from passk_tui.tui.app.palette_commands import key_rows
 from passk_tui.tui.screens.compare.screen import MOSTLY_ERRORED
 from passk_tui.tui.screens.history import MARK as HISTORY_MARK

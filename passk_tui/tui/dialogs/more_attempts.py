@@ -14,7 +14,6 @@ from textual.widgets import Input, Static
 
 from passk_tui.core.errors import InputError
 from passk_tui.core.run.policy import extension_runs, parse_more_attempts, worth_more
-from passk_tui.core.stats.rates.interval_choice import EXTENDING_NOTE, n_chosen_by_looking
 from passk_tui.core.text.amounts import counted
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import VIEWS_CSS
@@ -31,7 +30,7 @@ def extension_question(view: EvaluationView, attempts: int) -> str:
         f"That is {counted(runs, 'more Run')} for its {counted(len(figures), 'case')} "
         f"({wanted} of them undecided or flaky; as `--resume ID --attempts {attempts}`, every "
         "case gets the attempts). The attempts made stay; the grid grows. "
-        + ("" if n_chosen_by_looking(view.settings) else EXTENDING_NOTE)
+        + view.read().extending_note
     ).rstrip()
 
 

@@ -20,13 +20,12 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.inputs.agent_definition import outside_verdict
+from passk_tui.core.reading.vocabulary import CELL_OF_OUTCOME, Cell
 from passk_tui.core.render.cost_text import case_cost_text, conversation_text
 from passk_tui.core.render.judge_text import case_judge_text
-from passk_tui.core.stats.progress import CELL_OF_OUTCOME, Cell
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import interval_text, level_text
 from passk_tui.core.text.amounts import counted
 from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.check_text import check_as_written
 from passk_tui.tui.screens.view_actions import CaseViews

@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.inputs.price import money_text
+from passk_tui.core.reading.vocabulary import Spread
 from passk_tui.core.render.cost_text import cost_summary
-from passk_tui.core.stats.costs.case_costs import Spread
 from passk_tui.core.text.decimals import fixed
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen

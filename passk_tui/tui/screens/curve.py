@@ -6,10 +6,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Static
 
-from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.rates.curves import Curve, pass_curve
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import interval_text, level_text
+from passk_tui.core.reading.vocabulary import Curve
+from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.view import EvaluationView
@@ -27,11 +25,10 @@ class CurveScreen(ViewScreen):
     def _curve(self) -> Curve:
         """At the evaluation's level, by its method (anytime-valid once n was chosen by
         looking), as the Results and Case screens read it."""
-        f = self.view.progress.figures(self.case_index)
-        return pass_curve(f.passed, f.n, self._level(), self.view.interval_choice().method, f.order)
+        return self.view.read().curve(self.case_index)
 
     def _level(self) -> float:
-        return interval_level(self.view.settings, len(self.view.progress.case_names))
+        return self.view.read().level
 
     def compose(self) -> ComposeResult:
         yield Header()

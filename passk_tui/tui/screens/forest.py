@@ -10,10 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
-from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.gating.gate import gate_text
-from passk_tui.core.stats.rates.forest import FOREST_FIGURES, ForestFigure, ForestRow, forest_rows
-from passk_tui.core.stats.rates.intervals import level_text
+from passk_tui.core.reading.vocabulary import FOREST_FIGURES, ForestFigure, ForestRow
+from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.tui.screens.view_screen import ViewScreen
 from passk_tui.tui.widgets.forest import ForestPlot, scale_line
 from passk_tui.tui.widgets.key_bar import KeyBar
@@ -53,9 +51,9 @@ class ForestScreen(ViewScreen):
     def refresh_view(self) -> None:
         progress = self.view.progress
         require = self.view.settings.require
-        level = interval_level(self.view.settings, len(progress.case_names))
+        level = self.view.read().level
         method = self.view.interval_choice().method
-        rows = forest_rows(progress.all_figures(), self.figure, require, level, method)
+        rows = self.view.read().forest(self.figure)
         if self.sorted_low:
             rows = lowest_first(rows)
         figure = self.figure.replace("k", str(progress.k))

@@ -13,13 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from passk_tui.core.reading.vocabulary import Cell, Interval
 from passk_tui.core.render.cost_text import budget_and_price
-from passk_tui.core.run.sampling import interval_level
-from passk_tui.core.stats.gating.gate import gate_text
-from passk_tui.core.stats.progress import Cell
-from passk_tui.core.stats.rates.interval_choice import watched_text
-from passk_tui.core.stats.rates.intervals import Interval, level_text
 from passk_tui.core.text.amounts import clock, counted
+from passk_tui.core.text.figure_text import gate_text, level_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.app.messages import (
     CancelRequested,
@@ -96,7 +93,7 @@ class RunScreen(Screen[None]):
         for side, view in self.sides():
             if side:
                 yield LiveLine(id=f"run-summary-{side.lower()}")
-            level = interval_level(view.settings, len(view.progress.case_names))
+            level = view.read().level
             grid = AttemptsGrid(
                 view.progress,
                 interval=partial(_pass_at_k_interval, view),
@@ -162,7 +159,7 @@ class RunScreen(Screen[None]):
             f"gate {gate_text(s.require)}" if s.require is not None else "no gate",
             *budget_and_price(s),
             s.stack or "local agent",
-            watched_text(s),
+            self.view.read().watched_line,
         ]
         if self.baseline is not None:
             parts.insert(0, f"v{self.baseline.settings.version} (A) and v{s.version} (B) in turn")

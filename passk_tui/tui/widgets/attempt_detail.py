@@ -18,8 +18,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static, TextArea
 
 from passk_tui.core.attempt import AttemptRecord, Outcome
+from passk_tui.core.reading.vocabulary import CELL_OF_OUTCOME
 from passk_tui.core.render.judge_text import vote_heading, votes_said
-from passk_tui.core.stats.progress import CELL_OF_OUTCOME
 from passk_tui.core.text.amounts import retries_text
 from passk_tui.core.text.terminal_text import terminal_safe, terminal_safe_lines
 from passk_tui.tui.widgets.conversation.transcript_view import TranscriptView

@@ -41,9 +41,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.stats.progress import Progress
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import Interval, interval_text
+from passk_tui.core.reading.vocabulary import Interval, Progress
+from passk_tui.core.text.figure_text import interval_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.cells_window import CellsWindow
 from passk_tui.tui.widgets.glyphs import NAMES

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from passk_tui.core.stats.progress import Progress
+from passk_tui.core.reading.vocabulary import Progress
 
 
 class CellsWindow:

@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from passk_tui.core.stats.rates.curves import Curve, CurvePoint
+from passk_tui.core.reading.vocabulary import Curve, CurvePoint
 
 #: Characters left of the plot: a y label ("1.00") and the axis.
 Y_LABEL = 5

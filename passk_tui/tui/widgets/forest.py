@@ -12,9 +12,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.forest import ForestRow
-from passk_tui.core.stats.rates.intervals import Interval, interval_text
+from passk_tui.core.reading.vocabulary import ForestRow, Interval
+from passk_tui.core.text.figure_text import interval_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 
 #: The figure and its interval after the bar: "0.90 0.55-1.00".

@@ -9,8 +9,8 @@ from textual.app import App
 from textual.color import Color
 from textual.dom import DOMNode
 
+from passk_tui.core.reading.vocabulary import Cell
 from passk_tui.core.render.glyphs import NAMES, SYMBOLS
-from passk_tui.core.stats.progress import Cell
 from passk_tui.tui.contrast import DERIVED
 
 __all__ = ["NAMES", "SYMBOLS", "THEME_COLOUR", "follow_theme", "palette"]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 
-from passk_tui.core.stats.progress import Cell
+from passk_tui.core.reading.vocabulary import Cell
 from passk_tui.tui.widgets.glyphs import NAMES, SYMBOLS
 
 GAP = "  "

@@ -7,9 +7,8 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
+from passk_tui.core.reading.vocabulary import Extent, Progress
 from passk_tui.core.render.extent_text import attempts_cell, budget_label, time_left_text
-from passk_tui.core.stats.extent import Extent
-from passk_tui.core.stats.progress import Progress
 from passk_tui.core.text.amounts import clock
 from passk_tui.core.text.decimals import fixed
 from passk_tui.tui.widgets.line_text import parts_line

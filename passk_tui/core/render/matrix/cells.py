@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from enum import Enum
 
 from passk_tui.core.stats.gating.gate import CaseReading
-from passk_tui.core.stats.rates.figures import UNDEFINED, two_decimals
-from passk_tui.core.stats.rates.intervals import interval_text
+from passk_tui.core.text.figure_text import UNDEFINED, interval_text, two_decimals
 
 
 class Band(Enum):

@@ -22,7 +22,8 @@ from passk_tui.core.render.compare_text import (
 from passk_tui.core.render.table import plain_columns
 from passk_tui.core.stats.comparing.compare import CaseComparison
 from passk_tui.core.stats.comparing.matrix import MatrixComparison
-from passk_tui.core.stats.rates.figures import UNDEFINED, CaseFigures, two_decimals
+from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.text.figure_text import UNDEFINED, two_decimals
 
 
 def figures_rows(

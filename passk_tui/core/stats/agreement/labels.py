@@ -12,13 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from passk_tui.core.stats.agreement.kappa import cohens_kappa
-from passk_tui.core.stats.rates.intervals import (
-    CLOPPER_PEARSON,
-    Interval,
-    interval_text,
-    level_text,
-)
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, Interval
 from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.figure_text import interval_text, level_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from functools import lru_cache
 from math import comb
 
 from passk_tui.core.errors import InputError
-from passk_tui.core.inputs.settings import parse_require
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.stats.comparing.anytime_compare import ANYTIME_METHOD, anytime_p
 from passk_tui.core.stats.comparing.suite import SuiteComparison, compare_suite
 from passk_tui.core.stats.comparing.verdicts import ChangeVerdict as ChangeVerdict
@@ -41,8 +41,6 @@ PAIR_HOLM = "Holm-adjusted across the compared cases"
 MATRIX_HOLM = "Holm-adjusted over every case of every pair"
 #: How the comparison names Fisher's test in its output and in the .json ``method``.
 FISHER_METHOD = f"Fisher's exact test, two-sided, {PAIR_HOLM}"
-
-DEFAULT_CONFIDENCE = Fraction(95, 100)
 
 # scipy counts a table as "no more likely" than the observed one when its
 # probability is at most the observed one's times (1 + 1e-14), so that exact
@@ -95,14 +93,6 @@ def holm(p_values: Sequence[Fraction]) -> list[Fraction]:
         running = max(running, min(Fraction(1), (m - rank) * p_values[i]))
         adjusted[i] = running
     return adjusted
-
-
-def parse_exact_confidence(text: str) -> Fraction:
-    """The level C as an exact fraction of its decimal text (0.95 is exactly 19/20); 0 < C < 1."""
-    value = parse_require(text)
-    if value in (0, 1):
-        raise InputError(f"must be above 0 and below 1, got {text}")
-    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,14 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from passk_tui.core.stats.comparing.compare import (
-    DEFAULT_CONFIDENCE,
-    Comparison,
-    Side,
-    case_verdict,
-    compare,
-    holm,
-)
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
+from passk_tui.core.stats.comparing.compare import Comparison, Side, case_verdict, compare, holm
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,8 +30,3 @@ def case_level(confidence: float, cases: int, family_wise: bool) -> float:
     if not family_wise or cases <= 1:
         return confidence
     return 1.0 - (1.0 - confidence) / cases
-
-
-def promise_words(family_wise: bool) -> str:
-    """Which promise the gate keeps, as the gate line says it."""
-    return "whole suite" if family_wise else "per case"

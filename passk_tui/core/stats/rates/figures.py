@@ -17,7 +17,6 @@ from passk_tui.core.stats.rates.intervals import (
     IntervalMethod,
     case_intervals,
 )
-from passk_tui.core.text.decimals import fixed
 
 
 def pass_at_1(n: int, c: int) -> Fraction:
@@ -46,15 +45,6 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
 def _check(n: int, c: int, k: int) -> None:
     if not (0 <= c <= n and 1 <= k <= n):
         raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
-
-
-def two_decimals(value: Fraction | float | None) -> str:
-    """How every figure is shown (half up on the exact value); an undefined one (None) is ``-``."""
-    return UNDEFINED if value is None else fixed(value)
-
-
-#: How an undefined figure is written everywhere outside the app.
-UNDEFINED = "-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +103,13 @@ class CaseFigures:
         """pass^k over the n attempts made; None with fewer than k."""
         return pass_hat_k(self.n, self.passed, self.k) if self.defined else None
 
+    def every_k(self) -> list[tuple[int, Fraction, Fraction]]:
+        """pass@k and pass^k at every k from 1 to n (none before any attempt)."""
+        return [
+            (k, pass_at_k(self.n, self.passed, k), pass_hat_k(self.n, self.passed, k))
+            for k in range(1, self.n + 1)
+        ]
+
     @property
     def all_passed(self) -> bool | None:
         """c == n once the case is finished; None before (or with no attempt at all)."""
@@ -132,8 +129,3 @@ class CaseFigures:
             confidence,
             method.name,
         )
-
-
-def yes_no(value: bool | None) -> str:
-    """How "all passed" is shown: yes, no, or ``-`` for an unfinished case."""
-    return UNDEFINED if value is None else ("yes" if value else "no")

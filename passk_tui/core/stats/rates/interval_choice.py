@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.stats.rates.figures import CaseFigures
-from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, IntervalMethod, level_text
+from passk_tui.core.stats.rates.intervals import CLOPPER_PEARSON, IntervalMethod
 from passk_tui.core.stats.rates.sequences import CONFIDENCE_SEQUENCE
+from passk_tui.core.text.figure_text import level_text
 
 #: Why an evaluation's n counts as fixed in advance, or as chosen by looking (``IntervalChoice.why``).
 FIXED_AND_REACHED = "n was fixed in advance and reached as planned"

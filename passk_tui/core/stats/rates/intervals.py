@@ -21,8 +21,6 @@ from functools import lru_cache
 from math import exp, lgamma, log, log1p
 from typing import Literal, Protocol
 
-from passk_tui.core.text.decimals import fixed
-
 DEFAULT_CONFIDENCE = 0.95
 
 GateVerdict = Literal["pass", "fail", "undecided"]
@@ -135,34 +133,6 @@ def gate_verdict(interval: Interval, require: Fraction) -> GateVerdict:
     if interval.high < require:
         return "fail"
     return "undecided"
-
-
-def interval_text(interval: Interval) -> str:
-    """How an interval is written everywhere it is shown: ``0.63-1.00``, rounded outward."""
-    low, high = outward_ends(interval)
-    return f"{low}-{high}"
-
-
-def outward_ends(interval: Interval) -> tuple[str, str]:
-    """The ends at two decimals, the low one rounded down and the high one up, so a shown
-    interval always contains the one computed (rounding to nearest could make it narrower,
-    and a gate's reader would see a case clear a line its interval crosses).
-
-    An end that is on a cent but for float noise (0.95 for 0 of 1 at 90%, computed a hair
-    above it) is that cent; any other end is taken as the fraction it is.
-    """
-    return outward_texts(interval.low, interval.high)
-
-
-def outward_texts(low: float, high: float) -> tuple[str, str]:
-    """``low`` down and ``high`` up at two decimals (any range: an odds ratio too); an end
-    on a cent but for float noise stays on it (``core.text.decimals``)."""
-    return fixed(low, 2, "down"), fixed(high, 2, "up")
-
-
-def level_text(confidence: float) -> str:
-    """A level as a header writes it: 0.95 -> ``95%``, 0.999 -> ``99.9%``."""
-    return f"{confidence * 100:.10g}%"
 
 
 def check_counts(passed: int, n: int) -> None:

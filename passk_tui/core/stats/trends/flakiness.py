@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 
+from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE
 from passk_tui.core.stats.comparing.compare import (
-    DEFAULT_CONFIDENCE,
     CaseComparison,
     ChangeVerdict,
     Comparison,

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.reading.vocabulary import CaseComparison
 from passk_tui.core.render.answer_diff import default_cross_pair
 from passk_tui.core.render.compare_text import p_text, passed_cell, signed
-from passk_tui.core.stats.comparing.compare import CaseComparison
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.view_screen import OUTCOME_LABEL, ViewScreen
 from passk_tui.tui.view import EvaluationView

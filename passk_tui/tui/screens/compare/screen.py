@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.inputs.agent_definition import describe
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.vocabulary import CaseComparison, Cell, ChangeVerdict
 from passk_tui.core.render.compare_text import (
     count_line,
     notes,
@@ -22,8 +23,6 @@ from passk_tui.core.render.compare_text import (
     suite_line,
 )
 from passk_tui.core.render.glyphs import SYMBOLS
-from passk_tui.core.stats.comparing.compare import CaseComparison, ChangeVerdict
-from passk_tui.core.stats.progress import Cell
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar

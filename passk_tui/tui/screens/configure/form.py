@@ -16,7 +16,7 @@ from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.schema import CONFIDENT_GATE_SHORT, Origin, form_fields
 from passk_tui.core.inputs.settings import Settings, default_k
 from passk_tui.core.inputs.target_list import MatrixTarget, target_labels
-from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE
+from passk_tui.core.reading.vocabulary import DEFAULT_CONFIDENCE
 from passk_tui.evaluations.lookups import count_cases, local_agents
 from passk_tui.evaluations.settings_text import validate
 from passk_tui.tui.screens.configure.cost_form import check_cost

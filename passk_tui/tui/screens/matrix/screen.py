@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from passk_tui.core.reading.vocabulary import CaseReading
 from passk_tui.core.render.compare_text import count_line, suite_line
 from passk_tui.core.render.matrix.cells import (
     DIFFERENCE,
@@ -29,7 +30,6 @@ from passk_tui.core.render.matrix.cells import (
     interval_scale,
     matrix_order,
 )
-from passk_tui.core.stats.gating.gate import CaseReading
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.widgets.glyphs import follow_theme, palette
 from passk_tui.tui.widgets.key_bar import KeyBar

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from passk_tui.core.stats.rates.figures import CaseFigures
+from passk_tui.core.reading.vocabulary import CaseFigures
 
 
 @dataclass(frozen=True, slots=True)

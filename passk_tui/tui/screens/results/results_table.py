@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from passk_tui.core.stats.gating.gate import CaseReading, Reading
-from passk_tui.core.stats.rates.figures import CaseFigures, two_decimals
-from passk_tui.core.stats.rates.intervals import interval_text, level_text
+from passk_tui.core.reading.vocabulary import CaseFigures, CaseReading, Reading
+from passk_tui.core.text.figure_text import interval_text, level_text, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.results.results_order import COLUMN_BY_KEY, Order
 from passk_tui.tui.widgets.forest import interval_bar

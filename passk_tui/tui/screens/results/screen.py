@@ -12,19 +12,15 @@ from textual.reactive import reactive
 from textual.widgets import Header, Static
 
 from passk_tui.core.inputs.agent_definition import not_runnable
+from passk_tui.core.reading.evaluation import EvaluationReading
+from passk_tui.core.reading.vocabulary import CaseReading
 from passk_tui.core.render.cost_text import cost_summary
 from passk_tui.core.render.extent_text import attempts_text, standing_text
 from passk_tui.core.render.table import table_rows
 from passk_tui.core.run.budget import BUDGET_SPENT, budget_line
 from passk_tui.core.run.policy import worth_more
-from passk_tui.core.stats.extent import running_seconds
-from passk_tui.core.stats.gating.family_wise import promise_words
-from passk_tui.core.stats.gating.gate import CaseReading, Reading, gate_text
-from passk_tui.core.stats.plan.gate_chance import attempts_to_settle
-from passk_tui.core.stats.rates.figures import two_decimals
-from passk_tui.core.stats.rates.intervals import level_text
-from passk_tui.core.stats.rates.summary import evaluation_totals
 from passk_tui.core.text.amounts import clock, counted
+from passk_tui.core.text.figure_text import gate_text, level_text, promise_words, two_decimals
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.app.messages import CaseOpened, ExtendRequested, ResumeRequested
 from passk_tui.tui.screens.results.results_order import COLUMN_BY_KEY, Order, sort_figures
@@ -43,16 +39,14 @@ GATE_NAMES_SHOWN = 4
 RESUMABLE = ("interrupted", "cancelled", "failed")
 
 
-def _named(cases: list[CaseReading], settle: Reading | None = None) -> str:
+def _named(cases: list[CaseReading], settle: EvaluationReading | None = None) -> str:
     """The first few cases with their pass@k, the rest counted; with ``settle`` (an undecided
     gate's reading), each named case with the attempts that would settle it."""
 
     def more(c: CaseReading) -> str:
-        if settle is None or settle.require is None:
+        if settle is None or settle.reading.require is None:
             return ""
-        found = attempts_to_settle(
-            c.figures.passed, c.figures.n, settle.require, settle.k, settle.level
-        )
+        found = settle.to_settle(c)
         return ", too close to settle" if found is None else f", ~{found:,} more"
 
     named = ", ".join(
@@ -239,14 +233,11 @@ class ResultsScreen(ResultsViews):
         view = self.view
         colours = palette(self.app)
         progress = view.progress
-        require = view.settings.require
-        totals = evaluation_totals(
-            progress.all_figures(), [len(c) for c in progress.cells], require
-        )
+        totals = view.read().totals
         status = view.status
         extent = view.extent()
         counts = attempts_text(extent)
-        span = running_seconds(progress.records)
+        span = view.read().running_seconds
         took = f" in {clock(span)}" if span is not None and view.show_timing else ""
         line = Text()
         if status == "done":
@@ -384,7 +375,7 @@ class ResultsScreen(ResultsViews):
                 f"includes {shown} (m: more attempts; ~N: to decide half the time): "
             )
             # The attempts to settle a case are worked out once it stops moving.
-            gate.append(_named(undecided, None if self.view.running else reading))
+            gate.append(_named(undecided, None if self.view.running else self.view.read()))
         else:
             gate.append("Gate held", style=f"bold {colours.get('outcome-passed', '')}")
             gate.append(promise)

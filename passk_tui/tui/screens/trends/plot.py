@@ -13,7 +13,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widget import Widget
 
-from passk_tui.core.stats.trends.trend import TrendPoint
+from passk_tui.core.reading.vocabulary import TrendPoint
 from passk_tui.tui.widgets.curve import Y_LABEL, plot_row, plot_text, y_axis
 
 #: The mark of an evaluation by its verdict on the case.

@@ -14,10 +14,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from passk_tui.core.errors import InputError, RunError
+from passk_tui.core.reading.trends import TrendsReading
+from passk_tui.core.reading.vocabulary import DEFAULT_CONFIDENCE, Flakiness, Measurement
 from passk_tui.core.render.flaky_text import case_move_lines, moves_cell
-from passk_tui.core.stats.rates.intervals import DEFAULT_CONFIDENCE, level_text
-from passk_tui.core.stats.trends.flakiness import Flakiness, Measurement, flakiness
-from passk_tui.core.stats.trends.trend import case_trend
+from passk_tui.core.text.figure_text import level_text
 from passk_tui.core.text.terminal_text import terminal_safe
 from passk_tui.tui.screens.trends.plot import VERDICT_MARK, TrendPlot
 from passk_tui.tui.screens.view_screen import VIEWS_CSS
@@ -47,6 +47,7 @@ class TrendsScreen(Screen[None]):
         self.agent = agent
         self.series: list[Measurement] = []
         self.result: Flakiness | None = None
+        self.trends = TrendsReading([])
         self.flaky_only = False
         #: The case names shown, in the table's order.
         self.shown: list[str] = []
@@ -89,7 +90,8 @@ class TrendsScreen(Screen[None]):
 
     def _read_done(self, agent: str, series: list[Measurement]) -> None:
         self.agent, self.series = agent, series
-        self.result = flakiness(series)
+        self.trends = TrendsReading(series)
+        self.result = self.trends.flakiness
         self.query_one(RowTable).focus()
         follow_theme(self, self._show)
         self._show()
@@ -161,7 +163,7 @@ class TrendsScreen(Screen[None]):
             legend.update("")
             return
         name = self.shown[row]
-        points = case_trend(self.series, name)
+        points = self.trends.case(name)
         line = Text()
         line.append(terminal_safe(name), style="bold")
         case = next(c for c in self.result.cases if c.name == name)
