@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from passk_tui.core.inputs.bounds import storable_transcript
+from passk_tui.core.inputs.bounds import storable_json
 from passk_tui.core.transcript import Message, Transcript, input_text, plain_transcript
 
 
@@ -54,10 +54,11 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
 
 
 def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
-    """``transcript_from``'s transcript as the store writes it (``storable_transcript``, as a
-    record's is written); None when there is none."""
+    """``transcript_from``'s transcript as the store writes it: storable JSON, bounded once.
+    Bounded again, a message already cut would be cut anew and say the cut text's length,
+    not its own (and the 50,000 samples of a big log would each be measured twice more)."""
     transcript = transcript_from(messages, given, answer)
-    return None if transcript is None else storable_transcript(transcript)
+    return None if transcript is None else storable_json(transcript.to_json())
 
 
 def _plain(messages: list[Any], given: Any, answer: Any) -> bool:

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from passk_tui.core.transcript import Transcript
+from passk_tui.core.transcript import MESSAGE_LIMIT, Transcript
 from passk_tui.evaluations.imported import ImportView, import_files
-from passk_tui.imports.conversation import messages_of, transcript_from
+from passk_tui.imports.conversation import messages_of, transcript_from, transcript_text
 from passk_tui.imports.inspect_log import read_inspect
 from passk_tui.imports.tau import read_tau
 from passk_tui.imports.zip_members import Archive
@@ -91,6 +91,21 @@ def test_an_attempt_of_one_input_and_its_answer_stores_none() -> None:
     assert transcript_from([*plain, {"role": "assistant", "content": "a"}], "q", "a") is None
     kept = transcript_from([*plain, {"role": "assistant", "content": "a!"}], "q", "a")
     assert _shape(kept)[1][:2] == ("assistant", "a!")
+
+
+def test_a_message_past_the_limit_says_its_own_length_once_cut() -> None:
+    """An inspect conversation's text is its transcript bounded once: bounded again, the cut
+    message was cut anew and said the length of the cut text (16409), not its own."""
+    long = "x" * (MESSAGE_LIMIT + 500)
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": long},
+        {"role": "user", "content": "more?"},
+    ]
+    text = transcript_text(messages, "q", "a")
+    assert text is not None
+    content = Transcript.from_json(json.loads(text)).messages[1].content
+    assert content == "x" * MESSAGE_LIMIT + f"… [cut: {MESSAGE_LIMIT + 500} characters]"
 
 
 def test_tau_fixtures_conversations_are_their_transcripts() -> None:
