@@ -25,6 +25,7 @@ text (``"0.000123"``): counted apart from the agent's, like its ``user_usage``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -190,16 +191,35 @@ class Transcript:
         return {**self.to_json(), "messages": [m.to_json() for m in messages]}
 
 
+#: The note a cut text ends with, right after its first ``MESSAGE_LIMIT`` characters.
+_CUT_NOTE = re.compile(r"… \[cut: \d+ characters\]\Z")
+
+
+def cut_text(text: str) -> str:
+    """``text`` within ``MESSAGE_LIMIT``, a cut saying how long it was. A text this already
+    cut is left as it is: a transcript is bounded where it is made and again where it is
+    stored, and a second cut would count the first one's characters."""
+    if len(text) <= MESSAGE_LIMIT:
+        return text
+    note = _CUT_NOTE.search(text, MESSAGE_LIMIT)
+    if note is not None and note.start() == MESSAGE_LIMIT:
+        return text
+    return text[:MESSAGE_LIMIT] + f"… [cut: {len(text)} characters]"
+
+
 def _bounded_message(message: Message) -> Message:
     """A message whose text and arguments each fit ``MESSAGE_LIMIT`` (a cut says so)."""
-    content = message.content
-    if len(content) > MESSAGE_LIMIT:
-        content = content[:MESSAGE_LIMIT] + f"… [cut: {len(message.content)} characters]"
+    content = cut_text(message.content)
     arguments = message.arguments
     if arguments is not None:
-        text = json.dumps(arguments, ensure_ascii=False, default=str)
+        # A cut leaves the arguments as text: bounded again, that text is measured as it is.
+        text = (
+            arguments
+            if isinstance(arguments, str)
+            else json.dumps(arguments, ensure_ascii=False, default=str)
+        )
         if len(text) > MESSAGE_LIMIT:
-            arguments = text[:MESSAGE_LIMIT] + f"… [cut: {len(text)} characters]"
+            arguments = cut_text(text)
     if content is message.content and arguments is message.arguments:
         return message
     return replace(message, content=content, arguments=arguments)

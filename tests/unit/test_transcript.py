@@ -10,6 +10,7 @@ import pytest
 
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
+from passk_tui.core.inputs.bounds import storable_transcript
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import load_cases
 from passk_tui.core.run.conversation import step_key
@@ -20,6 +21,7 @@ from passk_tui.core.transcript import (
     Conversation,
     Message,
     Transcript,
+    cut_text,
 )
 from passk_tui.store import Store
 from tests.support.engine import ListSink, settings
@@ -65,6 +67,22 @@ def test_a_runaway_transcript_is_cut_and_says_so() -> None:
     assert bounded.cut == 199 - len(bounded.messages) > 0
     one = Transcript((Message("user", "y" * 100_000, 1),)).bounded()
     assert one.messages[0].content.endswith("… [cut: 100000 characters]")
+
+
+def test_a_cut_is_made_once_and_counts_the_whole_text() -> None:
+    """A transcript is bounded where it is made and again where it is stored: the second
+    bound leaves the cut alone, so the note still counts the original text (it said 16409,
+    the first cut's own length, before)."""
+    call = Message("assistant", "", 1, id="c1", name="t", arguments={"q": "z" * 20_000})
+    once = Transcript((Message("user", "y" * 20_000, 1), call)).bounded()
+    twice = once.bounded()
+    assert twice == once
+    assert twice.messages[0].content.endswith("… [cut: 20000 characters]")
+    assert str(twice.messages[1].arguments).endswith("… [cut: 20009 characters]")
+    stored = Transcript.from_json(json.loads(storable_transcript(once)))
+    assert stored.messages[0].content == once.messages[0].content
+    assert cut_text(cut_text("w" * 17_000)).endswith("… [cut: 17000 characters]")
+    assert cut_text("short") == "short"
 
 
 def test_a_conversation_input_is_the_messages_as_json() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from passk_tui.core.inputs.program import run_program
 from passk_tui.core.sandbox.room import Elsewhere, Sandbox
-from passk_tui.core.transcript import MESSAGE_LIMIT
+from passk_tui.core.transcript import cut_text
 from passk_tui.targets.conversing.tools_file import ToolsFile, ToolSpec
 
 #: How much of a failing tool's stderr the model is told: the end, where the reason is.
@@ -68,9 +68,7 @@ class ToolBox:
         if not isinstance(parsed, dict):
             return parsed, _failed("the arguments must be a JSON object", began)
         text, failed = await self._run(tool, json.dumps(parsed).encode(), deadline)
-        if len(text) > MESSAGE_LIMIT:
-            text = text[:MESSAGE_LIMIT] + f"… [cut: {len(text)} characters]"
-        return parsed, ToolAnswer(text, failed, loop.time() - began)
+        return parsed, ToolAnswer(cut_text(text), failed, loop.time() - began)
 
     async def _run(self, tool: ToolSpec, data: bytes, deadline: float) -> tuple[str, bool]:
         """The tool's program on ``data``: (stdout, False) on exit 0, else (why, True)."""
