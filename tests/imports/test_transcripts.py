@@ -91,6 +91,12 @@ def test_an_attempt_of_one_input_and_its_answer_stores_none() -> None:
     assert transcript_from([*plain, {"role": "assistant", "content": "a"}], "q", "a") is None
     kept = transcript_from([*plain, {"role": "assistant", "content": "a!"}], "q", "a")
     assert _shape(kept)[1][:2] == ("assistant", "a!")
+    # Parts for content: told plain only once mapped, with the answer or without one.
+    parts = [{"role": "user", "content": [{"type": "text", "text": "q"}]}]
+    assert transcript_from(parts, "q", None) is None
+    answered = [*parts, {"role": "assistant", "content": [{"type": "text", "text": "a"}]}]
+    assert transcript_from(answered, "q", "a") is None
+    assert transcript_from([*answered, *parts], "q", "a") is not None
 
 
 def test_a_message_past_the_limit_says_its_own_length_once_cut() -> None:
