@@ -10,7 +10,9 @@ The child is forked: it has every module already loaded and the archive already 
 member is read with ``pread``, so the two processes never share a file offset). It reads the
 requests (member, input, answer) as they come and keeps the texts; once told the requests are
 over it sends the texts in the order asked. Neither side ever waits on a full pipe for the
-other. A damaged member ends the child's work: its answer is the error line, raised here as
+other. Once this process has stored the outcomes it would only wait for the child: it reads
+the last batches itself meanwhile, each batch claimed under a shared lock by one process
+only (the child from the first, this one from the last), so the two meet where they meet. A damaged member ends the child's work: its answer is the error line, raised here as
 BadLog. The child ignores Ctrl-C (the parent decides) and exits when its pipe closes, so a
 parent killed at any moment leaves no child behind.
 """
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 BATCH = 256
 #: Marks the end of the requests (parent to child) and of the answers (child to parent).
 _END = None
+#: The parent's first claimed batch until it claims one: past any log's last.
+_UNCLAIMED = 1 << 62
 
 
 class TranscriptsAside:
@@ -45,14 +49,21 @@ class TranscriptsAside:
         import multiprocessing  # only when conversations are read: its import costs 30 ms
 
         self.path = archive.path
+        self._archive = archive.again()  # read here too, after the log itself is closed
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
+        # The first batch the child has not claimed, and the first this process has.
+        self._claims: Any = context.Array("q", [0, _UNCLAIMED])
         self._process = context.Process(
-            target=_serve, args=(archive, child, self._conn), daemon=True, name="passk-aside"
+            target=_serve,
+            args=(archive, child, self._conn, self._claims),
+            daemon=True,
+            name="passk-aside",
         )
         self._process.start()
         child.close()
         self._batch: list[tuple[str, Any, Any]] = []
+        self._sent: list[list[tuple[str, Any, Any]]] = []
         self._asked = 0
 
     def ask(self, member: str, given: Any, answer: Any) -> None:
@@ -66,6 +77,7 @@ class TranscriptsAside:
     def answers(self) -> Iterator[str | None]:
         """Each asked transcript's text, in the order asked; BadLog for a damaged member."""
         self._send()
+        mine, failed = self._read_last()
         self._conn.send(_END)
         told = 0
         while True:
@@ -79,6 +91,10 @@ class TranscriptsAside:
                 break
             told += len(batch)
             yield from batch
+        if failed is not None:  # the first damaged member: none was in the child's batches
+            raise BadLog(failed)
+        told += len(mine)
+        yield from mine
         if told != self._asked:  # never a transcript put beside another attempt
             raise BadLog(f"{self.path}: {self._asked} conversations asked, {told} read")
         self.close()
@@ -89,25 +105,52 @@ class TranscriptsAside:
             self._process.kill()
         self._process.join()
         self._conn.close()
+        self._archive.close()
 
     def _send(self) -> None:
         if self._batch:
             self._conn.send(self._batch)
+            self._sent.append(self._batch)
             self._batch = []
 
+    def _read_last(self) -> tuple[list[str | None], str | None]:
+        """The texts of the last batches, read here while the child reads the first ones,
+        in the order asked; and the error line of the first damaged member among them."""
+        claims = self._claims
+        with claims.get_lock():
+            claims[1] = len(self._sent)
+        taken: list[list[str | None]] = []
+        failed: str | None = None
+        while True:
+            with claims.get_lock():
+                if claims[1] <= claims[0]:
+                    break
+                claims[1] -= 1
+                index = claims[1]
+            texts: list[str | None] = []
+            failed = _read(self._archive, self._sent[index], texts) or failed
+            taken.append(texts)
+        return [text for texts in reversed(taken) for text in texts], failed
 
-def _serve(archive: Archive, conn: Connection, parents: Connection) -> None:
-    """The child: every request answered into a list, the list sent once the requests end.
-    A thread takes the requests off the pipe as they come, so the parent never waits on a
-    full pipe while a member is read."""
+
+def _serve(archive: Archive, conn: Connection, parents: Connection, claims: Any) -> None:
+    """The child: each batch it claims answered into a list, the list sent once the requests
+    end. A thread takes the requests off the pipe as they come, so the parent never waits on
+    a full pipe while a member is read."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parents.close()  # only the parent's end: when the parent dies, recv sees the end
     requests: queue.SimpleQueue[list[tuple[str, Any, Any]] | None] = queue.SimpleQueue()
     threading.Thread(target=_take, args=(conn, requests), daemon=True).start()
     texts: list[str | None] = []
     failed: str | None = None
+    index = 0
     while (batch := requests.get()) is not _END:
-        if failed is None:
+        with claims.get_lock():
+            mine = index < claims[1]
+            if mine:
+                claims[0] = index + 1
+        index += 1
+        if mine and failed is None:
             failed = _read(archive, batch, texts)
     try:
         if failed is not None:

@@ -77,6 +77,17 @@ class Archive:
     ) -> None:
         self.close()
 
+    def again(self) -> Archive:
+        """A second handle on this archive, kept open when this one is closed: the same
+        file (its descriptor duplicated) and members, the central directory not read again."""
+        other = object.__new__(Archive)
+        other.path = self.path
+        other._raw = os.fdopen(os.dup(self._raw.fileno()), "rb")
+        other._members = self._members
+        other._by_name = self._by_name
+        other._zip = None
+        return other
+
     def close(self) -> None:
         if self._zip is not None:
             self._zip.close()

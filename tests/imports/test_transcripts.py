@@ -22,10 +22,14 @@ from passk_tui.core.transcript import MESSAGE_LIMIT, Transcript
 from passk_tui.evaluations.imported import ImportView, import_files
 from passk_tui.imports.conversation import messages_of, transcript_from, transcript_text
 from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.model import BadLog
 from passk_tui.imports.tau import read_tau
+from passk_tui.imports.transcripts_aside import BATCH, TranscriptsAside
 from passk_tui.imports.zip_members import Archive
 from passk_tui.store import Store
 from tests.imports.test_import_cli import passk
+from tests.imports.test_import_kill import _big_log
+from tests.support.zips import spoil_member
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "imports"
 TOOLS = FIXTURES / "inspect-tools.eval"
@@ -221,3 +225,52 @@ def test_no_transcripts_is_another_import_of_the_same_file(app_env: Path) -> Non
     assert not bare.again and bare.evaluation_id != kept.evaluation_id
     with Store.open() as store:
         assert all(r.transcript is None for r in store.load(bare.evaluation_id).records)
+
+
+def _asked_all(log: Path, members: list[str]) -> list[str | None]:
+    """``members`` of ``log`` asked of the conversations' reader, its answers in order."""
+    with Archive(log) as archive:
+        aside = TranscriptsAside(archive)
+        try:
+            for member in members:
+                aside.ask(member, "q", "a")
+        except BaseException:
+            aside.close()
+            raise
+    try:
+        return list(aside.answers())
+    finally:
+        aside.close()
+
+
+def _samples(log: Path) -> list[str]:
+    """The log's sample members, every seventh followed by one it lacks (answered None)."""
+    with Archive(log) as archive:
+        names = sorted(n for n in archive.names() if n.startswith("samples/"))
+    return [m for i, n in enumerate(names) for m in ([n, f"none/{i}"] if i % 7 else [n])]
+
+
+def test_the_conversations_read_by_two_processes_come_in_the_order_asked(tmp_path: Path) -> None:
+    """The child reads the first batches, this process the last ones once it has asked all:
+    each text is still its own member's, in the order asked (3 batches and some)."""
+    log = _big_log(tmp_path / "big.eval", samples=160)
+    members = _samples(log)
+    with Archive(log) as archive:
+        alone = [
+            transcript_text(messages_of(archive.read(n)), "q", "a")
+            if n in archive.names()
+            else None
+            for n in members
+        ]
+    assert len(members) > 3 * BATCH and None in alone and alone[0] is not None
+    assert _asked_all(log, members) == alone
+
+
+def test_the_first_damaged_member_is_named_whichever_process_read_it(tmp_path: Path) -> None:
+    log = _big_log(tmp_path / "big.eval", samples=160)
+    spoil_member(log, "samples/s00159_epoch_5.json", 4, b"\xff\xff\xff\xff")
+    with pytest.raises(BadLog, match=r"samples/s00159_epoch_5\.json: "):
+        _asked_all(log, _samples(log))
+    spoil_member(log, "samples/s00002_epoch_1.json", 4, b"\xff\xff\xff\xff")
+    with pytest.raises(BadLog, match=r"samples/s00002_epoch_1\.json: "):
+        _asked_all(log, _samples(log))
