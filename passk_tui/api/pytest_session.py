@@ -1,7 +1,9 @@
 """What the pytest plugin does once a marked test runs: its attempts, its gate, one stored evaluation.
 
 Each marked test is one case named by its test id. Its body is the agent: returning is
-``passed``, an AssertionError (or ``pytest.fail``) ``wrong``, any other exception ``errored``.
+``passed`` (a judged test's or a conversation's return is the answer its check judges), an
+AssertionError (or ``pytest.fail``) ``wrong`` with its message as the reason (no judge is asked),
+any other exception ``errored``.
 Fixtures are set up once per test, as pytest sets them up, and every attempt gets the same
 values: a fixture that must be fresh per attempt belongs in the body. The test passes or fails
 by its own gate, read by ``core/stats`` as every face reads it. At the session's end all its
@@ -45,6 +47,9 @@ from passk_tui.targets.callable import CallableTarget, is_async
 #: The answer of an attempt whose body returned, and the check that passes it.
 PASSED = "passed"
 CHECK = {"equals": PASSED}
+#: What a body raises when its own check says no: the attempt is wrong, the message its
+#: reason, and a judge is not asked; anything else it raises errs the attempt.
+ASSERTIONS: tuple[type[BaseException], ...] = (AssertionError, pytest.fail.Exception)
 #: The marker's keywords: the CLI's flags that say how one test is measured.
 KEYWORDS = (
     "attempts",
@@ -132,7 +137,8 @@ class MarkedTests:
         except (InputError, RunError) as exc:
             pytest.fail(f"passk: the marked tests cannot be stored: {exc}", pytrace=False)
         previous = [replace(record, case_index=0) for record in stored]
-        target = CallableTarget(body_of(item, answers), kept.evaluation_id, settings.timeout)
+        body = body_of(item, answers)
+        target = CallableTarget(body, kept.evaluation_id, settings.timeout, ASSERTIONS)
         evaluation = Evaluation(
             kept.evaluation_id,
             [case],
@@ -281,35 +287,25 @@ def shared_settings(each: list[Settings], cases_path: str) -> Settings:
 
 
 def body_of(item: pytest.Function, answers: bool = False) -> Callable[..., Any]:
-    """The test's body as an agent: ``passed`` when it returns, the assertion as a wrong answer;
-    with ``answers`` (a judged test, a conversation) what it returns is the answer, anything
-    raised errs it; a conversation's body gets the messages so far as ``passk_messages``."""
+    """The test's body as an agent: ``passed`` when it returns; with ``answers`` (a judged
+    test, a conversation) what it returns is the answer; a conversation's body gets the
+    messages so far as ``passk_messages``. What it raises is read by its target (``ASSERTIONS``)."""
     function = item.obj
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
     if answers:
         if MESSAGES in arguments:
             return lambda given: function(**{**arguments, MESSAGES: given})
         return lambda _input: function(**arguments)
-
-    def judged(exc: BaseException) -> str:
-        return f"{type(exc).__name__}: {exc}".strip()
-
     if is_async(function) or inspect.iscoroutinefunction(function):
 
         async def attempt_async(_input: object) -> str:
-            try:
-                await function(**arguments)
-            except (AssertionError, pytest.fail.Exception) as exc:
-                return judged(exc)
+            await function(**arguments)
             return PASSED
 
         return attempt_async
 
     def attempt(_input: object) -> str:
-        try:
-            function(**arguments)
-        except (AssertionError, pytest.fail.Exception) as exc:
-            return judged(exc)
+        function(**arguments)
         return PASSED
 
     return attempt

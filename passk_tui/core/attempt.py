@@ -46,6 +46,10 @@ class Turn:
     steps: tuple[Message, ...] = ()
     """What the agent said and did in this Turn, step by step (a model's tool calls and
     their answers, then its last answer); empty: one answer, the ``output``."""
+    wrong: str | None = None
+    """Why the agent's own side found its answer wrong (a pytest body's failed assertion):
+    the attempt is then wrong with this reason, and its check is not asked. None: the
+    check judges the ``output``."""
 
 
 @dataclass(frozen=True, slots=True)

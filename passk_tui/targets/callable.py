@@ -14,7 +14,8 @@ call, ``time.sleep``) never holds the loop. The deadline holds whatever the agen
 
 Whatever leaves the agent, ``SystemExit``, ``KeyboardInterrupt`` or an exception whose message
 cannot be read included, makes its attempt errored; only a Ctrl-C of the caller (a SIGINT that
-arrived while the agent ran) goes on as ``KeyboardInterrupt``. An answer is copied into plain
+arrived while the agent ran) goes on as ``KeyboardInterrupt``, and the exceptions its maker names
+as the agent's own "no" (a pytest body's failed assertion) make it wrong, their message the reason. An answer is copied into plain
 values before anything reads it: a ``str`` subclass's own methods never run again.
 """
 
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from passk_tui.core.attempt import Turn
 from passk_tui.core.inputs.agent_definition import python_definition
 from passk_tui.core.text.decimals import fixed
+from passk_tui.core.text.mentions import shorten
 from passk_tui.core.transcript import Conversation
 
 if TYPE_CHECKING:
@@ -87,10 +89,18 @@ class _Outcome:
 class CallableTarget:
     """Calls ``agent(input)`` once per attempt (per turn of a conversation, with the list of its
     messages): a return is a completed Turn, anything raised a failed one carrying its type
-    and message (the attempt is errored)."""
+    and message (the attempt is errored), but one of ``wrong``: a completed Turn found wrong."""
 
-    def __init__(self, agent: Callable[..., Any], evaluation_id: str, timeout: float) -> None:
+    def __init__(
+        self,
+        agent: Callable[..., Any],
+        evaluation_id: str,
+        timeout: float,
+        wrong: tuple[type[BaseException], ...] = (),
+    ) -> None:
         self.agent = agent
+        #: What the agent raises to say its own answer is wrong (not that it could not answer).
+        self.wrong = wrong
         self.evaluation_id = evaluation_id
         #: The evaluation's deadline in seconds, for the words of a late answer (a case may have its own).
         self.timeout = timeout
@@ -138,6 +148,10 @@ class CallableTarget:
                 and self._interrupts.count > interrupts
             ):
                 raise outcome.raised  # the caller's Ctrl-C, not the agent's doing
+            if isinstance(outcome.raised, self.wrong):
+                # A reason is one line: the first of the message (pytest's diff follows it).
+                said = described(outcome.raised).split("\n", 1)[0].rstrip()
+                return Turn("completed", wrong=shorten(said))
             return Turn("failed", error=described(outcome.raised))
         answer, problem = plain_answer(outcome.value)
         if problem:

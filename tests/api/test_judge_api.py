@@ -114,3 +114,48 @@ def test_the_pytest_plugin_runs_judged_tests(tmp_path: Path) -> None:
     said = {a["case"].split("::")[1]: a["judge"]["said"] for a in exported["attempts"]}
     assert said == {"test_paris": "votes 3/3 pass", "test_lyon": "votes 0/3 pass"}
     assert exported["evaluation"]["judge"]["votes"] == 3
+
+
+ASSERTING = """
+import pytest
+
+def grader(prompt):
+    return "VERDICT: PASS"
+
+JUDGE = {"judge": "Names Paris.", "agent": "grader"}
+
+@pytest.mark.passk(attempts=2, k=1, judge=JUDGE, judges={"grader": grader})
+def test_asserts():
+    assert "Lyon" == "Paris", "not Paris"
+    return "Lyon"
+
+@pytest.mark.passk(attempts=2, k=1, judge=JUDGE, judges={"grader": grader})
+def test_fails_itself():
+    pytest.fail("no answer worth judging")
+
+@pytest.mark.passk(attempts=2, k=1, judge=JUDGE, judges={"grader": grader})
+def test_errs():
+    raise ValueError("provider down")
+"""
+
+
+def test_a_failed_assertion_in_a_judged_test_is_a_wrong_answer_the_judge_is_not_asked(
+    tmp_path: Path,
+) -> None:
+    """The body's own check said no: wrong with its message, no vote; anything else errs."""
+    (tmp_path / "test_asserting.py").write_text(ASSERTING)
+    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
+    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
+        done = pytest_in(tmp_path, *plugin, "--passk-export", "out.json")
+    assert done.returncode == 0, done.stdout + done.stderr  # no gate: reported only
+    attempts = json.loads((tmp_path / "out.json").read_text())["attempts"]
+    seen = {(a["case"].split("::")[1], a["outcome"], a["reason"], a["judge"]) for a in attempts}
+    assert seen == {
+        ("test_asserts", "wrong", "AssertionError: not Paris", None),
+        ("test_fails_itself", "wrong", "Failed: no answer worth judging", None),
+        ("test_errs", "errored", None, None),
+    }
+    errs = [a["error"] for a in attempts if a["case"].endswith("test_errs")]
+    assert errs == ["ValueError: provider down"] * 2

@@ -52,3 +52,34 @@ def test_the_pytest_plugin_runs_a_conversation_and_keeps_its_transcript(tmp_path
     assert first["output"] == "Your table is confirmed."
     cut = next(a for a in exported["attempts"] if a["case"].endswith("cut_short"))
     assert cut["outcome"] == "wrong" and len(cut["transcript"]["messages"]) == 4
+
+
+ASSERTING = """
+import pytest
+
+TURNS = ["A table for two, please.", "Tomorrow at 7pm.", "Yes, confirm it."]
+
+@pytest.mark.passk(attempts=2, k=1, turns=TURNS, check={"contains": "confirmed"})
+def test_booking_asserts(passk_messages):
+    said = [m["content"] for m in passk_messages if m["role"] == "user"]
+    assert len(said) < 2, "asked for a second message"
+    return "Noted."
+"""
+
+
+def test_a_failed_assertion_in_a_conversation_is_a_wrong_answer_at_its_turn(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "test_chat.py").write_text(ASSERTING)
+    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
+    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
+        done = pytest_in(tmp_path, *plugin, "--passk-export", "out.json")
+    assert done.returncode == 0, done.stdout + done.stderr  # no gate: reported only
+    attempts = json.loads((tmp_path / "out.json").read_text())["attempts"]
+    assert [(a["outcome"], a["reason"], a["error"]) for a in attempts] == [
+        ("wrong", "turn 2: AssertionError: asked for a second message", None)
+    ] * 2
+    roles = [m["role"] for m in attempts[0]["transcript"]["messages"]]
+    assert roles == ["user", "assistant", "user"]  # the turn that failed answered nothing

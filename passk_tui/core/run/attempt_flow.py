@@ -270,6 +270,8 @@ class AttemptRunner:
         check = planned.case.check
         if turn.status != "completed":
             return None, ()
+        if turn.wrong is not None:  # the agent's own test said no: nothing left to judge
+            return Verdict(False, turn.wrong), ()
         if check is None:
             return Verdict(True), ()
         panel = Panel(planned, planned.case.input, self.judges) if self.judges is not None else None

@@ -86,7 +86,7 @@ class TranscriptLog:
         steps = [replace(step, turn=number) for step in turn.steps]
         if any(step.role == "tool" for step in steps):
             self.kept = True
-        if not steps and turn.status == "completed":
+        if not steps and turn.status == "completed" and turn.wrong is None:
             steps = [Message("assistant", input_text(turn.output), number, usage=turn.usage)]
         if steps and steps[-1].duration is None and len(steps) == 1:
             steps[-1] = replace(steps[-1], duration=seconds)
@@ -147,7 +147,7 @@ async def _play_turns(
         log.messages.append(Message("user", text, number))
         turn = await _ask(target, _turn_of(planned, log, number), deadline, notify, log, number)
         ended.append(turn)
-        if turn.status != "completed":
+        if turn.status != "completed" or turn.wrong is not None:
             return _cut_at(turn, number, ended)
     return _conversation_turn(ended)
 
@@ -190,7 +190,7 @@ async def _play_user(
             break
         turn = await _ask(target, _turn_of(planned, log, number), deadline, notify, log, number)
         ended.append(turn)
-        if turn.status != "completed":
+        if turn.status != "completed" or turn.wrong is not None:
             return _cut_at(turn, number, ended)
     return _conversation_turn(ended)
 
@@ -235,8 +235,11 @@ def _user_view(transcript: Transcript) -> Transcript:
 
 
 def _cut_at(turn: Turn, number: int, ended: list[Turn]) -> Turn:
-    """The attempt ends at turn ``number``, which did not complete: named in its error."""
+    """The attempt ends at turn ``number``, which did not complete or was found wrong: named
+    in its error, or in its reason."""
     usage = usage_sum(t.usage for t in ended) if ended else turn.usage
+    if turn.wrong is not None:
+        return replace(turn, wrong=f"turn {number}: {turn.wrong}", usage=usage, steps=())
     error = f"turn {number}: {turn.error or turn.status}"
     return replace(turn, error=error, usage=usage, steps=())
 
