@@ -218,6 +218,13 @@ def test_a_budget_is_said_to_hold_for_each_target_apart(tmp_path: Path) -> None:
     assert counts == [4, 4, 4]
 
 
+def test_the_budget_flags_help_says_a_matrix_holds_its_budget_per_target() -> None:
+    """What stderr says before a matrix runs, --help says too: not only --baseline's versions."""
+    said = " ".join(run("--help").stdout.split())  # argparse wraps its help at any word
+    runs = said.split("--budget-runs N", 1)[1].split(" --budget-cost", 1)[0]
+    assert "per version" not in runs and "each target of a matrix" in runs, runs
+
+
 def test_adaptive_targets_are_named_by_their_labels_in_the_notes() -> None:
     """A matrix has no A and B: the note on tests chosen by looking names the targets, and
     the adjustment the matrix made."""

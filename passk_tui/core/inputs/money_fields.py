@@ -57,8 +57,9 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "budget_runs",
         "--budget-runs",
         Group.MONEY,
-        "start at most N Runs in all (resumes included; with --baseline, per version); "
-        "then end 'budget spent'; a resume may lower it, never raise it",
+        "start at most N Runs in all (resumes included; each version of --baseline and each "
+        "target of a matrix has its own N); then end 'budget spent'; a resume may lower it, "
+        "never raise it",
         "N",
         parse=parse_attempts,
         rule=at_least_one,
