@@ -16,9 +16,9 @@ from passk_tui.evaluations.recorded import (
     TargetFactory,
     file_sha256,
     stored_settings,
+    stored_users,
 )
 from passk_tui.store import Store
-from passk_tui.targets.conversing.users import simulated_users
 
 
 def new_evaluation(
@@ -49,8 +49,8 @@ def new_evaluation(
         target = target_for(evaluation_id, settings)
     else:
         target = make_target(settings, key, evaluation_id)
-    users = simulated_users(cases, settings.agents_path, settings.concurrency)
     store = store if store is not None else Store.open()
+    users = stored_users(cases, settings.agents_path, settings.concurrency, store, evaluation_id)
     made_judges = judges_for(cases, settings, store, evaluation_id, judges)
     warnings = _definition_changed(store, settings, target.definition)
     as_stored = stored_settings(settings, agents_file=target_for is None)

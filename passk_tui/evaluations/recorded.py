@@ -1,4 +1,13 @@
-"""An evaluation kept in the store as it runs, and what a new or a resumed one stores of itself."""
+"""An evaluation kept in the store as it runs, and what a new or a resumed one stores of itself.
+
+Its simulated users' messages too: a conversation's turn is a Run under its own key
+(``core/run/conversation.py``) whose body is the conversation so far, and a resume plays an
+attempt that was in flight again from its first turn. A user that samples (a model at any
+temperature above 0) asked again would write something else, and a stack would refuse the
+turn's key, used before with another body (409). So what a user writes is kept under its key
+(``<attempt key>/user/<n>``) before the agent is asked to answer it, and a user asked again
+under a key it answered gives what it wrote, as a stack replays a Run.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +16,24 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from passk_tui.core.attempt import AttemptRecord
+from passk_tui.core.attempt import AttemptRecord, Turn
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.conversation import SimulatedUser
+from passk_tui.core.inputs.price import Price
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
+from passk_tui.core.run.conversation import UserAgents
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
 from passk_tui.core.run.policy import SamplingPolicy
 from passk_tui.core.run.sampling import sampling_policy
-from passk_tui.core.run.target import Target
+from passk_tui.core.run.target import RetryNotice, Target
 from passk_tui.core.stats.gating.stopping import StopReason
 from passk_tui.store import Store
 from passk_tui.store.claims import Claim
+from passk_tui.targets.conversing.users import simulated_users
 
 
 class RecordedEvaluation(Evaluation):
@@ -160,3 +174,73 @@ def stored_settings(settings: Settings, *, agents_file: bool = True) -> Settings
     return replace(
         settings, cases_path=str(Path(settings.cases_path).resolve()), agents_path=agents_path
     )
+
+
+class StoredUsers:
+    """The ``UserAgents`` of one evaluation: the agents file's, their messages kept."""
+
+    def __init__(self, users: UserAgents, store: Store, evaluation_id: str) -> None:
+        self._users = users
+        self._store = store
+        self._evaluation_id = evaluation_id
+        #: Every message kept so far, by key: those of earlier runs, then each as it lands.
+        self._written = store.user_messages_of(evaluation_id)
+
+    def user_target(self, user: SimulatedUser) -> Target:
+        return _KeptUser(self, self._users.user_target(user))
+
+    def user_price(self, user: SimulatedUser) -> Price | None:
+        return self._users.user_price(user)
+
+    async def prepare(self) -> None:
+        await self._users.prepare()
+
+    async def aclose(self) -> None:
+        await self._users.aclose()
+
+    def written(self, key: str) -> Turn | None:
+        """What the user wrote under ``key`` before (this run, or one a resume continues)."""
+        return self._written.get(key)
+
+    def keep(self, key: str, turn: Turn) -> None:
+        """Keep a message that just landed, before anyone answers it (a store that cannot
+        keep it raises its RunError: the evaluation stops, the attempt left for a resume)."""
+        self._store.keep_user_message(self._evaluation_id, key, turn)
+        self._written[key] = turn
+
+
+class _KeptUser:
+    """One simulated user's target: a key it answered gives what it wrote; a new message is
+    kept before it is handed on (a failed Turn is not: the attempt ends at it)."""
+
+    def __init__(self, users: StoredUsers, target: Target) -> None:
+        self._users = users
+        self._target = target
+        self.definition: Definition = target.definition
+
+    async def prepare(self) -> None:
+        await self._target.prepare()
+
+    async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
+        written = self._users.written(attempt.key)
+        if written is not None:
+            return written
+        turn = await self._target.execute(attempt, deadline, notify)
+        if turn.status == "completed":
+            self._users.keep(attempt.key, Turn("completed", output=turn.output, usage=turn.usage))
+        return turn
+
+    async def aclose(self) -> None:
+        await self._target.aclose()
+
+
+def stored_users(
+    cases: Sequence[Case],
+    agents_path: str | None,
+    concurrency: int,
+    store: Store,
+    evaluation_id: str,
+) -> StoredUsers | None:
+    """The simulated users of ``cases`` (None when no case has one), their messages kept."""
+    users = simulated_users(cases, agents_path, concurrency)
+    return None if users is None else StoredUsers(users, store, evaluation_id)

@@ -24,6 +24,7 @@ from passk_tui.evaluations.recorded import (
     TargetFactory,
     file_sha256,
     stored_settings,
+    stored_users,
 )
 from passk_tui.evaluations.resume_rules import (
     check_rule_kept,
@@ -34,7 +35,6 @@ from passk_tui.evaluations.resume_rules import (
     resumed_settings,
 )
 from passk_tui.store import Store, StoredEvaluation
-from passk_tui.targets.conversing.users import simulated_users
 
 #: How long a stack keeps idempotency keys (runs-api.md): past it, a replay is not guaranteed.
 KEY_LIFETIME = 24 * 3600
@@ -137,7 +137,9 @@ def resume_evaluation(
     if finished:
         evaluation.status_reason = stored.status_reason  # shown as it ended
     else:
-        evaluation.users = simulated_users(stored.cases, settings.agents_path, settings.concurrency)
+        evaluation.users = stored_users(
+            stored.cases, settings.agents_path, settings.concurrency, store, stored.id
+        )
     return Resumed(evaluation, stored, finished, warnings)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from passk_tui.core.attempt import AttemptRecord, Vote
+from passk_tui.core.attempt import AttemptRecord, Turn, Vote
 from passk_tui.core.checks.panel import Judged
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
@@ -78,6 +78,9 @@ class Store:
     def votes_of(self, evaluation_id: str) -> dict[AttemptPlace, tuple[Vote, ...]]:
         return reading.votes_of(self.connection, evaluation_id)
 
+    def user_messages_of(self, evaluation_id: str) -> dict[str, Turn]:
+        return reading.user_messages_of(self.connection, evaluation_id)
+
     # -- writing ------------------------------------------------------------------------
 
     def create_evaluation(
@@ -130,6 +133,9 @@ class Store:
 
     def forget_votes(self, evaluation_id: str, attempt: Judged) -> None:
         writing.forget_votes(self.connection, evaluation_id, attempt)
+
+    def keep_user_message(self, evaluation_id: str, key: str, turn: Turn) -> None:
+        writing.keep_user_message(self.connection, evaluation_id, key, turn)
 
     # -- importing ----------------------------------------------------------------------
 

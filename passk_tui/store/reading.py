@@ -1,5 +1,5 @@
 """Reading evaluations back: ids from references, the history list, one evaluation whole,
-and the judge's votes with their attempt. Functions over the store's connection, that
+the judge's votes with their attempt, and what simulated users wrote. Functions over the store's connection, that
 never write; ``Store`` answers with them."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from passk_tui.core.attempt import AttemptRecord, Outcome, Vote
+from passk_tui.core.attempt import AttemptRecord, Outcome, Turn, Vote
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.run.policy import Slot
 from passk_tui.core.stats.extent import extent, known_attempts
@@ -59,6 +59,21 @@ def vote_from_row(row: sqlite3.Row) -> Vote:
         cost=None if row["cost"] is None else Fraction(row["cost"]),
         prompt_sha256=row["prompt_sha256"],
     )
+
+
+def user_messages_of(connection: StoreConnection, evaluation_id: str) -> dict[str, Turn]:
+    """What the evaluation's simulated users wrote, by key, as the completed Turns they were."""
+    return {
+        row["key"]: Turn(
+            "completed",
+            output=json.loads(row["output"]),
+            usage=None if row["usage"] is None else json.loads(row["usage"]),
+        )
+        for row in connection.query(
+            "SELECT key, output, usage FROM user_messages WHERE evaluation_id = ?",
+            (evaluation_id,),
+        )
+    }
 
 
 def with_votes(

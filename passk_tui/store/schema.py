@@ -233,6 +233,20 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (evaluation_id, case_index, attempt, retake, run)
     ) WITHOUT ROWID;
     """,
+    # What a simulated user wrote, each message kept as it lands under its key ('<attempt
+    # key>/user/<n>'), before the agent is asked to answer it: a resume replaying the attempt
+    # gives the agent the same conversation under each turn's key (a user that samples,
+    # asked again, would write anew, and a stack would refuse the turn's key: 409).
+    # output and usage are JSON, as the user's Turn gave them.
+    """
+    CREATE TABLE user_messages (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        key           TEXT NOT NULL,
+        output        TEXT NOT NULL,
+        usage         TEXT,
+        PRIMARY KEY (evaluation_id, key)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

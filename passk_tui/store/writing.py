@@ -1,5 +1,5 @@
-"""Writing evaluations: each new one, its attempts started and finished, how it ended, and
-the judge's votes as each Run ends. Each function is one transaction on the store's
+"""Writing evaluations: each new one, its attempts started and finished, how it ended, the
+judge's votes as each Run ends, and a simulated user's messages as each lands. Each function is one transaction on the store's
 connection (a failure is a StoreWriteError); ``Store`` answers with them.
 
 The stack key is never passed in: no column can hold it.
@@ -11,7 +11,7 @@ import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 
-from passk_tui.core.attempt import AttemptRecord, Vote
+from passk_tui.core.attempt import AttemptRecord, Turn, Vote
 from passk_tui.core.checks.panel import Judged
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.bounds import bounded_output
@@ -211,6 +211,20 @@ def forget_votes(connection: StoreConnection, evaluation_id: str, attempt: Judge
             "DELETE FROM judge_votes WHERE evaluation_id = ? AND case_index = ?"
             " AND attempt = ? AND retake = ?",
             (evaluation_id, attempt.case_index, attempt.attempt, attempt.retake),
+        )
+
+
+def keep_user_message(
+    connection: StoreConnection, evaluation_id: str, key: str, turn: Turn
+) -> None:
+    """Keep what a simulated user wrote under its key, in one transaction, before the agent
+    is asked to answer it."""
+    usage = None if turn.usage is None else layout.to_json(turn.usage)
+    with connection.writing("the simulated user's message") as db:
+        db.execute(
+            "INSERT OR REPLACE INTO user_messages (evaluation_id, key, output, usage)"
+            " VALUES (?, ?, ?, ?)",
+            (evaluation_id, key, layout.to_json(turn.output), usage),
         )
 
 

@@ -93,3 +93,65 @@ def test_kill_9_mid_conversation_then_resume_runs_each_turn_once(
         f"{r.key}/turn/{i}" for r in resumed.records for i in (1, 2, 3)
     }
     assert all(r.transcript is not None and r.transcript.turns == 3 for r in resumed.records)
+
+
+#: A customer who samples: its first words differ each time it is asked (as a model's do at
+#: any temperature above 0), then it thanks the agent once it has had two answers.
+SAMPLING_CUSTOMER = """\
+import json, os, sys
+messages = json.load(sys.stdin)["messages"]
+heard = [m for m in messages if m["role"] == "user"]
+if len(heard) >= 2:
+    print("Thank you! ###DONE###")
+else:
+    print(f"I want a refund for order {int.from_bytes(os.urandom(4))}.")
+"""
+
+USER_CASES = """\
+[[cases]]
+name = "refund-by-chat"
+user = { agent = "customer", instruction = "You want a refund.", max_turns = 4, stop = "###DONE###" }
+check = { contains = "you said" }
+"""
+
+
+def test_a_sampling_simulated_user_is_replayed_on_resume_not_asked_again(
+    make_stack, tmp_path: Path
+) -> None:
+    """Killed as attempt 2's second turn starts (attempt 1 stored): the resume replays what
+    the simulated user wrote (stored as it landed) instead of asking it again, so the stack
+    gets each turn's Run under its key with the same body and replays it (before: the user
+    wrote anew, the first turn's body changed under its key, and the stack answered 409)."""
+    stack = make_stack(keys={KEY: None}, script=StackScript(default=TurnScript(latency=0.3)))
+    killed: list[subprocess.Popen[str]] = []
+    stack.config.on_run_created = functools.partial(_kill_at, 4, killed)
+    (tmp_path / "customer.py").write_text(SAMPLING_CUSTOMER)
+    agents = tmp_path / "agents.toml"
+    agents.write_text('[agents.customer.versions.1]\ncommand = ["python3", "customer.py"]\n')
+    cases = tmp_path / "cases.toml"
+    cases.write_text(USER_CASES)
+    data = tmp_path / "data"
+    args = [*_args(stack.url, cases), "--agents", str(agents)]
+    killed.append(start(*args, data=data, key=KEY, cwd=tmp_path))
+    assert killed[0].wait(timeout=30) == -signal.SIGKILL
+    first = _stored(data)
+    assert [r.attempt for r in first.records] == [1] and len(first.in_flight) == 1
+
+    stack.config.on_run_created = None
+    code, out, err = finish(start("--resume", "last", data=data, key=KEY, cwd=tmp_path))
+    assert code == 0, err
+    assert out.splitlines()[2].split()[:2] == ["refund-by-chat", "2/2"]
+    resumed = _stored(data)
+    assert [(r.attempt, r.outcome, r.error) for r in resumed.records] == [
+        (1, "passed", None),
+        (2, "passed", None),
+    ]
+    stats = stack.stats()
+    assert stats.count("POST /v1/runs", 409) == 0 and stats.max_runs_per_key == 1
+    second = resumed.records[1].transcript
+    assert second is not None
+    said = [m.content for m in second.messages if m.role == "user"]
+    assert len(said) == 3 and said[-1] == "Thank you!"
+    # What the agent was told in turn 1 is what the customer first wrote, before the kill.
+    turn_1 = stack.call(lambda state: state.by_key[f"{resumed.records[1].key}/turn/1"][1].input)
+    assert turn_1["messages"][0]["content"] == said[0]
