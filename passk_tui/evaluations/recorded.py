@@ -6,12 +6,15 @@ attempt that was in flight again from its first turn. A user that samples (a mod
 temperature above 0) asked again would write something else, and a stack would refuse the
 turn's key, used before with another body (409). So what a user writes is kept under its key
 (``<attempt key>/user/<n>``) before the agent is asked to answer it, and a user asked again
-under a key it answered gives what it wrote, as a stack replays a Run.
+under a key it answered gives what it wrote, as a stack replays a Run: for the very
+conversation it was shown (its sha256), since a local agent's turns run again and a different
+answer gets a message of its own.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -198,15 +201,17 @@ class StoredUsers:
     async def aclose(self) -> None:
         await self._users.aclose()
 
-    def written(self, key: str) -> Turn | None:
-        """What the user wrote under ``key`` before (this run, or one a resume continues)."""
-        return self._written.get(key)
+    def written(self, key: str, digest: str) -> Turn | None:
+        """What the user wrote under ``key`` before (this run, or one a resume continues),
+        shown the conversation whose sha256 is ``digest``."""
+        kept = self._written.get(key)
+        return kept[1] if kept is not None and kept[0] == digest else None
 
-    def keep(self, key: str, turn: Turn) -> None:
+    def keep(self, key: str, digest: str, turn: Turn) -> None:
         """Keep a message that just landed, before anyone answers it (a store that cannot
         keep it raises its RunError: the evaluation stops, the attempt left for a resume)."""
-        self._store.keep_user_message(self._evaluation_id, key, turn)
-        self._written[key] = turn
+        self._store.keep_user_message(self._evaluation_id, key, digest, turn)
+        self._written[key] = (digest, turn)
 
 
 class _KeptUser:
@@ -222,12 +227,15 @@ class _KeptUser:
         await self._target.prepare()
 
     async def execute(self, attempt: PlannedAttempt, deadline: float, notify: RetryNotice) -> Turn:
-        written = self._users.written(attempt.key)
+        shown = json.dumps(attempt.case.input, sort_keys=True, ensure_ascii=False)
+        digest = hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest()
+        written = self._users.written(attempt.key, digest)
         if written is not None:
             return written
         turn = await self._target.execute(attempt, deadline, notify)
         if turn.status == "completed":
-            self._users.keep(attempt.key, Turn("completed", output=turn.output, usage=turn.usage))
+            kept = Turn("completed", output=turn.output, usage=turn.usage)
+            self._users.keep(attempt.key, digest, kept)
         return turn
 
     async def aclose(self) -> None:

@@ -78,7 +78,7 @@ class Store:
     def votes_of(self, evaluation_id: str) -> dict[AttemptPlace, tuple[Vote, ...]]:
         return reading.votes_of(self.connection, evaluation_id)
 
-    def user_messages_of(self, evaluation_id: str) -> dict[str, Turn]:
+    def user_messages_of(self, evaluation_id: str) -> dict[str, tuple[str, Turn]]:
         return reading.user_messages_of(self.connection, evaluation_id)
 
     # -- writing ------------------------------------------------------------------------
@@ -134,8 +134,8 @@ class Store:
     def forget_votes(self, evaluation_id: str, attempt: Judged) -> None:
         writing.forget_votes(self.connection, evaluation_id, attempt)
 
-    def keep_user_message(self, evaluation_id: str, key: str, turn: Turn) -> None:
-        writing.keep_user_message(self.connection, evaluation_id, key, turn)
+    def keep_user_message(self, evaluation_id: str, key: str, digest: str, turn: Turn) -> None:
+        writing.keep_user_message(self.connection, evaluation_id, key, digest, turn)
 
     # -- importing ----------------------------------------------------------------------
 

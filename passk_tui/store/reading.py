@@ -1,6 +1,6 @@
 """Reading evaluations back: ids from references, the history list, one evaluation whole,
-the judge's votes with their attempt, and what simulated users wrote. Functions over the store's connection, that
-never write; ``Store`` answers with them."""
+the judge's votes with their attempt, and what simulated users wrote. Functions over the
+store's connection, that never write; ``Store`` answers with them."""
 
 from __future__ import annotations
 
@@ -61,16 +61,22 @@ def vote_from_row(row: sqlite3.Row) -> Vote:
     )
 
 
-def user_messages_of(connection: StoreConnection, evaluation_id: str) -> dict[str, Turn]:
-    """What the evaluation's simulated users wrote, by key, as the completed Turns they were."""
+def user_messages_of(
+    connection: StoreConnection, evaluation_id: str
+) -> dict[str, tuple[str, Turn]]:
+    """What the evaluation's simulated users wrote, by key: the sha256 of what each was
+    shown, and the completed Turn it wrote."""
     return {
-        row["key"]: Turn(
-            "completed",
-            output=json.loads(row["output"]),
-            usage=None if row["usage"] is None else json.loads(row["usage"]),
+        row["key"]: (
+            row["view_sha256"],
+            Turn(
+                "completed",
+                output=json.loads(row["output"]),
+                usage=None if row["usage"] is None else json.loads(row["usage"]),
+            ),
         )
         for row in connection.query(
-            "SELECT key, output, usage FROM user_messages WHERE evaluation_id = ?",
+            "SELECT key, view_sha256, output, usage FROM user_messages WHERE evaluation_id = ?",
             (evaluation_id,),
         )
     }

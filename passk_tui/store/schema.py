@@ -236,12 +236,15 @@ MIGRATIONS: tuple[str, ...] = (
     # What a simulated user wrote, each message kept as it lands under its key ('<attempt
     # key>/user/<n>'), before the agent is asked to answer it: a resume replaying the attempt
     # gives the agent the same conversation under each turn's key (a user that samples,
-    # asked again, would write anew, and a stack would refuse the turn's key: 409).
+    # asked again, would write anew, and a stack would refuse the turn's key: 409). Reused
+    # only for the conversation it answered (the sha256 of what the user was shown): a local
+    # agent's turns run again, and a different answer gets a new message.
     # output and usage are JSON, as the user's Turn gave them.
     """
     CREATE TABLE user_messages (
         evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
         key           TEXT NOT NULL,
+        view_sha256   TEXT NOT NULL,
         output        TEXT NOT NULL,
         usage         TEXT,
         PRIMARY KEY (evaluation_id, key)

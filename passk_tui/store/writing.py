@@ -215,16 +215,16 @@ def forget_votes(connection: StoreConnection, evaluation_id: str, attempt: Judge
 
 
 def keep_user_message(
-    connection: StoreConnection, evaluation_id: str, key: str, turn: Turn
+    connection: StoreConnection, evaluation_id: str, key: str, digest: str, turn: Turn
 ) -> None:
-    """Keep what a simulated user wrote under its key, in one transaction, before the agent
-    is asked to answer it."""
+    """Keep what a simulated user wrote under its key (``digest``: the sha256 of what it was
+    shown), in one transaction, before the agent is asked to answer it."""
     usage = None if turn.usage is None else layout.to_json(turn.usage)
     with connection.writing("the simulated user's message") as db:
         db.execute(
-            "INSERT OR REPLACE INTO user_messages (evaluation_id, key, output, usage)"
-            " VALUES (?, ?, ?, ?)",
-            (evaluation_id, key, layout.to_json(turn.output), usage),
+            "INSERT OR REPLACE INTO user_messages (evaluation_id, key, view_sha256, output,"
+            " usage) VALUES (?, ?, ?, ?, ?)",
+            (evaluation_id, key, digest, layout.to_json(turn.output), usage),
         )
 
 
