@@ -11,6 +11,7 @@ from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
@@ -52,6 +53,9 @@ class RecordedEvaluation(Evaluation):
 
             place_checks(cases, settings.ray_address)
         self.store = store
+        #: The reading last made of it and the Progress version it was made at
+        #: (``evaluations.reading``): held here, it goes when the evaluation goes.
+        self.kept_reading: tuple[int, Settings, EvaluationReading] | None = None
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
         self.store_error: str | None = None
         self._claim = claim
