@@ -7,9 +7,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from passk_tui.cli.ending import report_end
 from passk_tui.cli.flags import FlagParser
 from passk_tui.cli.output import fail, say
+from passk_tui.cli.run import report_end
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.settings import (
     parse_agent_name,
