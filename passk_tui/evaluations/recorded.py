@@ -25,6 +25,7 @@ from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.conversation import SimulatedUser
 from passk_tui.core.inputs.price import Price
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.run.attempt_keys import PlannedAttempt
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.conversation import UserAgents
@@ -69,6 +70,9 @@ class RecordedEvaluation(Evaluation):
 
             place_checks(cases, settings.ray_address)
         self.store = store
+        #: The reading last made of it and the Progress version it was made at
+        #: (``evaluations.reading``): held here, it goes when the evaluation goes.
+        self.kept_reading: tuple[int, Settings, EvaluationReading] | None = None
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
         self.store_error: str | None = None
         self._claim = claim
