@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 
 import passk_tui
-from tests.api.test_pytest_plugin import outcomes, pytest_in
+from tests.api.test_pytest_plugin import outcomes, plugin_session, reported_attempts
 
 CASES = [
     {"name": "fr", "input": "Capital of France?",
@@ -100,13 +99,7 @@ def test_lyon():
 
 def test_the_pytest_plugin_runs_judged_tests(tmp_path: Path) -> None:
     (tmp_path / "test_judged.py").write_text(MARKED)
-    # Where passk-tui is not installed (its pytest11 entry point missing), the plugin is named
-    # with -p and the tree put on PYTHONPATH, as an installed one would be found.
-    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
-    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
-        done = pytest_in(tmp_path, *plugin, "--passk-export", "out.json")
+    done = plugin_session(tmp_path, "--passk-export", "out.json")
     assert outcomes(done.stdout) == {"test_paris": "PASSED", "test_lyon": "FAILED"}, (
         done.stdout + done.stderr
     )
@@ -143,14 +136,7 @@ def test_a_failed_assertion_in_a_judged_test_is_a_wrong_answer_the_judge_is_not_
     tmp_path: Path,
 ) -> None:
     """The body's own check said no: wrong with its message, no vote; anything else errs."""
-    (tmp_path / "test_asserting.py").write_text(ASSERTING)
-    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
-    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
-        done = pytest_in(tmp_path, *plugin, "--passk-export", "out.json")
-    assert done.returncode == 0, done.stdout + done.stderr  # no gate: reported only
-    attempts = json.loads((tmp_path / "out.json").read_text())["attempts"]
+    attempts = reported_attempts(tmp_path, "test_asserting.py", ASSERTING)
     seen = {(a["case"].split("::")[1], a["outcome"], a["reason"], a["judge"]) for a in attempts}
     assert seen == {
         ("test_asserts", "wrong", "AssertionError: not Paris", None),

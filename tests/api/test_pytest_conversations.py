@@ -4,12 +4,9 @@ turn with the messages so far, its last reply checked, every attempt's transcrip
 from __future__ import annotations
 
 import json
-from importlib.metadata import entry_points
 from pathlib import Path
 
-import pytest
-
-from tests.api.test_pytest_plugin import outcomes, pytest_in
+from tests.api.test_pytest_plugin import outcomes, plugin_session, reported_attempts
 
 MARKED = """
 import pytest
@@ -32,11 +29,7 @@ def test_booking_cut_short(passk_messages):
 
 def test_the_pytest_plugin_runs_a_conversation_and_keeps_its_transcript(tmp_path: Path) -> None:
     (tmp_path / "test_chat.py").write_text(MARKED)
-    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
-    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
-        done = pytest_in(tmp_path, *plugin, "--passk-export", "out.json")
+    done = plugin_session(tmp_path, "--passk-export", "out.json")
     assert outcomes(done.stdout) == {
         "test_booking": "PASSED",
         "test_booking_cut_short": "FAILED",
@@ -70,14 +63,7 @@ def test_booking_asserts(passk_messages):
 def test_a_failed_assertion_in_a_conversation_is_a_wrong_answer_at_its_turn(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "test_chat.py").write_text(ASSERTING)
-    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
-    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
-        done = pytest_in(tmp_path, *plugin, "--passk-export", "out.json")
-    assert done.returncode == 0, done.stdout + done.stderr  # no gate: reported only
-    attempts = json.loads((tmp_path / "out.json").read_text())["attempts"]
+    attempts = reported_attempts(tmp_path, "test_chat.py", ASSERTING)
     assert [(a["outcome"], a["reason"], a["error"]) for a in attempts] == [
         ("wrong", "turn 2: AssertionError: asked for a second message", None)
     ] * 2

@@ -7,7 +7,11 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.support.cli import run
 from tests.support.doc_examples import private_env
@@ -63,6 +67,26 @@ def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "pytest", *QUIETER, "-rA", *args],
         cwd=folder, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
+
+
+def plugin_session(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``pytest_in`` with the plugin found: where passk-tui is not installed (its pytest11
+    entry point missing) it is named with -p and the tree put on PYTHONPATH, as an installed
+    one would be found."""
+    installed = any(e.name == "passk" for e in entry_points(group="pytest11"))
+    plugin = () if installed else ("-p", "passk_tui.api.pytest_plugin")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", str(Path(__file__).parents[2]))
+        return pytest_in(folder, *plugin, *args)
+
+
+def reported_attempts(folder: Path, name: str, text: str) -> list[dict[str, Any]]:
+    """The attempts of a session of the marked tests ``text`` (the file ``name``), exported;
+    with no gate they only report, and pytest passes."""
+    (folder / name).write_text(text)
+    done = plugin_session(folder, "--passk-export", "out.json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return list(json.loads((folder / "out.json").read_text())["attempts"])
 
 
 def outcomes(output: str) -> dict[str, str]:
