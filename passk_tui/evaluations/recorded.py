@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -138,14 +137,6 @@ class RecordedEvaluation(Evaluation):
         # Cancelled from outside (the app quit): the stored status stays running,
         # reported as interrupted once the claim is gone.
         self._claim.release()
-
-
-def file_sha256(path: str | Path) -> str:
-    """The hash of a cases file's bytes; InputError when it cannot be read."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 #: Builds the target of a Python callable (the API's) for an evaluation id and its settings.
