@@ -157,14 +157,6 @@ class RecordedEvaluation(Evaluation):
         self._claim.release()
 
 
-def file_sha256(path: str | Path) -> str:
-    """The hash of a cases file's bytes; InputError when it cannot be read."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
 #: Builds the target of a Python callable (the API's) for an evaluation id and its settings.
 TargetFactory = Callable[[str, Settings], Target]
 
