@@ -34,24 +34,27 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
         if role == "user":
             turn += 1
         if role in ("user", "assistant"):
+            text = text_of(message.get("content"))
             calls = _calls(message.get("tool_calls"))
+            if not calls:  # most messages: one object made, no calls to note
+                mapped.append(Message(role, text, max(turn, 1)))
+                continue
             names.update((call_id, name) for call_id, name, _ in calls)
-            mapped.append(
-                Message(
-                    str(role),
-                    text_of(message.get("content")),
-                    max(turn, 1),
-                    calls=tuple(call_id for call_id, _, _ in calls),
-                )
-            )
+            ids = tuple(call_id for call_id, _, _ in calls)
+            mapped.append(Message(role, text, max(turn, 1), calls=ids))
             mapped.extend(_pending(calls, max(turn, 1)))
         elif role == "tool":
             _answer(mapped, message, names, max(turn, 1))
     transcript = Transcript(tuple(mapped))
     # A plain transcript holds the input, then the answer if there was one: it can only
-    # equal one of as many messages (each one built costs; a big log has 50,000 samples).
+    # equal one of as many messages whose last text is the last of its (each one built
+    # costs; a big log has 50,000 samples).
     answered = len(mapped) == 2
-    if 1 <= len(mapped) <= 2 and transcript == plain_transcript(given, answer, answered):
+    if (
+        1 <= len(mapped) <= 2
+        and mapped[-1].content == input_text(answer if answered else given)
+        and transcript == plain_transcript(given, answer, answered)
+    ):
         return None
     return transcript.bounded()
 
@@ -181,20 +184,34 @@ _MESSAGES_KEY = b'"messages":'
 _DECODER = json.JSONDecoder()
 
 
+#: What ``messages_in`` says of a head that ends before the sample's messages do.
+MORE = object()
+
+
 def messages_of(sample: bytes) -> Any:
     """The ``messages`` of one inspect sample's JSON, read without parsing the rest of it
-    (its ``events`` are most of its bytes): the value after the first ``"messages":`` key,
-    which in inspect's layout (id, epoch, input, target, messages...) is the sample's own,
-    since a quote inside a string is escaped. Anything else found there: the whole sample is
-    parsed (ValueError when it is not JSON)."""
-    start = sample.find(_MESSAGES_KEY)
+    (its ``events`` are most of its bytes); ValueError when they are not found and it is
+    not JSON."""
+    return messages_in(sample, True)
+
+
+def messages_in(head: bytes, whole: bool) -> Any:
+    """The ``messages`` of the inspect sample whose JSON starts with ``head`` (``whole``: is
+    all of it): the value after the first ``"messages":`` key, which in inspect's layout (id,
+    epoch, input, target, messages...) is the sample's own, since a quote inside a string is
+    escaped; MORE when ``head`` ends before it does. A value read from a head is the one read
+    from the whole: its list closes where the whole one's does, before what the head lacks.
+    Anything else found there: the whole sample is parsed (ValueError when it is not JSON)."""
+    start = head.find(_MESSAGES_KEY)
     if start >= 0:
-        text = sample[start + len(_MESSAGES_KEY) :].decode("utf-8", errors="replace")
+        text = head[start + len(_MESSAGES_KEY) :].decode("utf-8", errors="replace")
         try:
             value, _ = _DECODER.raw_decode(text.lstrip())
         except ValueError:
-            value = None
+            value = None  # not JSON, or cut where the head ends
         if isinstance(value, list) and all(isinstance(m, dict) and "role" in m for m in value):
             return value
-    whole = json.loads(sample)
-    return whole.get("messages") if isinstance(whole, dict) else None
+    if not whole:
+        return MORE
+    sample = json.loads(head)
+    return sample.get("messages") if isinstance(sample, dict) else None

@@ -27,7 +27,7 @@ import zipfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passk_tui.imports.conversation import messages_of, transcript_text
+from passk_tui.imports.conversation import MORE, messages_in, transcript_text
 from passk_tui.imports.model import BadLog
 from passk_tui.imports.zip_members import Archive
 
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 #: Requests and answers travel in batches: one pickle per few hundred samples.
 BATCH = 256
+#: The first head of a sample member read for its messages: an inspect sample's end within
+#: it unless its conversation is long (its events, after them, are most of its bytes).
+HEAD = 4096
 #: Marks the end of the requests (parent to child) and of the answers (child to parent).
 _END = None
 #: The parent's first claimed batch until it claims one: past any log's last.
@@ -184,7 +187,19 @@ def _read(
             texts.append(None)
             continue
         try:
-            texts.append(transcript_text(messages_of(archive.read(member)), given, answer))
+            texts.append(transcript_text(_messages(archive, member), given, answer))
         except (zipfile.BadZipFile, ValueError, OSError, RecursionError) as exc:
             return f"{archive.path}: {member}: {exc}"
     return None
+
+
+def _messages(archive: Archive, member: str) -> Any:
+    """A sample member's messages, decompressed only as far as they go: a head of it, four
+    times as long until they end in one (``Archive.head``, ``messages_in``)."""
+    size = HEAD
+    while True:
+        head, whole = archive.head(member, size)
+        found = messages_in(head, whole)
+        if found is not MORE:
+            return found
+        size *= 4

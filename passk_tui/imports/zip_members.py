@@ -10,6 +10,15 @@ The central directory is read here too: a log of 50,000 samples has 50,000 entri
 an import needs a name, an offset, two sizes, a checksum and a method. An archive this
 lean reader does not cover (zip64, split, a method other than stored, deflate or zstd) is
 left to ``zipfile``.
+
+A reader that wants only the start of a zstd member (a sample's ``messages``, which inspect
+writes before its ``events``, most of its bytes) reads a head of it (``head``), a longer one
+if that is not enough: the rest is never decompressed. What that gives up:
+the member's size and CRC-32 are checked only when it is read to its end (inspect's frames
+carry no checksum of their own). Damage in its unread tail goes unseen, and does not change
+what was read; damage in what is read is an error naming the member where zstd sees it (a
+damaged frame header or block structure: most damage) or the JSON read from it does not
+parse, and unseen where it only changes the bytes of a text.
 """
 
 from __future__ import annotations
@@ -120,6 +129,25 @@ class Archive:
                 raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
         else:
             data = _zstd_decompress(compressed)
+        return self._checked(member, data)
+
+    def head(self, name: str | Member, size: int) -> tuple[bytes, bool]:
+        """A zstd member's first ``size`` bytes, decompressed no further, and whether they are
+        the whole member (then its size and checksum checked as ``read`` checks them). A
+        member of another method, or no longer than ``size``, is read whole. zipfile.BadZipFile
+        for damage in what is read."""
+        member = name if isinstance(name, Member) else self._by_name[name]
+        if member.method != ZSTD or member.flags & 0x1 or member.file_size <= size:
+            return self.read(member), True
+        try:
+            head: bytes = _decompressor().stream_reader(self._compressed(member)).read(size)
+        except _zstd_error() as exc:
+            raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
+        if len(head) < size:  # shorter than the directory says: read whole, it is refused
+            return self.read(member), True
+        return head, False
+
+    def _checked(self, member: Member, data: bytes) -> bytes:
         if len(data) != member.file_size or zlib.crc32(data) != member.crc:
             raise zipfile.BadZipFile(f"{member.filename} is damaged (its checksum differs)")
         return data
@@ -219,10 +247,16 @@ def _decompressor() -> Any:
     return zstandard.ZstdDecompressor()
 
 
-def _zstd_decompress(data: bytes) -> bytes:
-    """Zstandard frames, one or several, decompressed."""
+@cache
+def _zstd_error() -> type[Exception]:
     import zstandard  # only for zstd members: most archives never need it
 
+    error: type[Exception] = zstandard.ZstdError
+    return error
+
+
+def _zstd_decompress(data: bytes) -> bytes:
+    """Zstandard frames, one or several, decompressed."""
     decompressor = _decompressor()
     parts: list[bytes] = []
     try:
@@ -230,6 +264,6 @@ def _zstd_decompress(data: bytes) -> bytes:
             frame = decompressor.decompressobj()
             parts.append(frame.decompress(data))
             data = frame.unused_data
-    except zstandard.ZstdError as exc:
+    except _zstd_error() as exc:
         raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
     return b"".join(parts)

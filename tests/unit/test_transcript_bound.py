@@ -18,9 +18,7 @@ from passk_tui.core.transcript import MESSAGE_LIMIT, Message, Transcript
 #: The characters JSON writes longest (a control character is six: ``\u001f``), a quote and
 #: a backslash (two), non-ASCII and a lone surrogate (one each), ASCII.
 _TEXT = st.text(
-    st.one_of(
-        st.sampled_from("\x00\x1f\n\"\\é€😀\ud83dab"), st.characters(exclude_categories=())
-    ),
+    st.one_of(st.sampled_from('\x00\x1f\n"\\é€😀\ud83dab'), st.characters(exclude_categories=())),
     max_size=40,
 )
 _JSON = st.recursive(

@@ -54,7 +54,8 @@ def storable_json(value: Any) -> str:
     """``value`` as compact JSON text that UTF-8 can encode: lone surrogates become the
     visible text ``\\ud83d`` (a backslash, then the code), as ``storable_text`` writes them."""
     text = _STORABLE.encode(value)
-    if _LONE_SURROGATE.search(text) is None:
+    # ASCII text (most JSON) holds no surrogate: told at once, where a search reads it all.
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:
         return text
     # A surrogate can only stand inside a JSON string, where "\\\\" is one backslash.
     return _LONE_SURROGATE.sub(lambda m: f"\\\\u{ord(m[0]):04x}", text)
