@@ -71,7 +71,7 @@ class Message:
 
     def to_json(self) -> dict[str, Any]:
         """This message as a JSON object: the fields it has, nothing empty."""
-        data: dict[str, Any] = {"role": self.role, "turn": self.turn, "content": self.content}
+        data = _said_json(self.role, self.turn, self.content)
         if self.role == "tool":
             data.update(id=self.id, name=self.name, arguments=self.arguments, error=self.error)
         if self.calls:
@@ -150,12 +150,10 @@ class Transcript:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form every reader sees (module docstring)."""
-        return {
-            "messages": [m.to_json() for m in self.messages],
-            "cut": self.cut,
-            "user_usage": self.user_usage,
-            "user_cost": None if self.user_cost is None else exact_decimal(self.user_cost),
-        }
+        cost = None if self.user_cost is None else exact_decimal(self.user_cost)
+        return _transcript_json(
+            [m.to_json() for m in self.messages], self.cut, self.user_usage, cost
+        )
 
     @classmethod
     def from_json(cls, data: Any) -> Transcript:
@@ -199,6 +197,34 @@ class Transcript:
     def to_json_of(self, messages: Sequence[Message]) -> dict[str, Any]:
         """``to_json`` with other messages: what a bound measures before it drops."""
         return {**self.to_json(), "messages": [m.to_json() for m in messages]}
+
+
+def _said_json(role: str, turn: int, content: str) -> dict[str, Any]:
+    """What every message's JSON holds first (a said one's all of it)."""
+    return {"role": role, "turn": turn, "content": content}
+
+
+def _transcript_json(
+    messages: list[dict[str, Any]], cut: int, user_usage: Any, user_cost: str | None
+) -> dict[str, Any]:
+    return {"messages": messages, "cut": cut, "user_usage": user_usage, "user_cost": user_cost}
+
+
+def said_json(said: Sequence[tuple[str, str, int]]) -> dict[str, Any] | None:
+    """``Transcript(tuple(Message(role, content, turn) ...)).bounded().to_json()`` of these
+    said messages (a user's or an assistant's text: no tool, call, usage or duration),
+    written without making the objects (an import writes tens of thousands: each frozen
+    object costs more than its JSON); None when the bound says some may have to be dropped,
+    or a turn is past it: then the transcript is made and measured."""
+    messages: list[dict[str, Any]] = []
+    most = _TRANSCRIPT_ROOM + _INT_MOST
+    for role, content, turn in said:
+        if not -(10**12) < turn < 10**12:
+            return None
+        content = cut_text(content)
+        most += _said_most(role, content)
+        messages.append(_said_json(role, turn, content))
+    return _transcript_json(messages, 0, None, None) if most <= TRANSCRIPT_LIMIT else None
 
 
 #: The note a cut text ends with, right after its first ``MESSAGE_LIMIT`` characters.
@@ -272,7 +298,7 @@ def _most_of(message: Message, arguments_most: int) -> int | None:
         or not (duration is None or type(duration) is float)
     ):
         return None
-    most = _MESSAGE_ROOM + _string_most(role) + _INT_MOST + _string_most(message.content)
+    most = _said_most(role, message.content)
     if role == "tool":
         for value in (message.id, message.name):
             if value is None:
@@ -284,12 +310,19 @@ def _most_of(message: Message, arguments_most: int) -> int | None:
         if type(message.error) is not bool:
             return None
         most += _WORD_MOST + arguments_most
-    most += 2  # the calls' brackets
     for call in message.calls:
         if type(call) is not str:
             return None
         most += _string_most(call) + 2  # and the comma after it
-    return most + _FLOAT_MOST + _WORD_MOST  # its duration, simulated
+    return most
+
+
+def _said_most(role: str, content: str) -> int:
+    """The most characters the JSON of a message with this role and text can take, besides
+    its arguments, id, name, error and calls (its turn, its calls' brackets, its duration
+    and whether it is simulated counted at their longest)."""
+    most = _MESSAGE_ROOM + _INT_MOST + 2 + _FLOAT_MOST + _WORD_MOST
+    return most + _string_most(role) + _string_most(content)
 
 
 def _most_besides_messages(transcript: Transcript) -> int | None:

@@ -16,7 +16,13 @@ import json
 from typing import Any
 
 from passk_tui.core.inputs.bounds import storable_json
-from passk_tui.core.transcript import Message, Transcript, input_text, plain_transcript
+from passk_tui.core.transcript import (
+    Message,
+    Transcript,
+    input_text,
+    plain_transcript,
+    said_json,
+)
 
 
 def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None:
@@ -24,6 +30,74 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
     than the attempt's input (``given``) and its answer, which the store keeps already."""
     if not isinstance(messages, list) or not messages or _plain(messages, given, answer):
         return None
+    said = _said(messages)
+    if said is None:
+        return _mapped(messages, given, answer)
+    if _plainly(said, given, answer):
+        return None
+    return Transcript(tuple(Message(role, text, turn) for role, text, turn in said)).bounded()
+
+
+def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
+    """``transcript_from``'s transcript as the store writes it: storable JSON, bounded once.
+    Bounded again, a message already cut would be cut anew and say the cut text's length,
+    not its own (and the 50,000 samples of a big log would each be measured twice more).
+    Messages that are all said are written without making the transcript (``said_json``)."""
+    if not isinstance(messages, list) or not messages or _plain(messages, given, answer):
+        return None
+    said = _said(messages)
+    if said is None:
+        transcript = _mapped(messages, given, answer)
+    elif _plainly(said, given, answer):
+        return None
+    else:
+        data = said_json(said)
+        if data is not None:
+            return storable_json(data)
+        transcript = Transcript(tuple(Message(role, text, turn) for role, text, turn in said))
+        transcript = transcript.bounded()
+    return None if transcript is None else storable_json(transcript.to_json())
+
+
+def _said(messages: list[Any]) -> list[tuple[str, str, int]] | None:
+    """Each message as (role, text, turn) when all are said, a user's or an assistant's
+    text with no tool call (as ``_mapped`` maps them: a system message left out); None
+    when a tool is called or answers."""
+    said: list[tuple[str, str, int]] = []
+    turn = 0
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role == "user":
+            turn += 1
+        elif role == "tool":
+            return None
+        elif role != "assistant":
+            continue
+        if message.get("tool_calls"):
+            return None
+        content = message.get("content")
+        said.append((role, content if type(content) is str else text_of(content), turn or 1))
+    return said
+
+
+def _plainly(said: list[tuple[str, str, int]], given: Any, answer: Any) -> bool:
+    """Whether these said messages are the plain transcript of ``given`` and ``answer``: it
+    holds the input, then the answer if there was one, so only one of as many messages
+    whose last text is its last can be (each one built costs; a big log has 50,000)."""
+    answered = len(said) == 2
+    return (
+        1 <= len(said) <= 2
+        and said[-1][1] == input_text(answer if answered else given)
+        and said
+        == [(m.role, m.content, m.turn) for m in plain_transcript(given, answer, answered).messages]
+    )
+
+
+def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
+    """The transcript of messages with tool calls: each call a tool message, filled in by
+    the tool's answer; None when it is the plain one after all."""
     names: dict[str, str] = {}
     mapped: list[Message] = []
     turn = 0
@@ -34,37 +108,26 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
         if role == "user":
             turn += 1
         if role in ("user", "assistant"):
-            text = text_of(message.get("content"))
             calls = _calls(message.get("tool_calls"))
-            if not calls:  # most messages: one object made, no calls to note
-                mapped.append(Message(role, text, max(turn, 1)))
-                continue
             names.update((call_id, name) for call_id, name, _ in calls)
-            ids = tuple(call_id for call_id, _, _ in calls)
-            mapped.append(Message(role, text, max(turn, 1), calls=ids))
+            mapped.append(
+                Message(
+                    str(role),
+                    text_of(message.get("content")),
+                    max(turn, 1),
+                    calls=tuple(call_id for call_id, _, _ in calls),
+                )
+            )
             mapped.extend(_pending(calls, max(turn, 1)))
         elif role == "tool":
             _answer(mapped, message, names, max(turn, 1))
     transcript = Transcript(tuple(mapped))
     # A plain transcript holds the input, then the answer if there was one: it can only
-    # equal one of as many messages whose last text is the last of its (each one built
-    # costs; a big log has 50,000 samples).
+    # equal one of as many messages (each one built costs; a big log has 50,000 samples).
     answered = len(mapped) == 2
-    if (
-        1 <= len(mapped) <= 2
-        and mapped[-1].content == input_text(answer if answered else given)
-        and transcript == plain_transcript(given, answer, answered)
-    ):
+    if 1 <= len(mapped) <= 2 and transcript == plain_transcript(given, answer, answered):
         return None
     return transcript.bounded()
-
-
-def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
-    """``transcript_from``'s transcript as the store writes it: storable JSON, bounded once.
-    Bounded again, a message already cut would be cut anew and say the cut text's length,
-    not its own (and the 50,000 samples of a big log would each be measured twice more)."""
-    transcript = transcript_from(messages, given, answer)
-    return None if transcript is None else storable_json(transcript.to_json())
 
 
 def _plain(messages: list[Any], given: Any, answer: Any) -> bool:
