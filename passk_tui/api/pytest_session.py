@@ -26,6 +26,7 @@ from passk_tui.core.attempt import Vote
 from passk_tui.core.checks.panel import Judged, JudgeName, Judges
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import python_definition
+from passk_tui.core.inputs.file_digests import sha256_of
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.render.table import plain_table
@@ -37,7 +38,6 @@ from passk_tui.core.run.sampling import reading, sampling_policy
 from passk_tui.core.text.figure_text import how_read
 from passk_tui.core.text.mentions import type_name
 from passk_tui.evaluations.judging import StoredJudges, judges_for
-from passk_tui.evaluations.recorded import file_sha256
 from passk_tui.evaluations.settings_text import validate
 from passk_tui.store import Store
 from passk_tui.targets.callable import CallableTarget, is_async
@@ -175,7 +175,7 @@ class MarkedTests:
             finally:
                 store.close()
             settings = shared_settings([s for s in each if s is not None], str(path))
-            self._kept = SessionStore(settings, file_sha256(path), DEFINITION)
+            self._kept = SessionStore(settings, sha256_of(path), DEFINITION)
         return self._kept
 
     def _marker_settings(self, item: pytest.Item) -> Settings | None:

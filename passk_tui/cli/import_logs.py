@@ -1,27 +1,21 @@
 """`passk-tui import FORMAT FILE...`: another tool's run stored as an evaluation, then shown
-as a run of ours is (the plain table, the gate's exit status, the export)."""
+as a run of ours is (the plain table, the gate's exit status, the export).
+
+The files are hashed on a thread (``FileDigests``) from the moment they are named, while the
+modules the import needs load: those are imported in ``run_import``, after the flags are read.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from passk_tui.cli.flags import FlagParser
-from passk_tui.cli.output import fail, say
-from passk_tui.cli.run import report_end
-from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.inputs.settings import (
-    parse_agent_name,
-    parse_confidence,
-    parse_require,
-    parse_version,
-    parse_whole_number,
-)
-from passk_tui.core.run.gc_thresholds import relaxed_gc
-from passk_tui.evaluations.imported import READERS, ImportView, import_files, shown
-from passk_tui.evaluations.settings_text import flag
-from passk_tui.store import Store
+from passk_tui.core.inputs.file_digests import FileDigests
+
+if TYPE_CHECKING:
+    from passk_tui.evaluations.imported import ImportView
 
 #: One line per format for --help: what each attempt is and what decides it.
 FORMATS_HELP = {
@@ -46,8 +40,7 @@ def build_import_parser() -> argparse.ArgumentParser:
             "Bring your logs: read another tool's run and store it as an evaluation, with every "
             "figure, interval, gate, export, History, compare and app view of a run of ours. "
             "Importing the same files again shows the stored evaluation with the settings given "
-            "now. Formats: "
-            + "; ".join(f"{name}: {text}" for name, text in FORMATS_HELP.items() if name in READERS)
+            "now. Formats: " + "; ".join(f"{name}: {text}" for name, text in FORMATS_HELP.items())
         ),
         epilog=(
             "exit status: 0 imported (and the gate held), 1 the --require gate failed, "
@@ -55,7 +48,9 @@ def build_import_parser() -> argparse.ArgumentParser:
             "decide some case, 5 only the --export could not be written"
         ),
     )
-    parser.add_argument("format", metavar="FORMAT", choices=list(READERS), help=" | ".join(READERS))
+    parser.add_argument(
+        "format", metavar="FORMAT", choices=list(FORMATS_HELP), help=" | ".join(FORMATS_HELP)
+    )
     parser.add_argument(
         "files", metavar="FILE", nargs="+", help="the run's files (several: one run)"
     )
@@ -96,13 +91,24 @@ def build_import_parser() -> argparse.ArgumentParser:
 def run_import(argv: list[str]) -> int:
     """`passk-tui import`: the exit status, as a run's (the gate's), or 2 for a bad file."""
     args = build_import_parser().parse_args(argv)
+    paths = [Path(name) for name in args.files]
+    # Hashed from now on, when every file is there (a missing one is said in its turn, below).
+    digests = FileDigests(paths) if all(path.is_file() for path in paths) else None
+    from passk_tui.core.run.gc_thresholds import relaxed_gc
+
     # A log of 50,000 samples is read into as many attempts, all kept: with the default
     # thresholds the collector rescans that growing heap hundreds of times (0.4-0.7 s).
     with relaxed_gc():
-        return _imported(args)
+        return _imported(args, paths, digests)
 
 
-def _imported(args: argparse.Namespace) -> int:
+def _imported(args: argparse.Namespace, paths: list[Path], digests: FileDigests | None) -> int:
+    from passk_tui.cli.output import fail, say
+    from passk_tui.cli.run import report_end
+    from passk_tui.core.errors import InputError, RunError
+    from passk_tui.evaluations.imported import import_files, shown
+    from passk_tui.store import Store
+
     try:
         view = _view(args)
         export_paths: list[Path] = []
@@ -110,12 +116,11 @@ def _imported(args: argparse.Namespace) -> int:
             from passk_tui.reports.export import check_export_path
 
             export_paths = [check_export_path(text) for text in args.export]
-        paths = [Path(name) for name in args.files]
         for path in paths:
             if not path.is_file():
                 raise InputError(f"{path}: no such file")
         store = Store.open()
-        imported = import_files(args.format, paths, _options(args), view, store)
+        imported = import_files(args.format, paths, _options(args), view, store, digests)
     except (InputError, RunError) as exc:
         return fail(exc)
     for line in imported.lines:
@@ -128,6 +133,16 @@ def _imported(args: argparse.Namespace) -> int:
 
 
 def _view(args: argparse.Namespace) -> ImportView:
+    from passk_tui.core.inputs.settings import (
+        parse_agent_name,
+        parse_confidence,
+        parse_require,
+        parse_version,
+        parse_whole_number,
+    )
+    from passk_tui.evaluations.imported import ImportView
+    from passk_tui.evaluations.settings_text import flag
+
     return ImportView(
         k=flag("k", args.k, parse_whole_number, None),
         require=flag("require", args.require, parse_require, None),

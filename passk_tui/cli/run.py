@@ -1,27 +1,32 @@
-"""The headless face: flags -> engine -> plain table on stdout, progress on stderr, exit codes."""
+"""The headless face: flags -> engine -> plain table on stdout, progress on stderr, exit codes.
+
+The run's machinery (the engine, the live progress, asyncio) is imported by ``run_headless``
+alone: ``report_end`` serves an import too, which never runs anything."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from passk_tui.cli.live import run_live
 from passk_tui.cli.output import fail, interrupted, print_out, resume_hint, say, stopped_exit
 from passk_tui.core.errors import ExitCode, InputError, RunError
-from passk_tui.core.run.engine import Interleaved
-from passk_tui.core.run.gc_thresholds import relaxed_gc
-from passk_tui.evaluations.new import new_evaluation
 from passk_tui.evaluations.reading import reading_of
 from passk_tui.evaluations.recorded import RecordedEvaluation
-from passk_tui.evaluations.resume import resume_evaluation
-from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
 
 
 def run_headless(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     """Validate everything, run (or resume), print the table; the return value is the exit status."""
+    import asyncio
+    import sys
+
+    from passk_tui.cli.live import run_live
+    from passk_tui.core.run.engine import Interleaved
+    from passk_tui.core.run.gc_thresholds import relaxed_gc
+    from passk_tui.evaluations.new import new_evaluation
+    from passk_tui.evaluations.resume import resume_evaluation
+    from passk_tui.evaluations.settings_text import resume_changes, settings_from_args, stack_key
+
     if _may_be_matrix(args):
         from passk_tui.cli.matrix import is_matrix, run_matrix
 

@@ -22,6 +22,7 @@ from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.agent_definition import imported_definition
 from passk_tui.core.inputs.bounds import bounded_output
+from passk_tui.core.inputs.file_digests import FileDigests
 from passk_tui.core.inputs.settings import Settings, default_k
 from passk_tui.core.run.attempt_keys import new_evaluation_id
 from passk_tui.core.run.cases import Case
@@ -79,14 +80,17 @@ def import_files(
     options: dict[str, Any],
     view: ImportView,
     store: Store | None = None,
+    digests: FileDigests | None = None,
 ) -> Imported:
-    """Read ``paths`` as ``tool``'s and store them as one evaluation (or find the one stored)."""
+    """Read ``paths`` as ``tool``'s and store them as one evaluation (or find the one stored).
+    ``digests``: the files' hashing, started by the caller as soon as it named them."""
     reader = READERS.get(tool)
     if reader is None:
         raise InputError(f"import: unknown format {tool!r}; one of {', '.join(READERS)}")
     if view.family_wise and (view.require is None or view.confidence is None):
         raise InputError(f"--family-wise: {FAMILY_WISE_NEEDS}")
-    files = [(str(path.resolve()), _sha256(path)) for path in paths]
+    hashed = (digests or FileDigests(paths)).digests()
+    files = [(str(path.resolve()), digest) for path, digest in zip(paths, hashed, strict=True)]
     fingerprint = _fingerprint(tool, [digest for _, digest in files], options)
     store = store if store is not None else Store.open()
     found = store.find_imported(fingerprint)
@@ -225,17 +229,6 @@ def _counts_line(records: Sequence[AttemptRecord], cases: int, notes: list[str])
 
 def _again_line(stored: StoredEvaluation) -> str:
     return f"already imported as evaluation {stored.id}: shown with the settings given now"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as file:
-            while chunk := file.read(1 << 20):
-                digest.update(chunk)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return digest.hexdigest()
 
 
 def _fingerprint(tool: str, digests: list[str], options: dict[str, Any]) -> str:

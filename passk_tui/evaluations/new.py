@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from passk_tui.core.inputs.agent_definition import Definition, changed_warning, same_measure
+from passk_tui.core.inputs.file_digests import sha256_of
 from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.attempt_keys import check_planned_size, new_evaluation_id
 from passk_tui.core.run.events import Event
@@ -14,7 +15,6 @@ from passk_tui.evaluations.lookups import load_suite, make_target
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
-    file_sha256,
     stored_settings,
 )
 from passk_tui.store import Store
@@ -43,7 +43,7 @@ def new_evaluation(
     check_planned_size(len(cases), settings.attempts)
     if settings.max_attempts is not None:
         check_planned_size(len(cases), settings.max_attempts, "--max-attempts")
-    digest = file_sha256(settings.cases_path)
+    digest = sha256_of(settings.cases_path)
     evaluation_id = new_evaluation_id()
     if target_for is not None:
         target = target_for(evaluation_id, settings)

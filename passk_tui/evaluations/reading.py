@@ -7,16 +7,12 @@ a live one's is kept until its Progress changes: the app asks on a timer.
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
-
-from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.reading.vocabulary import (
     CaseFigures,
     CaseReading,
     FigureIntervals,
     GateVerdict,
-    Progress,
     Reading,
 )
 from passk_tui.evaluations.recorded import RecordedEvaluation
@@ -33,18 +29,13 @@ __all__ = [
     "reading_of",
 ]
 
-#: The reading last made of each live Progress, with the version it was made at.
-_READINGS: WeakKeyDictionary[Progress, tuple[int, Settings, EvaluationReading]] = (
-    WeakKeyDictionary()
-)
-
 
 def reading_of(evaluation: RecordedEvaluation | StoredEvaluation) -> EvaluationReading:
     """The reading of a live evaluation (kept until its Progress changes) or of a stored one."""
     if isinstance(evaluation, StoredEvaluation):
         return evaluation.reading()
     live = evaluation
-    kept = _READINGS.get(live.progress)
+    kept = live.kept_reading
     if kept is not None and kept[0] == live.progress.version and kept[1] is live.settings:
         return kept[2]
     made = EvaluationReading(
@@ -54,5 +45,5 @@ def reading_of(evaluation: RecordedEvaluation | StoredEvaluation) -> EvaluationR
         live.status_reason,
         lambda: live.store.load(live.evaluation_id).records,
     )
-    _READINGS[live.progress] = (live.progress.version, live.settings, made)
+    live.kept_reading = (live.progress.version, live.settings, made)
     return made

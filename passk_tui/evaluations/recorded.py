@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -11,6 +10,7 @@ from passk_tui.core.attempt import AttemptRecord
 from passk_tui.core.errors import InputError, RunError
 from passk_tui.core.inputs.agent_definition import Definition
 from passk_tui.core.inputs.settings import Settings
+from passk_tui.core.reading.evaluation import EvaluationReading
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.engine import Evaluation
 from passk_tui.core.run.events import AttemptFinished, EvaluationFinished, Event
@@ -52,6 +52,9 @@ class RecordedEvaluation(Evaluation):
 
             place_checks(cases, settings.ray_address)
         self.store = store
+        #: The reading last made of it and the Progress version it was made at
+        #: (``evaluations.reading``): held here, it goes when the evaluation goes.
+        self.kept_reading: tuple[int, Settings, EvaluationReading] | None = None
         #: A one-line StoreError from recording the end, if that failed (the records are safe).
         self.store_error: str | None = None
         self._claim = claim
@@ -134,14 +137,6 @@ class RecordedEvaluation(Evaluation):
         # Cancelled from outside (the app quit): the stored status stays running,
         # reported as interrupted once the claim is gone.
         self._claim.release()
-
-
-def file_sha256(path: str | Path) -> str:
-    """The hash of a cases file's bytes; InputError when it cannot be read."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 #: Builds the target of a Python callable (the API's) for an evaluation id and its settings.

@@ -11,6 +11,7 @@ from typing import Any
 from passk_tui.core.attempt import Turn
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.agent_definition import Definition
+from passk_tui.core.inputs.file_digests import sha256_of
 from passk_tui.core.run.attempt_keys import PlannedAttempt, check_planned_size
 from passk_tui.core.run.cases import Case
 from passk_tui.core.run.events import Event
@@ -22,7 +23,6 @@ from passk_tui.evaluations.lookups import load_suite, make_target
 from passk_tui.evaluations.recorded import (
     RecordedEvaluation,
     TargetFactory,
-    file_sha256,
     stored_settings,
 )
 from passk_tui.evaluations.resume_rules import (
@@ -169,7 +169,7 @@ def _cases_again(stored: StoredEvaluation) -> list[Case]:
     file, which must be unchanged: what is measured must stay what it was."""
     path = stored.settings.cases_path
     try:
-        unchanged = file_sha256(path) == stored.cases_sha256
+        unchanged = sha256_of(path) == stored.cases_sha256
     except InputError:
         unchanged = False
     if not unchanged:
@@ -187,7 +187,7 @@ def _warnings(stored: StoredEvaluation) -> list[str]:
         warnings.append(f"{path} no longer exists: the stored cases are used")
     else:
         try:
-            changed = file_sha256(path) != stored.cases_sha256
+            changed = sha256_of(path) != stored.cases_sha256
         except InputError:
             changed = True
         if changed:

@@ -1,9 +1,6 @@
-"""inspect_ai logs (``.eval`` archives and ``.json`` files): each epoch of a sample an attempt.
-
-The sample's score decides: ``C`` (or 1, or true) passes, ``I``/``P``/``N`` and other numbers
-are wrong, or the value equal to ``--pass-value`` passes. An error, or a limit the sample
-hit (messages, tokens, time...), makes the attempt errored with inspect's own words. The
-score read is the first scorer's in the log's header, else the sample's first.
+"""inspect_ai logs (``.eval`` archives and ``.json`` files): each epoch of a sample an attempt
+(``inspect_samples`` says what decides it). The score read is the first scorer's in the log's
+header, else the sample's first.
 
 A ``.eval`` archive is read from its summaries (scores, errors, limits, usage and times, a
 tenth of the bytes of whole samples), so the answer kept is the scorer's reading of it; one
@@ -20,24 +17,20 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from passk_tui.core.attempt import Outcome
 from passk_tui.imports.conversation import transcript_text
+from passk_tui.imports.inspect_samples import InspectSample, attempt_of, sample_of, summaries_in
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
     ImportedRun,
     json_items,
     not_a,
-    number_of,
     read_json_file,
-    seconds_of,
 )
 from passk_tui.imports.transcripts_aside import TranscriptsAside
 from passk_tui.imports.zip_members import Archive, Member
 
 TOOL = "inspect"
-#: No summary at all (a summary may be JSON null, which is a bad sample, not none).
-_NONE = object()
 
 
 def read_inspect(
@@ -90,7 +83,7 @@ def _read(logs: list[_Log], pass_value: str | None, run: ImportedRun) -> None:
         texts: list[tuple[str, int, str]] = []
         run.stored_transcripts.append(texts)
         for index, (sample, messages) in enumerate(samples):
-            attempt, used = _attempt(sample, prefix, scorer, pass_value, (log.path, index))
+            attempt, used = attempt_of(sample, prefix, scorer, pass_value, (log.path, index))
             scorers.add(used)
             run.add(attempt)
             if aside is not None:
@@ -127,8 +120,8 @@ class _Aside:
         run.closers.append(self._reader.close)
         run.stored_transcripts.append(self._texts())
 
-    def ask(self, summary: dict[str, Any], attempt: ImportedAttempt) -> None:
-        member = f"samples/{summary.get('id')}_epoch_{summary.get('epoch')}.json"
+    def ask(self, summary: InspectSample, attempt: ImportedAttempt) -> None:
+        member = f"samples/{summary.id}_epoch_{summary.epoch}.json"
         self._reader.ask(member, attempt.input, attempt.output)
         self._keys.append((attempt.case, attempt.attempt))
 
@@ -167,7 +160,7 @@ class _Log:
             or any(True for _ in self.archive.members("_journal/summaries/"))
         )
 
-    def samples(self) -> tuple[Iterator[tuple[dict[str, Any], Any]], bool]:
+    def samples(self) -> tuple[Iterator[tuple[InspectSample, Any]], bool]:
         """The samples, each with its messages when they are read here (None when
         transcripts are not kept), and whether they are an archive's summaries (a sample's
         scores, error, limit, usage and times, a few hundred bytes each, whose messages are
@@ -176,30 +169,29 @@ class _Log:
         keep = self.transcripts
         if self._whole is not None:
             whole = _objects(self._whole.get("samples") or [], self.path, "samples")
-            return ((s, s.get("messages") if keep else None) for s in whole), False
+            return ((sample_of(s), s.get("messages") if keep else None) for s in whole), False
         assert self.archive is not None
         summaries = self._summaries()
-        first = next(summaries, _NONE)
-        if first is not _NONE:
+        first = next(summaries, None)
+        if first is not None:
             every = itertools.chain([first], summaries)
-            return ((_object(s, self.path, "summaries"), None) for s in every), True
-        members = (_member(self.archive, m, self.path) for m in self.archive.members("samples/"))
-        return ((s, s.get("messages") if keep else None) for s in members), False
+            return ((s, None) for s in every), True
+        whole = (
+            _object(_member(self.archive, m, self.path), self.path, m.filename)
+            for m in self.archive.members("samples/")
+        )
+        return ((sample_of(s), s.get("messages") if keep else None) for s in whole), False
 
-    def _summaries(self) -> Iterator[Any]:
+    def _summaries(self) -> Iterator[InspectSample]:
         """As inspect reads them: ``summaries.json``, one at a time, else (a log still being
         written) the journal's parts, a sample epoch's latest summary winning."""
         assert self.archive is not None
         if "summaries.json" in self.archive.names():
-            return _items(self.archive, "summaries.json", self.path)
-        latest: dict[tuple[Any, Any], Any] = {}
+            return _summaries(self.archive, "summaries.json", self.path)
+        latest: dict[tuple[Any, Any], InspectSample] = {}
         for info in self.archive.members("_journal/summaries/"):
-            part = _member(self.archive, info, self.path)
-            for summary in part if isinstance(part, list) else []:
-                key = (
-                    (summary.get("id"), summary.get("epoch")) if isinstance(summary, dict) else None
-                )
-                latest[key or (len(latest), None)] = summary
+            for summary in _summaries(self.archive, info, self.path):
+                latest[summary.id, summary.epoch] = summary
         return iter(latest.values())
 
     def reductions(self) -> list[dict[str, Any]]:
@@ -239,12 +231,26 @@ def _member(archive: Archive, name: str | Member, path: Path) -> Any:
         raise BadLog(f"{path}: {label}: {exc}") from None
 
 
-def _items(archive: Archive, name: str, path: Path) -> Iterator[Any]:
-    """A member's JSON array, an item at a time (``json_items``); BadLog naming the member."""
+def _summaries(archive: Archive, name: str | Member, path: Path) -> Iterator[InspectSample]:
+    """A summaries member's samples, each let go once taken (50,000 are never all held beside
+    their attempts); BadLog naming the member, or a summary that is not an object."""
+    label = name if isinstance(name, str) else name.filename
     try:
-        yield from json_items(archive.read(name))
+        data = archive.read(name)
     except (zipfile.BadZipFile, ValueError, OSError, KeyError) as exc:
-        raise BadLog(f"{path}: {name}: {exc}") from None
+        raise BadLog(f"{path}: {label}: {exc}") from None
+    samples = summaries_in(data)
+    if samples is None:  # what the fast decoder refuses, read as json reads it
+        try:
+            for value in json_items(data):
+                yield sample_of(_object(value, path, "summaries"))
+        except (ValueError, RecursionError) as exc:
+            raise BadLog(f"{path}: {label}: {exc}") from None
+        return
+    del data
+    samples.reverse()
+    while samples:
+        yield samples.pop()
 
 
 def _objects(values: Iterable[Any], path: Path, where: str) -> Iterator[dict[str, Any]]:
@@ -263,119 +269,3 @@ def _first_scorer(evaluation: dict[str, Any]) -> str | None:
     first = scorers[0] if scorers and isinstance(scorers[0], dict) else {}
     name = first.get("name")
     return str(name) if name is not None else None
-
-
-def _attempt(
-    sample: dict[str, Any],
-    prefix: str,
-    scorer: str | None,
-    pass_value: str | None,
-    place: tuple[Path, int],
-) -> tuple[ImportedAttempt, str]:
-    """One sample epoch as an attempt, and the scorer read ("" when none decided it).
-    ``place``: the log and the sample's index in it, named only in an error."""
-    get = sample.get
-    sample_id, epoch = get("id"), get("epoch")
-    if sample_id is None or not isinstance(epoch, int) or isinstance(epoch, bool):
-        raise BadLog(f"{_where(place)}: a sample needs an id and a whole-number epoch")
-    output = _completion(sample)
-    error = _error_text(get("error")) or _limit_text(get("limit"))
-    scores = get("scores") or {}
-    name, outcome, reason = "", Outcome.ERRORED, None
-    if error is None and (not isinstance(scores, dict) or not scores):
-        error = "not scored"
-    elif error is None:
-        name = str(scorer if scorer in scores else next(iter(scores)))
-        score = scores[name] if isinstance(scores[name], dict) else {}
-        passed = _passes(score.get("value"), pass_value)
-        if passed is None:
-            raise BadLog(
-                f"{_where(place)} (id {sample_id!r}, epoch {epoch}): score {name} is "
-                f"{json.dumps(score.get('value'))[:60]}, neither C/I nor a number; "
-                "say which value passes with --pass-value"
-            )
-        if output is None and score.get("answer") is not None:
-            output = score.get("answer")
-        outcome = Outcome.PASSED if passed else Outcome.WRONG
-        reason = None if passed else _reason(score)
-    given = get("input")
-    attempt = ImportedAttempt(
-        case=f"{prefix}{sample_id}",
-        attempt=epoch,
-        outcome=outcome,
-        output=output,
-        reason=reason,
-        error=error,
-        started=seconds_of(get("started_at")),
-        duration=number_of(get("total_time")),
-        usage=_usage(get("model_usage")),
-        input=given,
-    )
-    return attempt, name
-
-
-def _where(place: tuple[Path, int]) -> str:
-    path, index = place
-    return f"{path}: sample {index + 1}"
-
-
-def _passes(value: Any, pass_value: str | None) -> bool | None:
-    """Whether the score's value passes; None when it is neither C/I nor a number and no
-    ``--pass-value`` says which passes."""
-    if pass_value is not None:
-        if isinstance(value, str):
-            return value == pass_value
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            try:
-                return float(pass_value) == value
-            except ValueError:
-                return False
-        return str(value).lower() == pass_value.lower()
-    if value is True or value == "C":
-        return True
-    if value is False or value in ("I", "P", "N"):
-        return False
-    if isinstance(value, int | float):
-        return value == 1
-    return None
-
-
-def _reason(score: dict[str, Any]) -> str | None:
-    value = score.get("value")
-    explanation = score.get("explanation")
-    said = f"score {json.dumps(value)}"
-    return f"{said}: {explanation}" if explanation else said
-
-
-def _completion(sample: dict[str, Any]) -> Any:
-    output = sample.get("output")
-    if isinstance(output, dict) and output.get("completion") is not None:
-        return output["completion"]
-    return None
-
-
-def _error_text(error: Any) -> str | None:
-    if error is None or error == "":
-        return None
-    if isinstance(error, dict):
-        return str(error.get("message") or "error")
-    return str(error)
-
-
-def _limit_text(limit: Any) -> str | None:
-    if not isinstance(limit, dict):
-        return None
-    return f"{limit.get('type', 'a')} limit {limit.get('limit')} reached".replace(" None", "")
-
-
-def _usage(model_usage: Any) -> dict[str, int] | None:
-    """The tokens of every model the sample called, summed."""
-    if not isinstance(model_usage, dict) or not model_usage:
-        return None
-    total = {"input_tokens": 0, "output_tokens": 0}
-    for usage in model_usage.values():
-        if isinstance(usage, dict):
-            for key in total:
-                value = usage.get(key)
-                total[key] += value if isinstance(value, int) else 0
-    return total

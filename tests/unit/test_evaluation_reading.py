@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
+import weakref
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -19,7 +21,11 @@ def test_a_live_reading_is_kept_until_its_progress_changes() -> None:
     stored = evaluation(2, 4, lambda c, a: Outcome.PASSED if a < 4 else Outcome.WRONG)
     progress = stored.progress()
     live: Any = SimpleNamespace(
-        evaluation_id=stored.id, settings=stored.settings, progress=progress, status_reason=None
+        evaluation_id=stored.id,
+        settings=stored.settings,
+        progress=progress,
+        status_reason=None,
+        kept_reading=None,
     )
     first = reading_of(live)
     assert reading_of(live) is first  # asked again on the timer: not made again
@@ -28,6 +34,24 @@ def test_a_live_reading_is_kept_until_its_progress_changes() -> None:
     again = reading_of(live)
     assert again is not first
     assert [f.passed for f in again.figures] == [3, 3] and again.figures[0].n == 5
+
+
+def test_a_live_reading_goes_with_its_evaluation() -> None:
+    """The kept reading holds the Progress (every record): it must not outlive the
+    evaluation it was made of, or each evaluation the app opens stays in memory."""
+    stored = evaluation(2, 4)
+    live: Any = SimpleNamespace(
+        evaluation_id=stored.id,
+        settings=stored.settings,
+        progress=stored.progress(),
+        status_reason=None,
+        kept_reading=None,
+    )
+    reading_of(live)
+    gone = weakref.ref(live.progress)
+    del live
+    gc.collect()
+    assert gone() is None
 
 
 def test_the_gate_in_one_word() -> None:

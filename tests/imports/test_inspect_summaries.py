@@ -1,0 +1,81 @@
+"""An archive's summaries: decoded fast where they can be, read as ``json`` reads them where
+they cannot, with the same attempts either way, and a bad summary named."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from passk_tui.imports.inspect_log import read_inspect
+from passk_tui.imports.inspect_samples import sample_of, summaries_in
+from passk_tui.imports.model import BadLog, ImportedAttempt
+from passk_tui.imports.zip_members import Archive
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "imports"
+RUN1 = FIXTURES / "inspect-run1.eval"
+
+
+def _summaries(archive: Archive) -> tuple[str, bytes]:
+    name = "summaries.json" if "summaries.json" in archive.names() else "_journal/summaries/1.json"
+    return name, archive.read(name)
+
+
+def _with_summaries(path: Path, edit: Any) -> Path:
+    """The fixture again, deflated, its summaries text replaced by ``edit(summaries)``."""
+    made = path / "edited.eval"
+    with Archive(RUN1) as archive, zipfile.ZipFile(made, "w", zipfile.ZIP_DEFLATED) as out:
+        name, data = _summaries(archive)
+        for member in archive.names():
+            out.writestr(member, edit(json.loads(data)) if member == name else archive.read(member))
+    return made
+
+
+def _attempts(path: Path) -> list[ImportedAttempt]:
+    return read_inspect([path], transcripts=False).attempts
+
+
+@pytest.mark.parametrize("log", sorted(FIXTURES.glob("inspect-*.eval")), ids=lambda p: p.stem)
+def test_the_fast_decoder_reads_what_json_reads(log: Path) -> None:
+    with Archive(log) as archive:
+        _, data = _summaries(archive)
+    fast = summaries_in(data)
+    assert fast is not None
+    assert fast == [sample_of(value) for value in json.loads(data)]
+
+
+def test_what_the_fast_decoder_refuses_is_read_as_json_reads_it(tmp_path: Path) -> None:
+    """A NaN time and a lone surrogate's escape: json reads both, the fast decoder neither."""
+
+    def spoil(summaries: list[dict[str, Any]]) -> str:
+        summaries[0]["total_time"] = float("nan")
+        summaries[1]["input"] = "a broken emoji \ud83d"
+        return json.dumps(summaries)
+
+    spoilt = _with_summaries(tmp_path, spoil)
+    with Archive(spoilt) as archive:
+        assert summaries_in(_summaries(archive)[1]) is None
+    before, after = _attempts(RUN1), _attempts(spoilt)
+    assert [(a.case, a.attempt, a.outcome, a.output) for a in after] == [
+        (a.case, a.attempt, a.outcome, a.output) for a in before
+    ]
+    assert after[0].duration != after[0].duration  # NaN, as json read it
+    assert after[1].input == "a broken emoji \ud83d"
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda s: json.dumps([None, *s[1:]]), "summaries: a sample must be an object"),
+        (lambda s: json.dumps([{**s[0], "epoch": "1"}, *s[1:]]), "sample 1: a sample needs an id"),
+        (lambda s: json.dumps(s)[:-2], "summaries.json: Expecting"),
+    ],
+    ids=["null", "text epoch", "cut short"],
+)
+def test_a_bad_summary_is_named(tmp_path: Path, edit: Any, words: str) -> None:
+    spoilt = _with_summaries(tmp_path, edit)
+    with pytest.raises(BadLog, match=words):
+        _attempts(spoilt)
