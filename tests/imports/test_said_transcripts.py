@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from passk_tui.core.inputs.bounds import storable_json
 from passk_tui.core.transcript import MESSAGE_LIMIT, TRANSCRIPT_LIMIT
-from passk_tui.imports.conversation import _mapped, transcript_from, transcript_text
+from passk_tui.imports.conversation import _mapped, _plain, transcript_from, transcript_text
 
 _TEXT = st.text(st.sampled_from('qa\x00\n"\\é😀\ud83d'), max_size=12)
 #: Long texts: cut at MESSAGE_LIMIT, and enough of them to pass TRANSCRIPT_LIMIT.
@@ -33,7 +33,7 @@ _MESSAGE = st.fixed_dictionaries(
 
 
 def _written_as_mapped(messages: Any, given: Any, answer: Any) -> str | None:
-    if not isinstance(messages, list) or not messages:
+    if not isinstance(messages, list) or not messages or _plain(messages, given, answer):
         return None
     transcript = _mapped(messages, given, answer)
     return None if transcript is None else storable_json(transcript.to_json())
