@@ -182,14 +182,18 @@ def _read(
 ) -> str | None:
     """The batch's texts added to ``texts``; the error line of a damaged member, else None."""
     names = archive.names()
-    for member, given, answer in batch:
-        if member not in names:
-            texts.append(None)
-            continue
-        try:
-            texts.append(transcript_text(_messages(archive, member), given, answer))
-        except (zipfile.BadZipFile, ValueError, OSError, RecursionError) as exc:
-            return f"{archive.path}: {member}: {exc}"
+    try:
+        archive.gather(member for member, _, _ in batch)
+        for member, given, answer in batch:
+            if member not in names:
+                texts.append(None)
+                continue
+            try:
+                texts.append(transcript_text(_messages(archive, member), given, answer))
+            except (zipfile.BadZipFile, ValueError, OSError, RecursionError) as exc:
+                return f"{archive.path}: {member}: {exc}"
+    finally:
+        archive.gather(())
     return None
 
 

@@ -23,11 +23,12 @@ parse, and unseen where it only changes the bytes of a text.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator, KeysView
+from collections.abc import Iterable, Iterator, KeysView
 from functools import cache
 from pathlib import Path
 from types import TracebackType
@@ -46,6 +47,8 @@ _ZIP64_LOCATOR = b"PK\x06\x07"
 _ZIP64_MARKS = (0xFFFF, 0xFFFFFFFF)
 #: How much local-header extra a member's read takes in one go (past it, a second read).
 _EXTRA_ROOM = 64
+#: Most bytes ``gather`` reads at once.
+_SPAN = 4 << 20
 
 
 class Member(NamedTuple):
@@ -77,6 +80,7 @@ class Archive:
         self._members = members
         self._by_name = {member.filename: member for member in members}
         self._zip: zipfile.ZipFile | None = None  # only for a method of zipfile's own
+        self._span: tuple[int, bytes] | None = None  # members' bytes read together (``gather``)
 
     def __enter__(self) -> Self:
         return self
@@ -95,6 +99,7 @@ class Archive:
         other._members = self._members
         other._by_name = self._by_name
         other._zip = None
+        other._span = None
         return other
 
     def close(self) -> None:
@@ -152,12 +157,33 @@ class Archive:
             raise zipfile.BadZipFile(f"{member.filename} is damaged (its checksum differs)")
         return data
 
+    def gather(self, names: Iterable[str]) -> None:
+        """The bytes of these members read at once when they lie within ``_SPAN`` bytes (a
+        batch of samples, one after another in the archive: one read where there were as
+        many as samples), kept for their reads until the next call; forgotten when they
+        do not, or when there are none."""
+        by_name = self._by_name
+        members = [by_name[name] for name in names if name in by_name]
+        self._span = None
+        if not members:
+            return
+        start = min(member.header_offset for member in members)
+        end = max(member.header_offset + _stored_room(member) for member in members)
+        if end - start <= _SPAN:
+            with contextlib.suppress(OSError):  # each member's own read then says what fails
+                self._span = (start, os.pread(self._raw.fileno(), end - start, start))
+
     def _compressed(self, member: Member) -> bytes:
-        """The member's stored bytes, after its local header: one read when its extra is short."""
+        """The member's stored bytes, after its local header: one read when its extra is short
+        (none when it is in the bytes gathered)."""
         fd = self._raw.fileno()
         start = member.header_offset
-        wanted = _LOCAL_HEADER.size + len(member.filename) * 4 + _EXTRA_ROOM
-        chunk = os.pread(fd, wanted + member.compress_size, start)
+        room = _stored_room(member)
+        span = self._span
+        if span is not None and span[0] <= start and start + room <= span[0] + len(span[1]):
+            chunk = span[1][start - span[0] : start - span[0] + room]
+        else:
+            chunk = os.pread(fd, room, start)
         if len(chunk) < _LOCAL_HEADER.size or chunk[:4] != _LOCAL_MAGIC:
             raise zipfile.BadZipFile(f"bad local header for {member.filename}")
         name_length, extra_length = _LOCAL_HEADER.unpack_from(chunk)[-2:]
@@ -168,6 +194,12 @@ class Archive:
         if len(data) != member.compress_size:
             raise zipfile.BadZipFile(f"{member.filename} is cut short")
         return data
+
+
+def _stored_room(member: Member) -> int:
+    """The bytes read for a member: its local header, with room for its name and an extra
+    field of ``_EXTRA_ROOM`` bytes, then its stored bytes."""
+    return _LOCAL_HEADER.size + len(member.filename) * 4 + _EXTRA_ROOM + member.compress_size
 
 
 def _directory(raw: BinaryIO) -> list[Member] | None:
