@@ -13,6 +13,7 @@ the conversation: it is left out (our roles are user, assistant and tool).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from passk_tui.core.inputs.bounds import storable_json
@@ -245,6 +246,8 @@ def _answer(
 
 _MESSAGES_KEY = b'"messages":'
 _DECODER = json.JSONDecoder()
+#: The space ``str.lstrip`` strips (the same characters), found without copying the text.
+_SPACE = re.compile(r"\s*")
 
 
 #: What ``messages_in`` says of a head that ends before the sample's messages do.
@@ -268,12 +271,17 @@ def messages_in(head: bytes, whole: bool) -> Any:
     start = head.find(_MESSAGES_KEY)
     if start >= 0:
         text = head[start + len(_MESSAGES_KEY) :].decode("utf-8", errors="replace")
+        space = _SPACE.match(text)
         try:
-            value, _ = _DECODER.raw_decode(text.lstrip())
+            value, _ = _DECODER.raw_decode(text, space.end() if space else 0)
         except ValueError:
             value = None  # not JSON, or cut where the head ends
-        if isinstance(value, list) and all(isinstance(m, dict) and "role" in m for m in value):
-            return value
+        if isinstance(value, list):
+            for message in value:
+                if not isinstance(message, dict) or "role" not in message:
+                    break
+            else:
+                return value
     if not whole:
         return MORE
     sample = json.loads(head)

@@ -176,22 +176,20 @@ class Archive:
     def _compressed(self, member: Member) -> bytes:
         """The member's stored bytes, after its local header: one read when its extra is short
         (none when it is in the bytes gathered)."""
-        fd = self._raw.fileno()
-        start = member.header_offset
-        room = _stored_room(member)
+        start, size = member.header_offset, member.compress_size
         span = self._span
-        if span is not None and span[0] <= start and start + room <= span[0] + len(span[1]):
-            chunk = span[1][start - span[0] : start - span[0] + room]
+        if span is not None and span[0] <= start < span[0] + len(span[1]):
+            chunk, at = span[1], start - span[0]
         else:
-            chunk = os.pread(fd, room, start)
-        if len(chunk) < _LOCAL_HEADER.size or chunk[:4] != _LOCAL_MAGIC:
+            chunk, at = os.pread(self._raw.fileno(), _stored_room(member), start), 0
+        if len(chunk) - at < _LOCAL_HEADER.size or chunk[at : at + 4] != _LOCAL_MAGIC:
             raise zipfile.BadZipFile(f"bad local header for {member.filename}")
-        name_length, extra_length = _LOCAL_HEADER.unpack_from(chunk)[-2:]
-        begin = _LOCAL_HEADER.size + name_length + extra_length
-        data = chunk[begin : begin + member.compress_size]
-        if len(data) < member.compress_size:  # a long extra: read the bytes where they are
-            data = os.pread(fd, member.compress_size, start + begin)
-        if len(data) != member.compress_size:
+        name_length, extra_length = _LOCAL_HEADER.unpack_from(chunk, at)[-2:]
+        begin = at + _LOCAL_HEADER.size + name_length + extra_length
+        data = chunk[begin : begin + size]
+        if len(data) < size:  # a long extra, or the end of the span: read them where they are
+            data = os.pread(self._raw.fileno(), size, start + begin - at)
+        if len(data) != size:
             raise zipfile.BadZipFile(f"{member.filename} is cut short")
         return data
 
