@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from passk_tui.core.inputs.bounds import storable_json
@@ -65,22 +66,25 @@ def _said(messages: list[Any]) -> list[tuple[str, str, int]] | None:
     text with no tool call (as ``_mapped`` maps them: a system message left out); None
     when a tool is called or answers."""
     said: list[tuple[str, str, int]] = []
+    for message, role, turn in _turns(messages):
+        if role == "tool" or (role in ("user", "assistant") and message.get("tool_calls")):
+            return None
+        if role in ("user", "assistant"):
+            content = message.get("content")
+            said.append((role, content if type(content) is str else text_of(content), turn))
+    return said
+
+
+def _turns(messages: list[Any]) -> Iterator[tuple[dict[str, Any], Any, int]]:
+    """Each message that is an object, with its role and the user turn it is in (1-based:
+    what comes before the first user message is in the first)."""
     turn = 0
     for message in messages:
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if role == "user":
-            turn += 1
-        elif role == "tool":
-            return None
-        elif role != "assistant":
-            continue
-        if message.get("tool_calls"):
-            return None
-        content = message.get("content")
-        said.append((role, content if type(content) is str else text_of(content), turn or 1))
-    return said
+        if isinstance(message, dict):
+            role = message.get("role")
+            if role == "user":
+                turn += 1
+            yield message, role, turn or 1
 
 
 def _plainly(said: list[tuple[str, str, int]], given: Any, answer: Any) -> bool:
@@ -101,13 +105,7 @@ def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
     the tool's answer; None when it is the plain one after all."""
     names: dict[str, str] = {}
     mapped: list[Message] = []
-    turn = 0
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if role == "user":
-            turn += 1
+    for message, role, turn in _turns(messages):
         if role in ("user", "assistant"):
             calls = _calls(message.get("tool_calls"))
             names.update((call_id, name) for call_id, name, _ in calls)
@@ -115,13 +113,13 @@ def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
                 Message(
                     str(role),
                     text_of(message.get("content")),
-                    max(turn, 1),
+                    turn,
                     calls=tuple(call_id for call_id, _, _ in calls),
                 )
             )
-            mapped.extend(_pending(calls, max(turn, 1)))
+            mapped.extend(_pending(calls, turn))
         elif role == "tool":
-            _answer(mapped, message, names, max(turn, 1))
+            _answer(mapped, message, names, turn)
     transcript = Transcript(tuple(mapped))
     # A plain transcript holds the input, then the answer if there was one: it can only
     # equal one of as many messages (each one built costs; a big log has 50,000 samples).

@@ -18,8 +18,9 @@ import pytest
 
 from passk_tui.imports.conversation import messages_of, transcript_text
 from passk_tui.imports.model import BadLog
-from passk_tui.imports.transcripts_aside import HEAD, TranscriptsAside, _messages
+from passk_tui.imports.transcripts_aside import HEAD, _messages
 from passk_tui.imports.zip_members import Archive
+from tests.imports.test_transcripts import _asked_all
 from tests.support.zips import spoil_member, zstd_archive
 
 #: A sample's events: a few hundred KiB, several zstd blocks (of 128 KiB at most).
@@ -74,17 +75,6 @@ def test_messages_are_the_whole_members_wherever_a_head_ends(log: Path) -> None:
             assert texts[0] == texts[1] is not None
 
 
-def _asked(log: Path, members: list[str]) -> list[str | None]:
-    with Archive(log) as archive:
-        aside = TranscriptsAside(archive)
-    try:
-        for member in members:
-            aside.ask(member, "q", "a")
-        return list(aside.answers())
-    finally:
-        aside.close()
-
-
 def test_a_damaged_frame_in_the_head_is_bad_log_naming_the_member(
     log: Path, tmp_path: Path
 ) -> None:
@@ -92,7 +82,7 @@ def test_a_damaged_frame_in_the_head_is_bad_log_naming_the_member(
     damaged.write_bytes(log.read_bytes())
     spoil_member(damaged, "samples/said4000_1.json", 4, b"\xff\xff\xff\xff")
     with pytest.raises(BadLog, match=r"damaged\.eval: samples/said4000_1\.json: cannot decompress"):
-        _asked(damaged, sorted(_samples()))
+        _asked_all(damaged, sorted(_samples()))
 
 
 def test_a_damaged_tail_past_the_messages_is_not_read(log: Path, tmp_path: Path) -> None:
@@ -109,4 +99,4 @@ def test_a_damaged_tail_past_the_messages_is_not_read(log: Path, tmp_path: Path)
             archive.read(name)
         read: Any = _messages(archive, name)
     assert read == json.loads(_samples()[name])["messages"]
-    assert _asked(damaged, [name]) == _asked(log, [name])
+    assert _asked_all(damaged, [name]) == _asked_all(log, [name])
