@@ -18,12 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.imports.conversation import transcript_text
-from passk_tui.imports.inspect_samples import InspectSample, attempt_of, sample_of, summaries_in
+from passk_tui.imports.inspect_samples import (
+    InspectSample,
+    attempt_of,
+    sample_object,
+    sample_of,
+    summaries_in,
+)
 from passk_tui.imports.model import (
     BadLog,
     ImportedAttempt,
     ImportedRun,
-    json_items,
     not_a,
     read_json_file,
 )
@@ -177,7 +182,7 @@ class _Log:
             every = itertools.chain([first], summaries)
             return ((s, None) for s in every), True
         whole = (
-            _object(_member(self.archive, m, self.path), self.path, m.filename)
+            sample_object(_member(self.archive, m, self.path), self.path, m.filename)
             for m in self.archive.members("samples/")
         )
         return ((sample_of(s), s.get("messages") if keep else None) for s in whole), False
@@ -232,36 +237,18 @@ def _member(archive: Archive, name: str | Member, path: Path) -> Any:
 
 
 def _summaries(archive: Archive, name: str | Member, path: Path) -> Iterator[InspectSample]:
-    """A summaries member's samples, each let go once taken (50,000 are never all held beside
-    their attempts); BadLog naming the member, or a summary that is not an object."""
+    """A summaries member's samples (``summaries_in``); BadLog naming a damaged member."""
     label = name if isinstance(name, str) else name.filename
     try:
         data = archive.read(name)
     except (zipfile.BadZipFile, ValueError, OSError, KeyError) as exc:
         raise BadLog(f"{path}: {label}: {exc}") from None
-    samples = summaries_in(data)
-    if samples is None:  # what the fast decoder refuses, read as json reads it
-        try:
-            for value in json_items(data):
-                yield sample_of(_object(value, path, "summaries"))
-        except (ValueError, RecursionError) as exc:
-            raise BadLog(f"{path}: {label}: {exc}") from None
-        return
-    del data
-    samples.reverse()
-    while samples:
-        yield samples.pop()
+    return summaries_in(data, path, label)
 
 
 def _objects(values: Iterable[Any], path: Path, where: str) -> Iterator[dict[str, Any]]:
     for index, value in enumerate(values):
-        yield _object(value, path, f"{where}[{index}]")
-
-
-def _object(value: Any, path: Path, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise BadLog(f"{path}: {where}: a sample must be an object")
-    return value
+        yield sample_object(value, path, f"{where}[{index}]")
 
 
 def _first_scorer(evaluation: dict[str, Any]) -> str | None:

@@ -3,10 +3,13 @@
 A log's summaries (scores, error, limit, usage and times of every sample epoch) are decoded
 straight into ``InspectSample``: only the fields an attempt reads, every other field of a
 summary skipped unbuilt (msgspec), which is a third of the CPU of building each summary as a
-dict. What that decoder refuses (a summary that is not an object, a number past a double, a
-NaN, a lone surrogate's escape) is read again by ``json``, as before, so any document ``json``
-reads is read, and a bad one is named as ``json`` names it. A whole sample (a ``.json`` log's,
-an archive's member) is already a dict: ``sample_of`` takes the same fields from it.
+dict. They are decoded a thousand at a time from their own bytes (found by one pass over the
+text), so 50,000 are never all held at once: 9 MB where the whole list took 67. What that
+decoder refuses (a summary that is not an object, a number past a double, a NaN, a lone
+surrogate's escape) is read again by ``json``, as before, a thousand at a time too, so any
+document ``json`` reads is read, and a bad one is named as ``json`` names it. A whole sample
+(a ``.json`` log's, an archive's member) is already a dict: ``sample_of`` takes the same
+fields from it.
 
 The sample's score decides: ``C`` (or 1, or true) passes, ``I``/``P``/``N`` and other numbers
 are wrong, or the value equal to ``--pass-value`` passes. An error, or a limit the sample
@@ -16,13 +19,14 @@ hit (messages, tokens, time...), makes the attempt errored with inspect's own wo
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from passk_tui.core.attempt import Outcome
-from passk_tui.imports.model import BadLog, ImportedAttempt, number_of, seconds_of
+from passk_tui.imports.model import BadLog, ImportedAttempt, json_items, number_of, seconds_of
 
 
 class InspectSample(msgspec.Struct, gc=False):
@@ -42,16 +46,44 @@ class InspectSample(msgspec.Struct, gc=False):
 
 
 _FIELDS = InspectSample.__struct_fields__
-_SUMMARIES = msgspec.json.Decoder(list[InspectSample])
+#: Summaries decoded at a time: their structs are let go once their attempts are made.
+CHUNK = 1000
+_ITEMS = msgspec.json.Decoder(list[msgspec.Raw])
+_SAMPLES = msgspec.json.Decoder(list[InspectSample])
 
 
-def summaries_in(data: bytes) -> list[InspectSample] | None:
-    """A summaries member's samples, in order; None when the fast decoder refuses the text
-    (the caller reads it with ``json`` then, which says what is wrong if anything is)."""
+def summaries_in(data: bytes, path: Path, label: str) -> Iterator[InspectSample]:
+    """A summaries member's samples, in order; BadLog naming the member (``label``) where its
+    text is not JSON, or a summary that is not an object."""
     try:
-        return _SUMMARIES.decode(data)
-    except msgspec.DecodeError:  # a ValidationError too
-        return None
+        items = _ITEMS.decode(data)
+    except msgspec.DecodeError:  # a ValidationError too: not an array, or not JSON msgspec reads
+        yield from _read_by_json(json_items(data), path, label)
+        return
+    for start in range(0, len(items), CHUNK):
+        chunk = items[start : start + CHUNK]
+        try:
+            decoded = _SAMPLES.decode(b"[" + b",".join(chunk) + b"]")
+        except msgspec.DecodeError:
+            again = (json.loads(bytes(item)) for item in chunk)
+            decoded = list(_read_by_json(again, path, label))
+        yield from decoded
+
+
+def _read_by_json(values: Iterable[Any], path: Path, label: str) -> Iterator[InspectSample]:
+    """JSON values as samples, as ``json`` reads them (lazily: its errors come while read)."""
+    try:
+        for value in values:
+            yield sample_of(sample_object(value, path, "summaries"))
+    except (ValueError, RecursionError) as exc:
+        raise BadLog(f"{path}: {label}: {exc}") from None
+
+
+def sample_object(value: Any, path: Path, where: str) -> dict[str, Any]:
+    """``value`` when it is a JSON object; BadLog naming ``where`` in ``path`` when not."""
+    if not isinstance(value, dict):
+        raise BadLog(f"{path}: {where}: a sample must be an object")
+    return value
 
 
 def sample_of(value: dict[str, Any]) -> InspectSample:

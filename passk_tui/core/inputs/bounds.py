@@ -40,7 +40,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 def storable_text(text: str) -> str:
     """``text`` with each lone surrogate written as its escape (``\\ud83d``): every other
     character is kept, and the result can be encoded as UTF-8 (stored, exported, printed)."""
-    if _LONE_SURROGATE.search(text) is None:
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:  # isascii: a flag, no scan
         return text
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
@@ -54,7 +54,6 @@ def storable_json(value: Any) -> str:
     """``value`` as compact JSON text that UTF-8 can encode: lone surrogates become the
     visible text ``\\ud83d`` (a backslash, then the code), as ``storable_text`` writes them."""
     text = _STORABLE.encode(value)
-    # ASCII text (most JSON) holds no surrogate: told at once, where a search reads it all.
     if text.isascii() or _LONE_SURROGATE.search(text) is None:
         return text
     # A surrogate can only stand inside a JSON string, where "\\\\" is one backslash.

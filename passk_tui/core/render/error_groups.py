@@ -98,9 +98,9 @@ class ErrorGroup:
 def error_groups(records: Iterable[AttemptRecord]) -> list[ErrorGroup]:
     """The errored attempts grouped by ``normalised_error``, largest group first."""
     members: dict[str, list[AttemptRecord]] = {}
-    for record in sorted(records, key=lambda r: (r.case_index, r.attempt)):
-        if record.outcome is Outcome.ERRORED:
-            members.setdefault(normalised_error(record.status, record.error), []).append(record)
+    errored = (r for r in records if r.outcome is Outcome.ERRORED)  # the few, then sorted
+    for record in sorted(errored, key=lambda r: (r.case_index, r.attempt)):
+        members.setdefault(normalised_error(record.status, record.error), []).append(record)
     groups = [
         ErrorGroup(
             label if len(label) <= LABEL_WIDTH else label[: LABEL_WIDTH - 1] + "…",
