@@ -132,15 +132,20 @@ def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
 def _plain(messages: list[Any], given: Any, answer: Any) -> bool:
     """The common case, told without building a transcript (a log of 50,000 samples): the
     input as the only user message, then at most the answer, with no tool call."""
-    said = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
-    if not 1 <= len(said) <= 2 or said[0].get("role") != "user":
+    first = last = None
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") != "system":
+            if last is not None:
+                return False  # a third
+            if first is None:
+                first = message
+            else:
+                last = message
+    if first is None or first.get("role") != "user":
         return False
-    if said[0].get("content") != input_text(given):
+    if first.get("content") != input_text(given):
         return False
-    if len(said) == 1:
-        return True
-    last = said[1]
-    return (
+    return last is None or (
         last.get("role") == "assistant"
         and not last.get("tool_calls")
         and last.get("content") == input_text(answer)
@@ -244,6 +249,8 @@ def _answer(
 
 _MESSAGES_KEY = b'"messages":'
 _DECODER = json.JSONDecoder()
+#: The bytes after the ``messages`` key read first (a plain sample's messages take ~300).
+_FIRST = 1024
 #: The space ``str.lstrip`` strips (the same characters), found without copying the text.
 _SPACE = re.compile(r"\s*")
 
@@ -268,12 +275,11 @@ def messages_in(head: bytes, whole: bool) -> Any:
     Anything else found there: the whole sample is parsed (ValueError when it is not JSON)."""
     start = head.find(_MESSAGES_KEY)
     if start >= 0:
-        text = head[start + len(_MESSAGES_KEY) :].decode("utf-8", errors="replace")
-        space = _SPACE.match(text)
-        try:
-            value, _ = _DECODER.raw_decode(text, space.end() if space else 0)
-        except ValueError:
-            value = None  # not JSON, or cut where the head ends
+        start += len(_MESSAGES_KEY)
+        # The first bytes after the key hold most samples' messages: only they are decoded.
+        value = _value_at(head, start, start + _FIRST)
+        if value is None and len(head) > start + _FIRST:
+            value = _value_at(head, start, len(head))
         if isinstance(value, list):
             for message in value:
                 if not isinstance(message, dict) or "role" not in message:
@@ -284,3 +290,15 @@ def messages_in(head: bytes, whole: bool) -> Any:
         return MORE
     sample = json.loads(head)
     return sample.get("messages") if isinstance(sample, dict) else None
+
+
+def _value_at(data: bytes, start: int, end: int) -> Any:
+    """The JSON value at ``start`` in ``data`` read from ``data[start:end]``; None when there
+    is none (not JSON, or cut by ``end``). A value found is the one read from all of
+    ``data``: it ends where that one does, before ``end``."""
+    text = data[start:end].decode("utf-8", errors="replace")
+    space = _SPACE.match(text)
+    try:
+        return _DECODER.raw_decode(text, space.end() if space else 0)[0]
+    except ValueError:
+        return None
