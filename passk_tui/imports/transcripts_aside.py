@@ -1,13 +1,14 @@
 """An archive's conversations read in a second process, while this one maps and stores.
 
-Reading a sample's conversation (its zstd member, its messages, the transcript made and
-written out as the store keeps it) is most of the CPU of importing an inspect log with
-transcripts: 2 of 4.5 s for 50,000 samples. The outcomes come from the summaries, so the
-conversations can be read on another core at the same time, and their texts (all the store
-needs of them) written last in the same transaction.
+Reading a sample's conversation (the head of its zstd member that holds its messages, the
+transcript written out as the store keeps it) is a large part of the CPU of importing an
+inspect log with transcripts: 1.2 of 4.1 s for 50,000 samples (``bench/imports``). The
+outcomes come from the summaries, so the conversations can be read on another core at the
+same time, and their texts (all the store needs of them) written last in the same transaction.
 
 The child is forked: it has every module already loaded and the archive already open (each
-member is read with ``pread``, so the two processes never share a file offset). It reads the
+batch's members are read with ``pread``, at once when they lie together, so the two
+processes never share a file offset). It reads the
 requests (member, input, answer) as they come and keeps the texts; once told the requests are
 over it sends the texts in the order asked. Neither side ever waits on a full pipe for the
 other. Once this process has stored the outcomes it would only wait for the child: it reads
