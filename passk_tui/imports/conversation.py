@@ -101,8 +101,8 @@ def _plainly(said: list[tuple[str, str, int]], given: Any, answer: Any) -> bool:
 
 
 def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
-    """The transcript of messages with tool calls: each call a tool message, filled in by
-    the tool's answer; None when it is the plain one after all."""
+    """The transcript of any messages (tool calls among them: each call a tool message,
+    filled in by the tool's answer); None when it is the plain one after all."""
     names: dict[str, str] = {}
     mapped: list[Message] = []
     for message, role, turn in _turns(messages):

@@ -178,8 +178,8 @@ class Archive:
         (none when it is in the bytes gathered)."""
         start, size = member.header_offset, member.compress_size
         span = self._span
-        if span is not None and span[0] <= start < span[0] + len(span[1]):
-            chunk, at = span[1], start - span[0]
+        if span is not None and span[0] <= start <= span[0] + len(span[1]) - _LOCAL_HEADER.size:
+            chunk, at = span[1], start - span[0]  # its header there: the rest where it is
         else:
             chunk, at = os.pread(self._raw.fileno(), _stored_room(member), start), 0
         if len(chunk) - at < _LOCAL_HEADER.size or chunk[at : at + 4] != _LOCAL_MAGIC:
