@@ -38,6 +38,9 @@ from typing import Any, BinaryIO, NamedTuple, Self
 ZSTD = 93
 _LOCAL_HEADER = struct.Struct("<4s5H3L2H")
 _LOCAL_MAGIC = b"PK\x03\x04"
+#: A local header's last two fields, its name's and its extra field's lengths, and where.
+_LOCAL_LENGTHS = struct.Struct("<2H")
+_LOCAL_LENGTHS_AT = _LOCAL_HEADER.size - _LOCAL_LENGTHS.size
 _CENTRAL = struct.Struct("<4s4B4HL2L5H2L")
 _CENTRAL_MAGIC = b"PK\x01\x02"
 _END = struct.Struct("<4s4H2LH")
@@ -182,9 +185,9 @@ class Archive:
             chunk, at = span[1], start - span[0]  # its header there: the rest where it is
         else:
             chunk, at = os.pread(self._raw.fileno(), _stored_room(member), start), 0
-        if len(chunk) - at < _LOCAL_HEADER.size or chunk[at : at + 4] != _LOCAL_MAGIC:
+        if len(chunk) - at < _LOCAL_HEADER.size or not chunk.startswith(_LOCAL_MAGIC, at):
             raise zipfile.BadZipFile(f"bad local header for {member.filename}")
-        name_length, extra_length = _LOCAL_HEADER.unpack_from(chunk, at)[-2:]
+        name_length, extra_length = _LOCAL_LENGTHS.unpack_from(chunk, at + _LOCAL_LENGTHS_AT)
         begin = at + _LOCAL_HEADER.size + name_length + extra_length
         data = chunk[begin : begin + size]
         if len(data) < size:  # a long extra, or the end of the span: read them where they are
