@@ -27,13 +27,13 @@ from tests.support.zips import spoil_member, zstd_archive
 EVENTS = [{"event": "model", "n": n, "text": f"step {n} " * 40} for n in range(1200)]
 
 
-def _sample(input_text: str, said: str) -> bytes:
+def _sample(input_text: str, said: str, target: str = "t") -> bytes:
     """An inspect sample's JSON, laid out as inspect writes it (messages before events)."""
     messages = [
         {"id": "m1", "content": input_text, "source": "input", "role": "user"},
         {"id": "m2", "content": said, "role": "assistant", "model": "fake"},
     ]
-    sample = {"id": "s", "epoch": 1, "input": input_text, "target": "t", "messages": messages}
+    sample = {"id": "s", "epoch": 1, "input": input_text, "target": target, "messages": messages}
     sample.update(output={"completion": said}, scores={}, events=EVENTS)
     return json.dumps(sample, ensure_ascii=False).encode()
 
@@ -41,9 +41,12 @@ def _sample(input_text: str, said: str) -> bytes:
 def _samples() -> dict[str, bytes]:
     """Samples whose messages end anywhere around the first heads' ends."""
     made: dict[str, bytes] = {}
-    for length in [10, 3_900, 4_000, 4_090, 15_000, 16_380, 70_000, 300_000]:
-        for shift in range(4):  # the head's end on each byte of a two-byte character
-            made[f"samples/said{length}_{shift}.json"] = _sample("q" * shift, "é" * length)
+    for length in [10, 400, 3_900, 4_000, 4_090, 15_000, 16_380, 70_000, 300_000]:
+        # A byte more before the key moves where a head ends in the text, one more in the
+        # messages where their first KiB does: each on either byte of a two-byte character.
+        for before, within in [(0, 0), (0, 1), (1, 0), (1, 1)]:
+            sample = _sample("q" * within, "é" * length, "t" * (1 + before - within))
+            made[f"samples/said{length}_{before}{within}.json"] = sample
     before = _sample("", "a").index(b'"messages":')  # where the key is after an empty input
     for shift in range(16):  # the key's eleven bytes cut by the first head's end, and not
         sample = _sample("k" * (HEAD - before - 12 + shift), "a")
@@ -59,7 +62,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_head_is_the_start_of_the_member_and_the_whole_one_is_checked(log: Path) -> None:
     with Archive(log) as archive:
-        name = "samples/said10_0.json"
+        name = "samples/said10_00.json"
         whole = archive.read(name)
         assert archive.head(name, HEAD) == (whole[:HEAD], False)
         assert archive.head(name, len(whole)) == (whole, True)
@@ -80,15 +83,17 @@ def test_a_damaged_frame_in_the_head_is_bad_log_naming_the_member(
 ) -> None:
     damaged = tmp_path / "damaged.eval"
     damaged.write_bytes(log.read_bytes())
-    spoil_member(damaged, "samples/said4000_1.json", 4, b"\xff\xff\xff\xff")
-    with pytest.raises(BadLog, match=r"damaged\.eval: samples/said4000_1\.json: cannot decompress"):
+    spoil_member(damaged, "samples/said4000_10.json", 4, b"\xff\xff\xff\xff")
+    with pytest.raises(
+        BadLog, match=r"damaged\.eval: samples/said4000_10\.json: cannot decompress"
+    ):
         _asked_all(damaged, sorted(_samples()))
 
 
 def test_a_damaged_tail_past_the_messages_is_not_read(log: Path, tmp_path: Path) -> None:
     """What a head gives up: the member's checksum is not checked when its tail (here its
     last events) is never decompressed; its conversation is the one it holds."""
-    name = "samples/said10_0.json"
+    name = "samples/said10_00.json"
     damaged = tmp_path / "tail.eval"
     damaged.write_bytes(log.read_bytes())
     with zipfile.ZipFile(damaged) as archive:
