@@ -13,12 +13,12 @@ left to ``zipfile``.
 
 A reader that wants only the start of a zstd member (a sample's ``messages``, which inspect
 writes before its ``events``, most of its bytes) reads a head of it (``head``), a longer one
-if that is not enough: the rest is never decompressed. What that gives up:
-the member's size and CRC-32 are checked only when it is read to its end (inspect's frames
-carry no checksum of their own). Damage in its unread tail goes unseen, and does not change
-what was read; damage in what is read is an error naming the member where zstd sees it (a
-damaged frame header or block structure: most damage) or the JSON read from it does not
-parse, and unseen where it only changes the bytes of a text.
+if that is not enough: the rest is never decompressed. What that gives up: the member's size
+and CRC-32 are checked only when it is read to its end (inspect's frames carry no checksum
+of their own). Damage in its unread tail goes unseen, and changes nothing that was read.
+Damage in what is read is an error naming the member where zstd sees it (a damaged frame
+header, a block that does not decode) or where the JSON read from it no longer parses; damage
+that only changes the bytes of a text is read as it is, where the checksum would have told.
 """
 
 from __future__ import annotations
