@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
+
 from passk_tui.core.inputs.bounds import storable_json
 from passk_tui.core.transcript import (
     Message,
@@ -55,10 +57,20 @@ def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
     else:
         data = said_json(said)
         if data is not None:
-            return storable_json(data)
+            return _said_text(data)
         transcript = Transcript(tuple(Message(role, text, turn) for role, text, turn in said))
         transcript = transcript.bounded()
     return None if transcript is None else storable_json(transcript.to_json())
+
+
+def _said_text(data: dict[str, Any]) -> str:
+    """``storable_json`` of a said transcript's JSON (texts, whole numbers and nulls only):
+    msgspec writes such a value as json does, to the character, in an eighth of the time;
+    a lone surrogate, which UTF-8 cannot encode, is left to ``storable_json``."""
+    try:
+        return _ENCODER.encode(data).decode()
+    except UnicodeEncodeError:
+        return storable_json(data)
 
 
 def _said(messages: list[Any]) -> list[tuple[str, str, int]] | None:
@@ -247,6 +259,7 @@ def _answer(
     )
 
 
+_ENCODER = msgspec.json.Encoder()
 _MESSAGES_KEY = b'"messages":'
 _DECODER = json.JSONDecoder()
 #: The bytes after the ``messages`` key read first (a plain sample's messages take ~300).

@@ -43,6 +43,7 @@ def _written_as_mapped(messages: Any, given: Any, answer: Any) -> str | None:
 @given(st.lists(_MESSAGE, max_size=6), _TEXT, st.one_of(_TEXT, st.none()))
 @example([{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}], "q", "a")
 @example([{"role": "user", "content": "q"}], "q", None)
+@example([{"role": "user", "content": "half an emoji: \ud83d, a line\n"}], "q", None)
 @example([{"role": "user", "content": "\x01" * (MESSAGE_LIMIT - 3)}] * 20, "q", None)
 def test_said_messages_are_written_as_the_general_mapping_writes_them(
     messages: list[dict[str, Any]], given_text: str, answer: str | None
