@@ -10,8 +10,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from passk_tui.core.inputs.bounds import storable_json
-from passk_tui.core.transcript import MESSAGE_LIMIT, TRANSCRIPT_LIMIT
-from passk_tui.imports.conversation import _mapped, _plain, transcript_from, transcript_text
+from passk_tui.core.transcript import MESSAGE_LIMIT, TRANSCRIPT_LIMIT, said_json
+from passk_tui.imports.conversation import (
+    _mapped,
+    _plain,
+    _said_text,
+    transcript_from,
+    transcript_text,
+)
 
 _TEXT = st.text(st.sampled_from('qa\x00\n"\\é😀\ud83d'), max_size=12)
 #: Long texts: cut at MESSAGE_LIMIT, and enough of them to pass TRANSCRIPT_LIMIT.
@@ -53,3 +59,14 @@ def test_said_messages_are_written_as_the_general_mapping_writes_them(
     transcript = transcript_from(messages, given_text, answer)
     assert written == (None if transcript is None else storable_json(transcript.to_json()))
     assert written is None or len(written) <= TRANSCRIPT_LIMIT
+
+
+def test_every_character_is_written_as_json_writes_it() -> None:
+    """msgspec writes a said transcript: each character other than a lone surrogate (left to
+    json) as json writes it, control characters, quotes and the astral planes included."""
+    characters = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    for start in range(0, len(characters), MESSAGE_LIMIT):
+        said = [("user", characters[start : start + MESSAGE_LIMIT], 1), ("assistant", "a", 2)]
+        data = said_json(said)
+        assert data is not None
+        assert _said_text(data) == storable_json(data)
