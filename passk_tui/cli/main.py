@@ -6,6 +6,7 @@ plain headless run load no comparison, web server or Textual.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import NoReturn
@@ -41,8 +42,7 @@ def leave(status: int) -> NoReturn:
     printed. Tearing down the app's thousands of widgets and styles took a third of a second
     after the last frame, every time the user quit; freeing an import's records, a tenth."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        # A reader gone (`| head`) or a stream closed: nothing more can be said.
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass  # a reader gone (`| head`) or a stream closed: nothing more can be said
     os._exit(status)

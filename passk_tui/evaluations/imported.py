@@ -174,6 +174,7 @@ def _cases_and_records(
     cases: list[Case] = []
     records: list[AttemptRecord] = []
     places: dict[tuple[str, int], tuple[int, int]] = {}
+    keys = f"import-{fingerprint[:16]}"
     named = [(name, attempts) for name, attempts in by_case.items() if attempts]
     for index, (name, attempts) in enumerate(named):
         attempts.sort(key=lambda a: a.attempt)
@@ -182,18 +183,19 @@ def _cases_and_records(
                 raise BadLog(f"{first}: case {name!r}: attempt {after.attempt} appears twice")
         cases.append(Case(name=name, input=attempts[0].input, check=None))
         for number, attempt in enumerate(attempts, start=1):
-            records.append(_record(index, number, attempt, fingerprint))
+            records.append(_record(index, number, attempt, keys))
             places[name, attempt.attempt] = (index, number)
     return cases, records, places
 
 
-def _record(index: int, number: int, attempt: ImportedAttempt, fingerprint: str) -> AttemptRecord:
+def _record(index: int, number: int, attempt: ImportedAttempt, keys: str) -> AttemptRecord:
+    """The attempt as a record of ours; ``keys``: what its key starts with (the import's)."""
     output, size = bounded_output(attempt.output)
     return AttemptRecord(
         case_index=index,
         case=attempt.case,
         attempt=number,
-        key=f"import-{fingerprint[:16]}-{index}-{number}",
+        key=f"{keys}-{index}-{number}",
         outcome=attempt.outcome,
         status="failed" if attempt.outcome is Outcome.ERRORED else "completed",
         output=output,

@@ -105,7 +105,9 @@ def attempt_of(
     if sample_id is None or not isinstance(epoch, int) or isinstance(epoch, bool):
         raise BadLog(f"{_where(place)}: a sample needs an id and a whole-number epoch")
     output = _completion(sample.output)
-    error = _error_text(sample.error) or _limit_text(sample.limit)
+    error = None
+    if sample.error is not None or sample.limit is not None:  # the few that errored
+        error = _error_text(sample.error) or _limit_text(sample.limit)
     scores = sample.scores or {}
     name, outcome, reason = "", Outcome.ERRORED, None
     if error is None and (not isinstance(scores, dict) or not scores):
@@ -196,10 +198,11 @@ def _usage(model_usage: Any) -> dict[str, int] | None:
     """The tokens of every model the sample called, summed."""
     if not isinstance(model_usage, dict) or not model_usage:
         return None
-    total = {"input_tokens": 0, "output_tokens": 0}
+    given = taken = 0  # two counters, not a dict updated per key: 50,000 samples
     for usage in model_usage.values():
         if isinstance(usage, dict):
-            for key in total:
-                value = usage.get(key)
-                total[key] += value if isinstance(value, int) else 0
-    return total
+            value = usage.get("input_tokens")
+            given += value if isinstance(value, int) else 0
+            value = usage.get("output_tokens")
+            taken += value if isinstance(value, int) else 0
+    return {"input_tokens": given, "output_tokens": taken}
