@@ -7,7 +7,7 @@ hour on a loaded machine), then times, each in a fresh process: ``passk-tui impo
 (the outcomes, from the summaries), ``passk-tui import inspect`` (each sample's
 conversation too, read from its member by a second process) and inspect_ai's ``read_eval_log``
 of the same file. Wall seconds, CPU seconds (both processes), the largest process's peak RSS
-(``ru_maxrss``) and the peak of the two processes' RSS summed (sampled from /proc).
+(``ru_maxrss``) and the peaks of the two processes' RSS and PSS summed (sampled from /proc).
 
     pip install inspect-ai          # only the bench needs it, to write the log and to compare
     python bench/imports/inspect_speed.py [--samples 10000] [--epochs 5] [--log /tmp/big.eval]
@@ -62,21 +62,23 @@ def build(path: Path, samples: int, epochs: int, with_summaries: bool = True) ->
         out.writestr("header.json", json.dumps(header))
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, float]:
-    """Wall seconds, peak RSS in MB, CPU seconds (user + system, its child process's included)
-    and the peak of the RSS summed over the process and its children, in MB, of ``argv`` run to
-    its end: on a shared machine the CPU seconds say more than the wall. The sum is sampled
-    from /proc every 10 ms and counts the pages a forked child shares with its parent twice:
-    an upper bound of what the two hold together."""
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, float, float]:
+    """Wall seconds, peak RSS in MB, CPU seconds (user + system, its child process's included),
+    the peak of the RSS summed over the process and its children, and the peak of their PSS
+    summed, in MB, of ``argv`` run to its end: on a shared machine the CPU seconds say more
+    than the wall. The sums are sampled from /proc every 10 ms. The RSS sum counts the pages
+    a forked child shares with its parent twice (an upper bound of what the two hold
+    together); the PSS sum splits each shared page between them (what they hold)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.perf_counter()
     process = subprocess.Popen(
         argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
-    summed = 0
+    summed = proportional = 0
     while process.poll() is None:
-        summed = max(summed, _tree_rss(process.pid))
+        rss, pss = _tree_memory(process.pid)
+        summed, proportional = max(summed, rss), max(proportional, pss)
         time.sleep(0.01)
     stderr = process.stderr.read() if process.stderr else ""
     wall = time.perf_counter() - start
@@ -85,25 +87,28 @@ def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, fl
         sys.exit(f"{argv[:4]} failed ({process.returncode}): {stderr[-500:]}")
     # ru_maxrss of children is the largest child so far: run the smaller one first.
     cpu = usage.ru_utime + usage.ru_stime - cpu_before
-    return wall, max(usage.ru_maxrss, before) / 1024, cpu, summed / 1024
+    return wall, max(usage.ru_maxrss, before) / 1024, cpu, summed / 1024, proportional / 1024
 
 
-def _tree_rss(pid: int) -> int:
-    """The resident KiB of ``pid`` and its children (0 for a process already gone)."""
-    total = 0
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """The resident and the proportional KiB of ``pid`` and its children (0 for a process
+    already gone)."""
+    rss = pss = 0
     pending = [pid]
     while pending:
         current = pending.pop()
         try:
-            status = Path(f"/proc/{current}/status").read_text()
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
             children = Path(f"/proc/{current}/task/{current}/children").read_text()
         except OSError:
             continue
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
+        for line in rollup.splitlines():
+            if line.startswith("Rss:"):
+                rss += int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss += int(line.split()[1])
         pending.extend(int(word) for word in children.split())
-    return total
+    return rss, pss
 
 
 def main() -> None:
@@ -126,19 +131,24 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PASSK_DATA_DIR": data, "PYTHONPATH": str(ROOT)}
-        # As an installed package runs: its modules compiled once, not at every start (a
-        # shell with PYTHONDONTWRITEBYTECODE compiles ~160 of them per run, 0.2-0.4 s).
+        # As an installed package runs: every module it loads compiled once, not at every
+        # start. A shell with PYTHONDONTWRITEBYTECODE compiles them per run (0.2-0.4 s of
+        # ours); a pycache prefix alone compiles the standard library's and the
+        # dependencies' too, in the first run timed (0.8 s): one untimed run of each command
+        # first writes them all, and brings the log into the page cache.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(data) / "pycache")
-        subprocess.run(
-            [sys.executable, "-m", "compileall", "-q", str(ROOT / "passk_tui")], env=env, check=True
-        )
         for extra in (["--no-transcripts"], []):  # outcomes alone, then with the conversations
             command = ["import", "inspect", *extra, str(args.log)]
+            warm = {**env, "PASSK_DATA_DIR": tempfile.mkdtemp(dir=data)}
+            subprocess.run(
+                [sys.executable, "-m", "passk_tui", *command], env=warm, capture_output=True
+            )
             ours = timed([sys.executable, "-m", "passk_tui", *command], env)
             print(
                 f"passk-tui {' '.join(command[:-1])}: {ours[0]:.2f} s, CPU {ours[2]:.2f} s,"
-                f" peak RSS {ours[1]:.0f} MB (with its child, summed: {ours[3]:.0f} MB)"
+                f" peak RSS {ours[1]:.0f} MB (with its child, summed: RSS {ours[3]:.0f} MB,"
+                f" PSS {ours[4]:.0f} MB)"
             )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     if args.no_theirs:
