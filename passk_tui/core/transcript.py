@@ -71,7 +71,7 @@ class Message:
 
     def to_json(self) -> dict[str, Any]:
         """This message as a JSON object: the fields it has, nothing empty."""
-        data: dict[str, Any] = {"role": self.role, "turn": self.turn, "content": self.content}
+        data = _said_json(self.role, self.turn, self.content)
         if self.role == "tool":
             data.update(id=self.id, name=self.name, arguments=self.arguments, error=self.error)
         if self.calls:
@@ -150,12 +150,10 @@ class Transcript:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form every reader sees (module docstring)."""
-        return {
-            "messages": [m.to_json() for m in self.messages],
-            "cut": self.cut,
-            "user_usage": self.user_usage,
-            "user_cost": None if self.user_cost is None else exact_decimal(self.user_cost),
-        }
+        cost = None if self.user_cost is None else exact_decimal(self.user_cost)
+        return _transcript_json(
+            [m.to_json() for m in self.messages], self.cut, self.user_usage, cost
+        )
 
     @classmethod
     def from_json(cls, data: Any) -> Transcript:
@@ -174,9 +172,19 @@ class Transcript:
 
     def bounded(self) -> Transcript:
         """This transcript within ``TRANSCRIPT_LIMIT``: each text cut to ``MESSAGE_LIMIT``,
-        then messages dropped from the end until it fits, ``cut`` counting them."""
-        messages = [_bounded_message(m) for m in self.messages]
-        size = len(json.dumps(self.to_json_of(messages), ensure_ascii=False))
+        then messages dropped from the end until it fits, ``cut`` counting them. It is
+        measured (dumped) only when the most its JSON can take is past the limit: nearly
+        every transcript is far within it, and an import bounds 50,000 of them."""
+        messages: list[Message] = []
+        most: int | None = _most_besides_messages(self)
+        for message in self.messages:
+            kept, its_most = _bounded_message(message)
+            messages.append(kept)
+            most = None if most is None or its_most is None else most + its_most
+        if most is not None and most <= TRANSCRIPT_LIMIT:
+            size = most  # within the limit whatever its exact size: nothing to drop
+        else:
+            size = len(json.dumps(self.to_json_of(messages), ensure_ascii=False))
         dropped = 0
         while messages and size > TRANSCRIPT_LIMIT:
             last = messages.pop()
@@ -189,6 +197,34 @@ class Transcript:
     def to_json_of(self, messages: Sequence[Message]) -> dict[str, Any]:
         """``to_json`` with other messages: what a bound measures before it drops."""
         return {**self.to_json(), "messages": [m.to_json() for m in messages]}
+
+
+def _said_json(role: str, turn: int, content: str) -> dict[str, Any]:
+    """What every message's JSON holds first (a said one's all of it)."""
+    return {"role": role, "turn": turn, "content": content}
+
+
+def _transcript_json(
+    messages: list[dict[str, Any]], cut: int, user_usage: Any, user_cost: str | None
+) -> dict[str, Any]:
+    return {"messages": messages, "cut": cut, "user_usage": user_usage, "user_cost": user_cost}
+
+
+def said_json(said: Sequence[tuple[str, str, int]]) -> dict[str, Any] | None:
+    """``Transcript(tuple(Message(role, content, turn) ...)).bounded().to_json()`` of these
+    said messages (a user's or an assistant's text: no tool, call, usage or duration),
+    written without making the objects (an import writes tens of thousands: each frozen
+    object costs more than its JSON); None when the bound says some may have to be dropped,
+    or a turn is past it: then the transcript is made and measured."""
+    messages: list[dict[str, Any]] = []
+    most = _TRANSCRIPT_ROOM + _INT_MOST
+    for role, content, turn in said:
+        if not -(10**12) < turn < 10**12:
+            return None
+        content = cut_text(content)
+        most += _said_most(role, content)
+        messages.append(_said_json(role, turn, content))
+    return _transcript_json(messages, 0, None, None) if most <= TRANSCRIPT_LIMIT else None
 
 
 #: The note a cut text ends with, right after its first ``MESSAGE_LIMIT`` characters.
@@ -207,10 +243,12 @@ def cut_text(text: str) -> str:
     return text[:MESSAGE_LIMIT] + f"… [cut: {len(text)} characters]"
 
 
-def _bounded_message(message: Message) -> Message:
-    """A message whose text and arguments each fit ``MESSAGE_LIMIT`` (a cut says so)."""
+def _bounded_message(message: Message) -> tuple[Message, int | None]:
+    """A message whose text and arguments each fit ``MESSAGE_LIMIT`` (a cut says so), and
+    the most characters its JSON can take (``_most_of``)."""
     content = cut_text(message.content)
     arguments = message.arguments
+    arguments_most = 4  # null
     if arguments is not None:
         # A cut leaves the arguments as text: bounded again, that text is measured as it is.
         text = (
@@ -220,9 +258,85 @@ def _bounded_message(message: Message) -> Message:
         )
         if len(text) > MESSAGE_LIMIT:
             arguments = cut_text(text)
-    if content is message.content and arguments is message.arguments:
-        return message
-    return replace(message, content=content, arguments=arguments)
+        # Text is written as a JSON string; anything else as ``text`` itself is, exactly.
+        arguments_most = _string_most(arguments) if isinstance(arguments, str) else len(text)
+    if content is not message.content or arguments is not message.arguments:
+        message = replace(message, content=content, arguments=arguments)
+    return message, _most_of(message, arguments_most)
+
+
+#: Characters of a message's JSON besides its values: every key it can have, with its quotes
+#: and colon, the commas between them, its braces and the comma before it (130), with room.
+_MESSAGE_ROOM = 160
+#: The same of a transcript's JSON besides its messages and its cut (its keys, the messages'
+#: brackets, two nulls: 64).
+_TRANSCRIPT_ROOM = 80
+#: Characters of an integer in (-10**12, 10**12) written as JSON; of any float's (24), of
+#: ``true``, ``false`` or ``null``.
+_INT_MOST = 13
+_FLOAT_MOST = 24
+_WORD_MOST = 5
+
+
+def _string_most(text: str) -> int:
+    """The most characters ``text`` takes as a JSON string (``ensure_ascii=False``): its
+    quotes, and each character at most six (``\\u001f``)."""
+    return 6 * len(text) + 2
+
+
+def _most_of(message: Message, arguments_most: int) -> int | None:
+    """The most characters ``message``'s JSON (``to_json``, as ``bounded`` measures it) can
+    take, given its arguments'; None when that is not told without writing it (a usage, a
+    value of another type than declared): then the transcript is measured."""
+    turn, duration, role = message.turn, message.duration, message.role
+    if (
+        message.usage is not None
+        or type(message.content) is not str
+        or type(role) is not str
+        or type(turn) is not int
+        or not -(10**12) < turn < 10**12
+        or not (duration is None or type(duration) is float)
+    ):
+        return None
+    most = _said_most(role, message.content)
+    if role == "tool":
+        for value in (message.id, message.name):
+            if value is None:
+                most += _WORD_MOST
+            elif type(value) is str:
+                most += _string_most(value)
+            else:
+                return None
+        if type(message.error) is not bool:
+            return None
+        most += _WORD_MOST + arguments_most
+    for call in message.calls:
+        if type(call) is not str:
+            return None
+        most += _string_most(call) + 2  # and the comma after it
+    return most
+
+
+def _said_most(role: str, content: str) -> int:
+    """The most characters the JSON of a message with this role and text can take, besides
+    its arguments, id, name, error and calls (its turn, its calls' brackets, its duration
+    and whether it is simulated counted at their longest)."""
+    most = _MESSAGE_ROOM + _INT_MOST + 2 + _FLOAT_MOST + _WORD_MOST
+    return most + _string_most(role) + _string_most(content)
+
+
+def _most_besides_messages(transcript: Transcript) -> int | None:
+    """The most characters a transcript's JSON takes besides its messages; None when that is
+    not told without writing it (the simulated user's usage or cost)."""
+    cut = transcript.cut
+    if (
+        transcript.user_usage is not None
+        or transcript.user_cost is not None
+        or type(cut) is not int
+        or not -(10**12) < cut < 10**12
+    ):
+        return None
+    return _TRANSCRIPT_ROOM + _INT_MOST
 
 
 def input_text(value: Any) -> str:

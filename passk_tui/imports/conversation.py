@@ -13,10 +13,20 @@ the conversation: it is left out (our roles are user, assistant and tool).
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
+import msgspec
+
 from passk_tui.core.inputs.bounds import storable_json
-from passk_tui.core.transcript import Message, Transcript, input_text, plain_transcript
+from passk_tui.core.transcript import (
+    Message,
+    Transcript,
+    input_text,
+    plain_transcript,
+    said_json,
+)
 
 
 def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None:
@@ -24,15 +34,90 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
     than the attempt's input (``given``) and its answer, which the store keeps already."""
     if not isinstance(messages, list) or not messages or _plain(messages, given, answer):
         return None
-    names: dict[str, str] = {}
-    mapped: list[Message] = []
+    said = _said(messages)
+    if said is None:
+        return _mapped(messages, given, answer)
+    if _plainly(said, given, answer):
+        return None
+    return Transcript(tuple(Message(role, text, turn) for role, text, turn in said)).bounded()
+
+
+def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
+    """``transcript_from``'s transcript as the store writes it: storable JSON, bounded once.
+    Bounded again, a message already cut would be cut anew and say the cut text's length,
+    not its own (and the 50,000 samples of a big log would each be measured twice more).
+    Messages that are all said are written without making the transcript (``said_json``)."""
+    if not isinstance(messages, list) or not messages or _plain(messages, given, answer):
+        return None
+    said = _said(messages)
+    if said is None:
+        transcript = _mapped(messages, given, answer)
+    elif _plainly(said, given, answer):
+        return None
+    else:
+        data = said_json(said)
+        if data is not None:
+            return _said_text(data)
+        transcript = Transcript(tuple(Message(role, text, turn) for role, text, turn in said))
+        transcript = transcript.bounded()
+    return None if transcript is None else storable_json(transcript.to_json())
+
+
+def _said_text(data: dict[str, Any]) -> str:
+    """``storable_json`` of a said transcript's JSON (texts, whole numbers and nulls only):
+    msgspec writes such a value as json does, to the character, in an eighth of the time;
+    a lone surrogate, which UTF-8 cannot encode, is left to ``storable_json``."""
+    try:
+        return _ENCODER.encode(data).decode()
+    except UnicodeEncodeError:
+        return storable_json(data)
+
+
+def _said(messages: list[Any]) -> list[tuple[str, str, int]] | None:
+    """Each message as (role, text, turn) when all are said, a user's or an assistant's
+    text with no tool call (as ``_mapped`` maps them: a system message left out); None
+    when a tool is called or answers."""
+    said: list[tuple[str, str, int]] = []
+    for message, role, turn in _turns(messages):
+        if role == "tool" or (role in ("user", "assistant") and message.get("tool_calls")):
+            return None
+        if role in ("user", "assistant"):
+            content = message.get("content")
+            said.append((role, content if type(content) is str else text_of(content), turn))
+    return said
+
+
+def _turns(messages: list[Any]) -> Iterator[tuple[dict[str, Any], Any, int]]:
+    """Each message that is an object, with its role and the user turn it is in (1-based:
+    what comes before the first user message is in the first)."""
     turn = 0
     for message in messages:
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if role == "user":
-            turn += 1
+        if isinstance(message, dict):
+            role = message.get("role")
+            if role == "user":
+                turn += 1
+            yield message, role, turn or 1
+
+
+def _plainly(said: list[tuple[str, str, int]], given: Any, answer: Any) -> bool:
+    """Whether these said messages are the plain transcript of ``given`` and ``answer``: it
+    holds the input, then the answer if there was one, so only one of as many messages
+    whose last text is its last can be (each one built costs; a big log has 50,000)."""
+    answered = len(said) == 2
+    return (
+        1 <= len(said) <= 2
+        and said[-1][1] == input_text(answer if answered else given)
+        and said
+        == [(m.role, m.content, m.turn) for m in plain_transcript(given, answer, answered).messages]
+    )
+
+
+def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
+    """The transcript of any messages (tool calls among them: each call a tool message,
+    filled in by the tool's answer); None when it is the plain one after all."""
+    names: dict[str, str] = {}
+    mapped: list[Message] = []
+    for message, role, turn in _turns(messages):
         if role in ("user", "assistant"):
             calls = _calls(message.get("tool_calls"))
             names.update((call_id, name) for call_id, name, _ in calls)
@@ -40,13 +125,13 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
                 Message(
                     str(role),
                     text_of(message.get("content")),
-                    max(turn, 1),
+                    turn,
                     calls=tuple(call_id for call_id, _, _ in calls),
                 )
             )
-            mapped.extend(_pending(calls, max(turn, 1)))
+            mapped.extend(_pending(calls, turn))
         elif role == "tool":
-            _answer(mapped, message, names, max(turn, 1))
+            _answer(mapped, message, names, turn)
     transcript = Transcript(tuple(mapped))
     # A plain transcript holds the input, then the answer if there was one: it can only
     # equal one of as many messages (each one built costs; a big log has 50,000 samples).
@@ -56,26 +141,23 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
     return transcript.bounded()
 
 
-def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
-    """``transcript_from``'s transcript as the store writes it: storable JSON, bounded once.
-    Bounded again, a message already cut would be cut anew and say the cut text's length,
-    not its own (and the 50,000 samples of a big log would each be measured twice more)."""
-    transcript = transcript_from(messages, given, answer)
-    return None if transcript is None else storable_json(transcript.to_json())
-
-
 def _plain(messages: list[Any], given: Any, answer: Any) -> bool:
     """The common case, told without building a transcript (a log of 50,000 samples): the
     input as the only user message, then at most the answer, with no tool call."""
-    said = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
-    if not 1 <= len(said) <= 2 or said[0].get("role") != "user":
+    first = last = None
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") != "system":
+            if last is not None:
+                return False  # a third
+            if first is None:
+                first = message
+            else:
+                last = message
+    if first is None or first.get("role") != "user":
         return False
-    if said[0].get("content") != input_text(given):
+    if first.get("content") != input_text(given):
         return False
-    if len(said) == 1:
-        return True
-    last = said[1]
-    return (
+    return last is None or (
         last.get("role") == "assistant"
         and not last.get("tool_calls")
         and last.get("content") == input_text(answer)
@@ -177,24 +259,59 @@ def _answer(
     )
 
 
+_ENCODER = msgspec.json.Encoder()
 _MESSAGES_KEY = b'"messages":'
 _DECODER = json.JSONDecoder()
+#: The bytes after the ``messages`` key read first (a plain sample's messages take ~300).
+_FIRST = 1024
+#: The space ``str.lstrip`` strips (the same characters), found without copying the text.
+_SPACE = re.compile(r"\s*")
+
+
+#: What ``messages_in`` says of a head that ends before the sample's messages do.
+MORE = object()
 
 
 def messages_of(sample: bytes) -> Any:
     """The ``messages`` of one inspect sample's JSON, read without parsing the rest of it
-    (its ``events`` are most of its bytes): the value after the first ``"messages":`` key,
-    which in inspect's layout (id, epoch, input, target, messages...) is the sample's own,
-    since a quote inside a string is escaped. Anything else found there: the whole sample is
-    parsed (ValueError when it is not JSON)."""
-    start = sample.find(_MESSAGES_KEY)
+    (its ``events`` are most of its bytes); ValueError when they are not found and it is
+    not JSON."""
+    return messages_in(sample, True)
+
+
+def messages_in(head: bytes, whole: bool) -> Any:
+    """The ``messages`` of the inspect sample whose JSON starts with ``head`` (``whole``: is
+    all of it): the value after the first ``"messages":`` key, which in inspect's layout (id,
+    epoch, input, target, messages...) is the sample's own, since a quote inside a string is
+    escaped; MORE when ``head`` ends before it does. A value read from a head is the one read
+    from the whole: its list closes where the whole one's does, before what the head lacks.
+    Anything else found there: the whole sample is parsed (ValueError when it is not JSON)."""
+    start = head.find(_MESSAGES_KEY)
     if start >= 0:
-        text = sample[start + len(_MESSAGES_KEY) :].decode("utf-8", errors="replace")
-        try:
-            value, _ = _DECODER.raw_decode(text.lstrip())
-        except ValueError:
-            value = None
-        if isinstance(value, list) and all(isinstance(m, dict) and "role" in m for m in value):
-            return value
-    whole = json.loads(sample)
-    return whole.get("messages") if isinstance(whole, dict) else None
+        start += len(_MESSAGES_KEY)
+        # The first bytes after the key hold most samples' messages: only they are decoded.
+        value = _value_at(head, start, start + _FIRST)
+        if value is None and len(head) > start + _FIRST:
+            value = _value_at(head, start, len(head))
+        if isinstance(value, list):
+            for message in value:
+                if not isinstance(message, dict) or "role" not in message:
+                    break
+            else:
+                return value
+    if not whole:
+        return MORE
+    sample = json.loads(head)
+    return sample.get("messages") if isinstance(sample, dict) else None
+
+
+def _value_at(data: bytes, start: int, end: int) -> Any:
+    """The JSON value at ``start`` in ``data`` read from ``data[start:end]``; None when there
+    is none (not JSON, or cut by ``end``). A value found is the one read from all of
+    ``data``: it ends where that one does, before ``end``."""
+    text = data[start:end].decode("utf-8", errors="replace")
+    space = _SPACE.match(text)
+    try:
+        return _DECODER.raw_decode(text, space.end() if space else 0)[0]
+    except ValueError:
+        return None

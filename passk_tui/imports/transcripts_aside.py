@@ -1,13 +1,14 @@
 """An archive's conversations read in a second process, while this one maps and stores.
 
-Reading a sample's conversation (its zstd member, its messages, the transcript made and
-written out as the store keeps it) is most of the CPU of importing an inspect log with
-transcripts: 2 of 4.5 s for 50,000 samples. The outcomes come from the summaries, so the
-conversations can be read on another core at the same time, and their texts (all the store
-needs of them) written last in the same transaction.
+Reading a sample's conversation (the head of its zstd member that holds its messages, the
+transcript written out as the store keeps it) is a large part of the CPU of importing an
+inspect log with transcripts: 1.2 of 4.1 s for 50,000 samples (``bench/imports``). The
+outcomes come from the summaries, so the conversations can be read on another core at the
+same time, and their texts (all the store needs of them) written last in the same transaction.
 
 The child is forked: it has every module already loaded and the archive already open (each
-member is read with ``pread``, so the two processes never share a file offset). It reads the
+batch's members are read with ``pread``, at once when they lie together, so the two
+processes never share a file offset). It reads the
 requests (member, input, answer) as they come and keeps the texts; once told the requests are
 over it sends the texts in the order asked. Neither side ever waits on a full pipe for the
 other. Once this process has stored the outcomes it would only wait for the child: it reads
@@ -27,7 +28,7 @@ import zipfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passk_tui.imports.conversation import messages_of, transcript_text
+from passk_tui.imports.conversation import MORE, messages_in, transcript_text
 from passk_tui.imports.model import BadLog
 from passk_tui.imports.zip_members import Archive
 
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 
 #: Requests and answers travel in batches: one pickle per few hundred samples.
 BATCH = 256
+#: The first head of a sample member read for its messages: an inspect sample's end within
+#: it unless its conversation is long (its events, after them, are most of its bytes).
+HEAD = 4096
 #: Marks the end of the requests (parent to child) and of the answers (child to parent).
 _END = None
 #: The parent's first claimed batch until it claims one: past any log's last.
@@ -179,12 +183,28 @@ def _read(
 ) -> str | None:
     """The batch's texts added to ``texts``; the error line of a damaged member, else None."""
     names = archive.names()
-    for member, given, answer in batch:
-        if member not in names:
-            texts.append(None)
-            continue
-        try:
-            texts.append(transcript_text(messages_of(archive.read(member)), given, answer))
-        except (zipfile.BadZipFile, ValueError, OSError, RecursionError) as exc:
-            return f"{archive.path}: {member}: {exc}"
+    try:
+        archive.gather(member for member, _, _ in batch)
+        for member, given, answer in batch:
+            if member not in names:
+                texts.append(None)
+                continue
+            try:
+                texts.append(transcript_text(_messages(archive, member), given, answer))
+            except (zipfile.BadZipFile, ValueError, OSError, RecursionError) as exc:
+                return f"{archive.path}: {member}: {exc}"
+    finally:
+        archive.gather(())
     return None
+
+
+def _messages(archive: Archive, member: str) -> Any:
+    """A sample member's messages, decompressed only as far as they go: a head of it, four
+    times as long until they end in one (``Archive.head``, ``messages_in``)."""
+    size = HEAD
+    while True:
+        head, whole = archive.head(member, size)
+        found = messages_in(head, whole)
+        if found is not MORE:
+            return found
+        size *= 4

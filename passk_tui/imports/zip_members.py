@@ -10,15 +10,25 @@ The central directory is read here too: a log of 50,000 samples has 50,000 entri
 an import needs a name, an offset, two sizes, a checksum and a method. An archive this
 lean reader does not cover (zip64, split, a method other than stored, deflate or zstd) is
 left to ``zipfile``.
+
+A reader that wants only the start of a zstd member (a sample's ``messages``, which inspect
+writes before its ``events``, most of its bytes) reads a head of it (``head``), a longer one
+if that is not enough: the rest is never decompressed. What that gives up: the member's size
+and CRC-32 are checked only when it is read to its end (inspect's frames carry no checksum
+of their own). Damage in its unread tail goes unseen, and changes nothing that was read.
+Damage in what is read is an error naming the member where zstd sees it (a damaged frame
+header, a block that does not decode) or where the JSON read from it no longer parses; damage
+that only changes the bytes of a text is read as it is, where the checksum would have told.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator, KeysView
+from collections.abc import Iterable, Iterator, KeysView
 from functools import cache
 from pathlib import Path
 from types import TracebackType
@@ -28,6 +38,9 @@ from typing import Any, BinaryIO, NamedTuple, Self
 ZSTD = 93
 _LOCAL_HEADER = struct.Struct("<4s5H3L2H")
 _LOCAL_MAGIC = b"PK\x03\x04"
+#: A local header's last two fields, its name's and its extra field's lengths, and where.
+_LOCAL_LENGTHS = struct.Struct("<2H")
+_LOCAL_LENGTHS_AT = _LOCAL_HEADER.size - _LOCAL_LENGTHS.size
 _CENTRAL = struct.Struct("<4s4B4HL2L5H2L")
 _CENTRAL_MAGIC = b"PK\x01\x02"
 _END = struct.Struct("<4s4H2LH")
@@ -37,6 +50,8 @@ _ZIP64_LOCATOR = b"PK\x06\x07"
 _ZIP64_MARKS = (0xFFFF, 0xFFFFFFFF)
 #: How much local-header extra a member's read takes in one go (past it, a second read).
 _EXTRA_ROOM = 64
+#: Most bytes ``gather`` reads at once.
+_SPAN = 4 << 20
 
 
 class Member(NamedTuple):
@@ -68,6 +83,7 @@ class Archive:
         self._members = members
         self._by_name = {member.filename: member for member in members}
         self._zip: zipfile.ZipFile | None = None  # only for a method of zipfile's own
+        self._span: tuple[int, bytes] | None = None  # members' bytes read together (``gather``)
 
     def __enter__(self) -> Self:
         return self
@@ -86,6 +102,7 @@ class Archive:
         other._members = self._members
         other._by_name = self._by_name
         other._zip = None
+        other._span = None
         return other
 
     def close(self) -> None:
@@ -120,26 +137,70 @@ class Archive:
                 raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
         else:
             data = _zstd_decompress(compressed)
+        return self._checked(member, data)
+
+    def head(self, name: str | Member, size: int) -> tuple[bytes, bool]:
+        """A zstd member's first ``size`` bytes, decompressed no further, and whether they are
+        the whole member (then its size and checksum checked as ``read`` checks them). A
+        member of another method, or no longer than ``size``, is read whole. zipfile.BadZipFile
+        for damage in what is read."""
+        member = name if isinstance(name, Member) else self._by_name[name]
+        if member.method != ZSTD or member.flags & 0x1 or member.file_size <= size:
+            return self.read(member), True
+        try:
+            head: bytes = _decompressor().stream_reader(self._compressed(member)).read(size)
+        except _zstd_error() as exc:
+            raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
+        if len(head) < size:  # shorter than the directory says: read whole, it is refused
+            return self.read(member), True
+        return head, False
+
+    def _checked(self, member: Member, data: bytes) -> bytes:
         if len(data) != member.file_size or zlib.crc32(data) != member.crc:
             raise zipfile.BadZipFile(f"{member.filename} is damaged (its checksum differs)")
         return data
 
+    def gather(self, names: Iterable[str]) -> None:
+        """The bytes of these members read at once when they lie within ``_SPAN`` bytes (a
+        batch of samples, one after another in the archive: one read where there were as
+        many as samples), kept for their reads until the next call; forgotten when they
+        do not, or when there are none."""
+        by_name = self._by_name
+        members = [by_name[name] for name in names if name in by_name]
+        self._span = None
+        if not members:
+            return
+        start = min(member.header_offset for member in members)
+        end = max(member.header_offset + _stored_room(member) for member in members)
+        if end - start <= _SPAN:
+            with contextlib.suppress(OSError):  # each member's own read then says what fails
+                self._span = (start, os.pread(self._raw.fileno(), end - start, start))
+
     def _compressed(self, member: Member) -> bytes:
-        """The member's stored bytes, after its local header: one read when its extra is short."""
-        fd = self._raw.fileno()
-        start = member.header_offset
-        wanted = _LOCAL_HEADER.size + len(member.filename) * 4 + _EXTRA_ROOM
-        chunk = os.pread(fd, wanted + member.compress_size, start)
-        if len(chunk) < _LOCAL_HEADER.size or chunk[:4] != _LOCAL_MAGIC:
+        """The member's stored bytes, after its local header: one read when its extra is short
+        (none when it is in the bytes gathered)."""
+        start, size = member.header_offset, member.compress_size
+        span = self._span
+        if span is not None and span[0] <= start <= span[0] + len(span[1]) - _LOCAL_HEADER.size:
+            chunk, at = span[1], start - span[0]  # its header there: the rest where it is
+        else:
+            chunk, at = os.pread(self._raw.fileno(), _stored_room(member), start), 0
+        if len(chunk) - at < _LOCAL_HEADER.size or not chunk.startswith(_LOCAL_MAGIC, at):
             raise zipfile.BadZipFile(f"bad local header for {member.filename}")
-        name_length, extra_length = _LOCAL_HEADER.unpack_from(chunk)[-2:]
-        begin = _LOCAL_HEADER.size + name_length + extra_length
-        data = chunk[begin : begin + member.compress_size]
-        if len(data) < member.compress_size:  # a long extra: read the bytes where they are
-            data = os.pread(fd, member.compress_size, start + begin)
-        if len(data) != member.compress_size:
+        name_length, extra_length = _LOCAL_LENGTHS.unpack_from(chunk, at + _LOCAL_LENGTHS_AT)
+        begin = at + _LOCAL_HEADER.size + name_length + extra_length
+        data = chunk[begin : begin + size]
+        if len(data) < size:  # a long extra, or the end of the span: read them where they are
+            data = os.pread(self._raw.fileno(), size, start + begin - at)
+        if len(data) != size:
             raise zipfile.BadZipFile(f"{member.filename} is cut short")
         return data
+
+
+def _stored_room(member: Member) -> int:
+    """The bytes read for a member: its local header, with room for its name and an extra
+    field of ``_EXTRA_ROOM`` bytes, then its stored bytes."""
+    return _LOCAL_HEADER.size + len(member.filename) * 4 + _EXTRA_ROOM + member.compress_size
 
 
 def _directory(raw: BinaryIO) -> list[Member] | None:
@@ -219,10 +280,16 @@ def _decompressor() -> Any:
     return zstandard.ZstdDecompressor()
 
 
-def _zstd_decompress(data: bytes) -> bytes:
-    """Zstandard frames, one or several, decompressed."""
+@cache
+def _zstd_error() -> type[Exception]:
     import zstandard  # only for zstd members: most archives never need it
 
+    error: type[Exception] = zstandard.ZstdError
+    return error
+
+
+def _zstd_decompress(data: bytes) -> bytes:
+    """Zstandard frames, one or several, decompressed."""
     decompressor = _decompressor()
     parts: list[bytes] = []
     try:
@@ -230,6 +297,6 @@ def _zstd_decompress(data: bytes) -> bytes:
             frame = decompressor.decompressobj()
             parts.append(frame.decompress(data))
             data = frame.unused_data
-    except zstandard.ZstdError as exc:
+    except _zstd_error() as exc:
         raise zipfile.BadZipFile(f"cannot decompress: {exc}") from None
     return b"".join(parts)

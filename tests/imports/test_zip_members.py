@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from passk_tui.imports.zip_members import Archive
+from passk_tui.imports.zip_members import ZSTD, Archive
+from tests.support.zips import zstd_archive
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "imports"
 CONTENTS = {
@@ -90,3 +91,25 @@ def test_a_cut_archive_is_a_bad_zip_file(tmp_path: Path, cut: int) -> None:
     with pytest.raises(zipfile.BadZipFile), Archive(damaged) as archive:
         for member in archive.members(""):
             archive.read(member)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, ZSTD])
+def test_members_gathered_in_one_read_read_as_each_alone(tmp_path: Path, method: int) -> None:
+    """A batch's members read at once (``gather``): each, and the one past them whose bytes
+    the read holds only in part, reads as it reads alone, whole or as a head."""
+    contents = {f"samples/{'n' * n}.json": bytes(range(n, n + 90)) * n for n in range(1, 12)}
+    path = tmp_path / "a.zip"
+    if method == ZSTD:
+        zstd_archive(path, contents)
+    else:
+        with zipfile.ZipFile(path, "w", method) as archive:
+            for name, data in contents.items():
+                archive.writestr(name, data)
+    names = list(contents)
+    with Archive(path) as alone, Archive(path) as together:
+        together.gather(names[3:7])
+        for name in names:
+            assert together.read(name) == alone.read(name) == contents[name]
+            assert together.head(name, 100) == alone.head(name, 100)
+        together.gather([*names, "absent.json"])
+        assert [together.read(name) for name in names] == list(contents.values())
