@@ -103,7 +103,7 @@ def run_import(argv: list[str]) -> int:
 
 
 def _imported(args: argparse.Namespace, paths: list[Path], digests: FileDigests | None) -> int:
-    from passk_tui.cli.output import fail, say
+    from passk_tui.cli.output import fail, interrupted, say
     from passk_tui.cli.run import report_end
     from passk_tui.core.errors import InputError, RunError
     from passk_tui.evaluations.imported import import_files, shown
@@ -123,11 +123,18 @@ def _imported(args: argparse.Namespace, paths: list[Path], digests: FileDigests 
         imported = import_files(args.format, paths, _options(args), view, store, digests)
     except (InputError, RunError) as exc:
         return fail(exc)
+    except KeyboardInterrupt:  # the transaction rolled back, the conversations' reader gone
+        return interrupted(None, "nothing imported")
     for line in imported.lines:
         say(line)
     evaluation = shown(imported, store)
     try:
         return report_end(evaluation, "done", args, export_paths)
+    except KeyboardInterrupt:
+        return interrupted(
+            None,
+            f"imported as evaluation {imported.evaluation_id} (shown again by the same command)",
+        )
     finally:
         evaluation.release()
 

@@ -17,10 +17,11 @@ from passk_tui.core.render.reproduce import resume_text
 from passk_tui.core.text.terminal_text import message_line
 
 
-def interrupted(evaluation_id: str | None) -> int:
-    """Ctrl-C before the run's own handlers were in place: one line, how to resume, 130."""
+def interrupted(evaluation_id: str | None, what: str | None = None) -> int:
+    """Ctrl-C before the run's own handlers were in place: one line (``what`` became of the
+    work, when it is not a run to resume), how to resume, 130."""
     sys.stderr.write("\n")
-    say("interrupted")
+    say(f"interrupted: {what}" if what else "interrupted")
     if evaluation_id is not None:
         resume_hint(evaluation_id)
     return ExitCode.CANCELLED

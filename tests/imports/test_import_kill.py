@@ -108,6 +108,31 @@ def test_a_kill_mid_import_leaves_nothing_or_everything(tmp_path: Path, moment: 
     assert stored in ([], [(3000, 3000)]), stored
 
 
+def test_ctrl_c_mid_import_is_one_line_and_nothing_or_everything(tmp_path: Path) -> None:
+    """Ctrl-C while the log is read: one line saying what became of the import, exit 130,
+    no traceback, and the store holds nothing (or, past the commit, the whole import)."""
+    log = _big_log(tmp_path / "big.eval", samples=600)
+    process = subprocess.Popen(
+        command("import", "inspect", str(log), headless=False),
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for(lambda: _children(process.pid) or process.poll() is not None, "the child forked")
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    last = stderr.splitlines()[-1]
+    assert "Traceback" not in stderr
+    if _stored() == []:
+        assert last == "passk-tui: interrupted: nothing imported"
+    else:
+        assert _stored() == [(3000, 3000)] and last.startswith(
+            "passk-tui: interrupted: imported as"
+        )
+
+
 def test_a_damaged_sample_member_is_named_and_nothing_is_stored(tmp_path: Path) -> None:
     log = _big_log(tmp_path / "big.eval", samples=40)
     spoil_member(log, "samples/s00031_epoch_2.json", 4, b"\xff\xff\xff\xff")
