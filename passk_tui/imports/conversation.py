@@ -39,7 +39,7 @@ def transcript_from(messages: Any, given: Any, answer: Any) -> Transcript | None
         return _mapped(messages, given, answer)
     if _plainly(said, given, answer):
         return None
-    return Transcript(tuple(Message(role, text, turn) for role, text, turn in said)).bounded()
+    return _said_transcript(said)
 
 
 def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
@@ -58,9 +58,13 @@ def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
         data = said_json(said)
         if data is not None:
             return _said_text(data)
-        transcript = Transcript(tuple(Message(role, text, turn) for role, text, turn in said))
-        transcript = transcript.bounded()
+        transcript = _said_transcript(said)
     return None if transcript is None else storable_json(transcript.to_json())
+
+
+def _said_transcript(said: list[tuple[str, str, int]]) -> Transcript:
+    """The transcript of said messages, bounded (what ``said_json`` writes when it can)."""
+    return Transcript(tuple(Message(role, text, turn) for role, text, turn in said)).bounded()
 
 
 def _said_text(data: dict[str, Any]) -> str:

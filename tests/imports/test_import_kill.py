@@ -73,6 +73,17 @@ def _wait_for(condition: object, what: str, limit: float = 120.0) -> None:
         time.sleep(0.005)
 
 
+def _importing(log: Path, stderr: int) -> subprocess.Popen[str]:
+    """``passk-tui import inspect LOG`` started as a user starts it, its stdout dropped."""
+    return subprocess.Popen(
+        command("import", "inspect", str(log), headless=False),
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
+
+
 def _stored() -> list[tuple[int, int]]:
     """Each evaluation's attempts and transcripts, as the store holds them."""
     with Store.open() as store:
@@ -85,13 +96,7 @@ def _stored() -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("moment", ["child forked", "child gone"])
 def test_a_kill_mid_import_leaves_nothing_or_everything(tmp_path: Path, moment: str) -> None:
-    log = _big_log(tmp_path / "big.eval", samples=600)
-    process = subprocess.Popen(
-        command("import", "inspect", str(log), headless=False),
-        env=environment(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = _importing(_big_log(tmp_path / "big.eval", samples=600), subprocess.DEVNULL)
     seen: list[int] = []
 
     def forked() -> bool:
@@ -111,14 +116,7 @@ def test_a_kill_mid_import_leaves_nothing_or_everything(tmp_path: Path, moment: 
 def test_ctrl_c_mid_import_is_one_line_and_nothing_or_everything(tmp_path: Path) -> None:
     """Ctrl-C while the log is read: one line saying what became of the import, exit 130,
     no traceback, and the store holds nothing (or, past the commit, the whole import)."""
-    log = _big_log(tmp_path / "big.eval", samples=600)
-    process = subprocess.Popen(
-        command("import", "inspect", str(log), headless=False),
-        env=environment(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _importing(_big_log(tmp_path / "big.eval", samples=600), subprocess.PIPE)
     _wait_for(lambda: _children(process.pid) or process.poll() is not None, "the child forked")
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
