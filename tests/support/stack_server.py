@@ -8,7 +8,8 @@ serves them (``?summary=1`` without the per-key maps; ``POST /_stats/reset`` zer
 
 Faults are decided per request from a hash of (seed, idempotency key, how many times
 that key was seen on that route), so a seed gives the same faults whatever the
-interleaving of concurrent attempts.
+interleaving of concurrent attempts. A key's evaluation id (``ev_…/``), fresh on every
+run, is left out of the hash: the same cases meet the same faults on every run.
 """
 
 from __future__ import annotations
@@ -140,6 +141,12 @@ class StackConfig:
     on_run_created: Callable[[int], None] | None = None
     """Called on the stack's loop as each new Run is created, with how many were created so
     far, before any answer goes back: e.g. to kill the client at the k-th Run it started."""
+
+
+def _without_evaluation(subject: str) -> str:
+    """An attempt key less its leading ``ev_…/`` evaluation id, which each run draws afresh."""
+    head, slash, rest = subject.partition("/")
+    return rest if slash and head.startswith("ev_") else subject
 
 
 @dataclass(frozen=True)
@@ -319,7 +326,7 @@ class StackState:
 
     def _rolls(self, route: str, subject: str) -> tuple[float, float, float]:
         """Three uniform numbers for the n-th request on (route, subject), fixed by the seed."""
-        name = f"{route}|{subject}"
+        name = f"{route}|{_without_evaluation(subject)}"
         self.seen[name] += 1
         raw = f"{self.config.seed}|{name}|{self.seen[name]}".encode()
         digest = hashlib.blake2b(raw, digest_size=12).digest()
