@@ -71,7 +71,7 @@ async def run_program(
     extra_env: Mapping[str, str] | None = None,
     pass_fds: Sequence[int] = (),
     stop: Stop | None = None,
-    user: int | None = None,
+    preexec: Callable[[], None] | None = None,
 ) -> tuple[int | None, bytes, bytes]:
     """Run ``argv`` in its own process group with ``stdin``: (exit code, stdout, stderr).
 
@@ -81,8 +81,8 @@ async def run_program(
     OSError (the program cannot start) propagates. ``running`` holds the
     process while it runs, for a caller that must kill it on close. Its
     environment is ``child_env(extra_env)``: never the stack key. ``pass_fds`` are
-    inherited by the program (a sandbox's status pipe); ``user`` is who it runs as
-    (uid and gid, no other groups; a sandbox made by root: nobody), by default us.
+    inherited by the program (a sandbox's status pipe); ``preexec`` runs in the child
+    before the program starts (a sandbox's: core/sandbox/tether.py).
     """
     end = stop or kill_and_reap
     starting = asyncio.ensure_future(
@@ -95,9 +95,7 @@ async def run_program(
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
             pass_fds=pass_fds,
-            user=user,
-            group=user,
-            extra_groups=None if user is None else [],
+            preexec_fn=preexec,
         )
     )
     try:

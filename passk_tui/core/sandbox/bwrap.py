@@ -67,7 +67,7 @@ def bwrap_argv(
     bwrap: str, layout: Layout, argv: Sequence[str], status_fd: int | None = None
 ) -> list[str]:
     """The whole command line: bwrap, its walls, the limits, then the program's ``argv``;
-    ``status_fd`` is where bwrap says which process is the namespace's init."""
+    ``status_fd`` is where bwrap says it has cloned the namespace's init."""
     memory = layout.memory_mb * 1024 * 1024
     # --perms 1777: writable by whoever the program runs as (nobody, when root made it).
     private = ["--perms", "1777", "--size", str(memory), "--tmpfs"]
@@ -93,7 +93,9 @@ def bwrap_argv(
     spaces = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not layout.network:
         spaces.append("--unshare-net")
-    # Nothing outlives the attempt: bwrap dies with us, and its PID namespace with it.
+    # Nothing outlives the attempt: bwrap runs as pid 1 of a PID namespace that dies with
+    # us, and exits if it cannot tell us its clone (core/sandbox/tether.py); where no
+    # namespace may be made, its clone still dies with it.
     spaces += ["--die-with-parent", "--new-session"]
     if status_fd is not None:
         spaces += ["--json-status-fd", str(status_fd)]

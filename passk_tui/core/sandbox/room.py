@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from passk_tui.core.inputs.program import kill_and_reap, run_program
+from passk_tui.core.inputs.program import run_program
 from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
-from passk_tui.core.sandbox.namespace import end_namespace, namespace_gone
 from passk_tui.core.sandbox.seen import files_seen, others_reach, program_seen
 from passk_tui.core.sandbox.settings import SandboxSettings
+from passk_tui.core.sandbox.tether import dies_with_us, end_tethered, tethered
 from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
 
@@ -119,24 +119,15 @@ class Sandbox:
         env: dict[str, str],
         user: int | None,
     ) -> tuple[int | None, bytes, bytes]:
-        """bwrap run to its end, and then to the end of its PID namespace; cut short, the
-        namespace is ended first, then bwrap."""
-        status_read, status_write = os.pipe()
-
-        async def stop(bwrap: asyncio.subprocess.Process) -> None:
-            await end_namespace(status_read, bwrap.pid)
-            await kill_and_reap(bwrap)
-
+        """bwrap run to its end, and so to the end of its PID namespace, tied to us at every
+        instant (core/sandbox/tether.py); cut short, bwrap is killed first, then unshare."""
+        status_read, status_write = os.pipe()  # ours alone: the tie's last knot
         try:
-            sandboxed = bwrap_argv(self.bwrap, layout, argv, status_fd=status_write)
-            ended = await run_program(
-                sandboxed, self.folder, stdin, running, env, (status_write,), stop, user
+            sandboxed = tethered(bwrap_argv(self.bwrap, layout, argv, status_fd=status_write))
+            tie = dies_with_us(user)
+            return await run_program(
+                sandboxed, self.folder, stdin, running, env, (status_write,), end_tethered, tie
             )
-            os.close(status_write)
-            status_write = -1
-            await namespace_gone(status_read)
-            return ended
         finally:
-            for fd in (status_read, status_write):
-                if fd >= 0:
-                    os.close(fd)
+            os.close(status_read)
+            os.close(status_write)
