@@ -41,7 +41,7 @@ def gone(pid: int) -> bool:
         return True
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # ESRCH: it is being reaped
         return True
     return stat.rsplit(")", 1)[1].split()[0] == "Z"
 

@@ -69,7 +69,6 @@ async def run_program(
     stdin: bytes,
     running: set[asyncio.subprocess.Process] | None = None,
     extra_env: Mapping[str, str] | None = None,
-    pass_fds: Sequence[int] = (),
     stop: Stop | None = None,
     preexec: Callable[[], None] | None = None,
 ) -> tuple[int | None, bytes, bytes]:
@@ -80,9 +79,8 @@ async def run_program(
     normal exit the group is killed too, so a backgrounded grandchild does not outlive it.
     OSError (the program cannot start) propagates. ``running`` holds the
     process while it runs, for a caller that must kill it on close. Its
-    environment is ``child_env(extra_env)``: never the stack key. ``pass_fds`` are
-    inherited by the program (a sandbox's status pipe); ``preexec`` runs in the child
-    before the program starts (a sandbox's: core/sandbox/tether.py).
+    environment is ``child_env(extra_env)``: never the stack key. ``preexec`` runs in
+    the child before the program starts (a sandbox's: core/sandbox/tether.py).
     """
     end = stop or kill_and_reap
     starting = asyncio.ensure_future(
@@ -94,7 +92,6 @@ async def run_program(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
-            pass_fds=pass_fds,
             preexec_fn=preexec,
         )
     )

@@ -63,11 +63,8 @@ class Layout:
     """bwrap runs as root and makes the program nobody itself (see above)."""
 
 
-def bwrap_argv(
-    bwrap: str, layout: Layout, argv: Sequence[str], status_fd: int | None = None
-) -> list[str]:
-    """The whole command line: bwrap, its walls, the limits, then the program's ``argv``;
-    ``status_fd`` is where bwrap says it has cloned the namespace's init."""
+def bwrap_argv(bwrap: str, layout: Layout, argv: Sequence[str]) -> list[str]:
+    """The whole command line: bwrap, its walls, the limits, then the program's ``argv``."""
     memory = layout.memory_mb * 1024 * 1024
     # --perms 1777: writable by whoever the program runs as (nobody, when root made it).
     private = ["--perms", "1777", "--size", str(memory), "--tmpfs"]
@@ -94,11 +91,8 @@ def bwrap_argv(
     if not layout.network:
         spaces.append("--unshare-net")
     # Nothing outlives the attempt: bwrap runs as pid 1 of a PID namespace that dies with
-    # us, and exits if it cannot tell us its clone (core/sandbox/tether.py); where no
-    # namespace may be made, its clone still dies with it.
+    # us (core/sandbox/tether.py); where none may be made, its clone still dies with it.
     spaces += ["--die-with-parent", "--new-session"]
-    if status_fd is not None:
-        spaces += ["--json-status-fd", str(status_fd)]
     limits = [
         "prlimit",
         f"--as={memory}",

@@ -16,7 +16,7 @@ from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
 from passk_tui.core.sandbox.seen import files_seen, others_reach, program_seen
 from passk_tui.core.sandbox.settings import SandboxSettings
-from passk_tui.core.sandbox.tether import dies_with_us, end_tethered, tethered
+from passk_tui.core.sandbox.tether import dies_with_us, end_tethered
 from passk_tui.core.sandbox.working_copy import WritableOutside, copy_folder
 
 
@@ -120,14 +120,8 @@ class Sandbox:
         user: int | None,
     ) -> tuple[int | None, bytes, bytes]:
         """bwrap run to its end, and so to the end of its PID namespace, tied to us at every
-        instant (core/sandbox/tether.py); cut short, bwrap is killed first, then unshare."""
-        status_read, status_write = os.pipe()  # ours alone: the tie's last knot
-        try:
-            sandboxed = tethered(bwrap_argv(self.bwrap, layout, argv, status_fd=status_write))
-            tie = dies_with_us(user)
-            return await run_program(
-                sandboxed, self.folder, stdin, running, env, (status_write,), end_tethered, tie
-            )
-        finally:
-            os.close(status_read)
-            os.close(status_write)
+        instant (core/sandbox/tether.py); cut short, bwrap is killed first."""
+        sandboxed = bwrap_argv(self.bwrap, layout, argv)
+        return await run_program(
+            sandboxed, self.folder, stdin, running, env, end_tethered, dies_with_us(user)
+        )

@@ -3,35 +3,35 @@ that process leaves no sandbox process behind.
 
 A SIGKILL (``kill -9``, an OOM kill, Ray force-cancelling a task or killing its worker)
 runs none of our code, so the kernel must do the killing. It kills a process whose
-parent dies when the process asked for it (PR_SET_PDEATHSIG), and it kills every process
-of a PID namespace when the namespace's pid 1 dies. bwrap asks for the first
+parent dies when the process asked for it (PR_SET_PDEATHSIG), and every process of a
+PID namespace when the namespace's pid 1 dies. bwrap asks for the first
 (``--die-with-parent``), but too late for both its processes: bwrap itself only once it
 has cloned the sandbox's init, and that init only once it has built the walls (10-15 ms),
 so a kill in between left bwrap, or the init and the program, running for good.
 
 So bwrap runs as pid 1 of a PID namespace of its own: its clone and all the sandbox
-starts live inside it, and bwrap's death, at any instant, ends them all. The chain from
-us to bwrap is tied link by link:
+starts live inside it, and bwrap's death, at any instant, ends them all. Two links tie
+it to us, each made in the pre-exec below before anything else runs:
 
-- our child asks, before it runs anything (the pre-exec below), to be killed when the
-  thread that forked it ends, then checks that its parent is still the one that forked
-  it (a parent killed before the ask is seen there: the child exits). It makes the PID
-  namespace there too (in a user namespace of its own, as itself, where it is not
-  root), and becomes ``unshare``;
-- ``unshare --fork --kill-child`` forks the namespace's pid 1, which asks to be killed
-  when unshare dies, and becomes bwrap. util-linux before 2.39 does not check, as we do,
-  that unshare still runs once it has asked, so that ask alone can come too late;
-- so the last knot is bwrap's status pipe, whose reading end only we hold: right after
-  bwrap clones the init, and before it lets the init go on, it writes there, and exits
-  when no one can read it. Written, we were alive after every ask above was made, so
-  each was made while its parent lived; not written, bwrap and the waiting init end.
+- our child (the keeper) asks to be killed when the thread that forked it ends, then
+  checks that its parent is still the one that forked it: a parent killed before the
+  ask is seen there, and the keeper exits. It makes the PID namespace (in a user
+  namespace of its own, as itself, where it is not root), then forks;
+- that fork, pid 1 of the namespace, asks and checks the same of the keeper, then
+  becomes bwrap. The keeper waits for it and exits as it does.
 
-(Another program of ours being started at that instant holds the pipe until its own
-exec: microseconds in which the pipe still reads as ours.)
+(``unshare --fork --kill-child`` would be the second link, but util-linux before 2.39,
+Debian 12's among them, does not check: a child not run for a few ms on a loaded
+machine asked only once unshare was gone. Nor does a pipe only we read, that bwrap
+writes to, tell: a killed process's threads end one by one, and its pipes close with
+the last, after its children were told.)
 
-Cut short by us (a cancel, a deadline), bwrap is killed first, and unshare, which waits
-for it, ends only once the namespace is empty (the kernel empties a namespace before its
-pid 1 is reaped); so a run still ends only once nothing it started is left.
+Both links run Python in a forked child of a threaded process, so they make system
+calls only: no imports, no locks, nothing another thread may have held.
+
+Cut short by us (a cancel, a deadline), bwrap is killed first, and the keeper, which
+waits for it, ends only once the namespace is empty (the kernel empties a namespace
+before its pid 1 is reaped); so a run still ends only once nothing it started is left.
 
 Where no namespace may be made (user namespaces restricted, as Ubuntu 24.04's AppArmor
 does for programs without a profile), bwrap is still tied to us and its init to bwrap,
@@ -44,9 +44,8 @@ import asyncio
 import contextlib
 import functools
 import os
-import shutil
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from passk_tui.core.inputs.program import kill_group, to_the_end
@@ -58,38 +57,24 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 
 
-def tethered(argv: Sequence[str]) -> list[str]:
-    """``argv`` (bwrap's command line) run as pid 1 of the PID namespace ``dies_with_us``
-    makes, and killed when unshare is."""
-    unshare = shutil.which("unshare") or "unshare"
-    return [unshare, "--fork", "--kill-child", "--", *argv]
-
-
 def dies_with_us(user: int | None) -> Callable[[], None]:
-    """The pre-exec of our child, which becomes unshare: a PID namespace for its children,
-    ``user``'s uid and gid (no other groups) when given, and death with the thread that
-    forks it (which calls this)."""
+    """The pre-exec that makes our child the keeper and its fork bwrap (see above), the two
+    run as ``user`` (uid and gid, no other groups) when given."""
     unshare, prctl = _calls()
     parent = os.getpid()
 
     def tie() -> None:
-        # Only system calls: this runs in a forked child of a threaded process. The
-        # namespace first, then who it runs as: root makes it alone, anyone else in a user
-        # namespace of their own; then the ask, as a change of user would clear it.
         try:
-            if os.geteuid() == 0:
-                unshare(CLONE_NEWPID)  # failing, it goes on without (see above)
-                if user is not None:
-                    os.setgroups([])
-                    os.setregid(user, user)
-                    os.setreuid(user, user)
-            elif unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0:
-                _map_self(os.geteuid(), os.getegid())
+            _namespace(unshare, user)
         except OSError as exc:
-            os.write(2, f"unshare: {exc.strerror or exc}\n".encode())
+            os.write(2, f"sandbox: {exc.strerror or exc}\n".encode())
             os._exit(1)
-        if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent:
-            os._exit(1)
+        _dies_with(parent, prctl)
+        keeper = os.getpid()
+        if os.fork() == 0:
+            _dies_with(keeper, prctl)
+            return  # on to bwrap
+        _keep()
 
     return tie
 
@@ -103,26 +88,63 @@ def _calls() -> tuple[Any, Any]:
     return libc.unshare, libc.prctl
 
 
-def _map_self(uid: int, gid: int) -> None:
-    """In the user namespace just made, be who we are outside (as ``unshare -c`` does)."""
-    lines = (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1"))
-    for name, line in lines:
-        handle = os.open(f"/proc/self/{name}", os.O_WRONLY)
-        try:
-            os.write(handle, line.encode())
-        finally:
-            os.close(handle)
+def _namespace(unshare: Any, user: int | None) -> None:
+    """A PID namespace for our children, then ``user``'s identity: root makes it alone
+    (and a change of user would clear the ask, so it comes after); anyone else in a user
+    namespace of their own. Where none may be made, it goes on without (see above)."""
+    if os.geteuid() == 0:
+        unshare(CLONE_NEWPID)
+        if user is not None:
+            os.setgroups([])
+            os.setregid(user, user)
+            os.setreuid(user, user)
+    elif unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0:
+        uid, gid = os.geteuid(), os.getegid()
+        for name, line in (
+            ("uid_map", f"{uid} {uid} 1"),
+            ("setgroups", "deny"),
+            ("gid_map", f"{gid} {gid} 1"),
+        ):
+            handle = os.open(f"/proc/self/{name}", os.O_WRONLY)
+            try:
+                os.write(handle, line.encode())
+            finally:
+                os.close(handle)
 
 
-async def end_tethered(unshare: asyncio.subprocess.Process) -> None:
-    """Cut short: kill bwrap (the namespace's pid 1, so all in it), then wait for unshare,
-    which ends once bwrap and its namespace have; before unshare forked, kill unshare."""
-    forked = _children(unshare.pid)
+def _dies_with(parent: int, prctl: Any) -> None:
+    """Ask to be killed when ``parent`` ends; exit now if it already has."""
+    if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or _parent() != parent:
+        os._exit(1)
+
+
+def _parent() -> int:
+    """Our parent as /proc sees it (getppid() says 0 to a namespace's pid 1)."""
+    handle = os.open("/proc/self/stat", os.O_RDONLY)
+    try:
+        return int(os.read(handle, 4096).rsplit(b")", 1)[1].split()[1])
+    finally:
+        os.close(handle)
+
+
+def _keep() -> None:
+    """The keeper's life: hold none of our files (nor the pipe that tells our parent
+    bwrap has started), wait for bwrap, and exit as it did."""
+    os.closerange(0, os.sysconf("SC_OPEN_MAX"))
+    _, status = os.wait()
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+async def end_tethered(keeper: asyncio.subprocess.Process) -> None:
+    """Cut short: kill bwrap (the namespace's pid 1, so all in it), then wait for the
+    keeper, which ends once bwrap and its namespace have; before the fork, kill the keeper."""
+    forked = _children(keeper.pid)
     for pid in forked:
-        _kill_child(pid, unshare.pid)
+        _kill_child(pid, keeper.pid)
     if not forked:
-        kill_group(unshare.pid)  # and a child forked meanwhile: a group's kill misses none
-    await to_the_end(unshare.wait())
+        kill_group(keeper.pid)  # and a child forked meanwhile: a group's kill misses none
+    await to_the_end(keeper.wait())
 
 
 def _children(pid: int) -> list[int]:
