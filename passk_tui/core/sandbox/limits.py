@@ -21,6 +21,10 @@ _MEMORY_SAID = re.compile(r"MemoryError|Cannot allocate memory|std::bad_alloc|[O
 _PROCESSES_SAID = re.compile(
     r"Resource temporarily unavailable|can't start new thread|fork: retry|Cannot fork|EAGAIN"
 )
+#: How our pre-exec (core/sandbox/tether.py) says it could not make a sandbox; bwrap, after it,
+#: says so with "bwrap: ".
+SAYS = "sandbox: "
+MAKERS = ("bwrap: ", SAYS)
 _CPU_CODES = frozenset({-signal.SIGXCPU, 128 + signal.SIGXCPU})
 
 
@@ -36,8 +40,8 @@ def limit_hit(code: int | None, stderr: bytes) -> str | None:
         return CPU
     text = stderr[-4000:].decode("utf-8", "replace")
     lines = [line for line in text.splitlines() if line.strip()]
-    if code == 1 and lines and lines[-1].startswith("bwrap: "):
-        return f"{START}: {lines[-1].removeprefix('bwrap: ')}"
+    if code == 1 and lines and lines[-1].startswith(MAKERS):
+        return f"{START}: {lines[-1].split(': ', 1)[1]}"
     if _MEMORY_SAID.search(text):
         return MEMORY
     if _PROCESSES_SAID.search(text):

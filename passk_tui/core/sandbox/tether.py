@@ -49,6 +49,7 @@ from collections.abc import Callable
 from typing import Any
 
 from passk_tui.core.inputs.program import kill_group, to_the_end
+from passk_tui.core.sandbox.limits import SAYS
 
 #: prctl(2)'s option to be sent a signal when the thread that forked us ends.
 PR_SET_PDEATHSIG = 1
@@ -67,7 +68,7 @@ def dies_with_us(user: int | None) -> Callable[[], None]:
         try:
             _namespace(unshare, user)
         except OSError as exc:
-            os.write(2, f"sandbox: {exc.strerror or exc}\n".encode())
+            os.write(2, f"{SAYS}{exc.strerror or exc}\n".encode())
             os._exit(1)
         _dies_with(parent, prctl)
         keeper = os.getpid()
@@ -114,17 +115,9 @@ def _namespace(unshare: Any, user: int | None) -> None:
 
 def _dies_with(parent: int, prctl: Any) -> None:
     """Ask to be killed when ``parent`` ends; exit now if it already has."""
-    if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or _parent() != parent:
+    # /proc/self: getppid() says 0 to a namespace's pid 1, whose parent is outside it.
+    if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or _parent_of("self") != parent:
         os._exit(1)
-
-
-def _parent() -> int:
-    """Our parent as /proc sees it (getppid() says 0 to a namespace's pid 1)."""
-    handle = os.open("/proc/self/stat", os.O_RDONLY)
-    try:
-        return int(os.read(handle, 4096).rsplit(b")", 1)[1].split()[1])
-    finally:
-        os.close(handle)
 
 
 def _keep() -> None:
@@ -170,10 +163,15 @@ def _kill_child(pid: int, parent: int) -> None:
         os.close(handle)
 
 
-def _parent_of(pid: int) -> int | None:
-    """``pid``'s parent, or None when it is gone."""
+def _parent_of(pid: int | str) -> int | None:
+    """``pid``'s parent, or None when it is gone (system calls only: see above)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return int(stat.read().rsplit(b")", 1)[1].split()[1])
-    except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+        handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+    except (FileNotFoundError, ProcessLookupError):
         return None
+    try:
+        return int(os.read(handle, 4096).rsplit(b")", 1)[1].split()[1])
+    except (ProcessLookupError, IndexError, ValueError):
+        return None
+    finally:
+        os.close(handle)
