@@ -26,14 +26,13 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "P",
         parse=parse_price,
         rule=price_amount,
-        keyword="price_in",
+        setting=None,
         label="Price in",
         placeholder="USD per million tokens in",
         tooltip="--price-in: what a million input tokens cost, in USD. A local agent's price "
         "is in its agents file (price = { input_per_mtok, output_per_mtok }); one typed here wins "
         "over the file. Give both prices, or neither.",
         resume=Resume.PRICE,
-        column="price_in",
         kind=Kind.MONEY,
     ),
     Field(
@@ -44,13 +43,12 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "P",
         parse=parse_price,
         rule=price_amount,
-        keyword="price_out",
+        setting=None,
         label="Price out",
         placeholder="USD per million tokens out",
         tooltip="--price-out: what a million output tokens cost, in USD. A local agent's "
         "price is in its agents file; one typed here wins over the file.",
         resume=Resume.PRICE,
-        column="price_out",
         kind=Kind.MONEY,
     ),
     Field(
@@ -63,14 +61,11 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "N",
         parse=parse_attempts,
         rule=at_least_one,
-        setting="budget_runs",
-        keyword="budget_runs",
         label="Budget runs",
         placeholder="Runs at most (no limit)",
         tooltip="--budget-runs: start at most this many Runs in all, resumes included; "
         "then nothing new starts and the evaluation ends 'budget spent'.",
         resume=Resume.BUDGET,
-        column="budget_runs",
         kind=Kind.WHOLE,
     ),
     Field(
@@ -81,14 +76,11 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "USD",
         parse=parse_money,
         rule=money_amount,
-        setting="budget_cost",
-        keyword="budget_cost",
         label="Budget cost",
         placeholder="USD at most (no limit)",
         tooltip="--budget-cost: start no attempt once this much (USD) is spent; needs "
         "prices, typed here or in a local agent's agents file.",
         resume=Resume.BUDGET,
-        column="budget_cost",
         kind=Kind.MONEY,
     ),
     Field(
@@ -100,10 +92,7 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "N",
         parse=parse_attempts,
         rule=at_least_one,
-        setting="budget_errors",
-        keyword="budget_errors",
         resume=Resume.BUDGET,
-        column="budget_errors",
         kind=Kind.WHOLE,
     ),
 )
