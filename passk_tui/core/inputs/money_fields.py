@@ -17,6 +17,10 @@ from passk_tui.core.inputs.field import (
     price_amount,
 )
 
+#: What each budget's help says of evaluations run together: each is its own evaluation, with
+#: its own budget (as stderr says before they run, ``core.run.budget.group_budget_line``).
+OWN_BUDGET = "each version of --baseline and each target of a matrix has its own"
+
 MONEY_FIELDS: tuple[Field, ...] = (
     Field(
         "price_in",
@@ -55,9 +59,8 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "budget_runs",
         "--budget-runs",
         Group.MONEY,
-        "start at most N Runs in all (resumes included; each version of --baseline and each "
-        "target of a matrix has its own N); then end 'budget spent'; a resume may lower it, "
-        "never raise it",
+        f"start at most N Runs in all (resumes included; {OWN_BUDGET} N); then end "
+        "'budget spent'; a resume may lower it, never raise it",
         "N",
         parse=parse_attempts,
         rule=at_least_one,
@@ -72,7 +75,8 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "budget_cost",
         "--budget-cost",
         Group.MONEY,
-        "start no attempt once this much is spent (needs prices); then end 'budget spent'",
+        f"start no attempt once this much is spent (needs prices; {OWN_BUDGET}); then end "
+        "'budget spent'",
         "USD",
         parse=parse_money,
         rule=money_amount,
@@ -87,8 +91,8 @@ MONEY_FIELDS: tuple[Field, ...] = (
         "budget_errors",
         "--budget-errors",
         Group.MONEY,
-        "start no attempt once N attempts have errored (resumes included): a broken agent or "
-        "stack spends nothing more; then end 'budget spent'",
+        f"start no attempt once N attempts have errored (resumes included; {OWN_BUDGET} N): "
+        "a broken agent or stack spends nothing more; then end 'budget spent'",
         "N",
         parse=parse_attempts,
         rule=at_least_one,
