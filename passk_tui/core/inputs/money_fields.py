@@ -18,9 +18,11 @@ from passk_tui.core.inputs.field import (
 )
 
 #: What each budget's help says of evaluations run together: each is its own evaluation, with
-#: its own budget (as stderr says before they run, ``core.run.budget.group_budget_line``).
+#: its own budget (stderr says so of Runs and money before they run: ``group_budget_line``).
 OWN_BUDGET = "each version of --baseline and each target of a matrix has its own"
 
+#: Read through ``schema.FIELDS``, whose ``named`` gives a row its name for the setting,
+#: keyword and column it leaves out.
 MONEY_FIELDS: tuple[Field, ...] = (
     Field(
         "price_in",
