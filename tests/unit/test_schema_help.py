@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from passk_tui.cli.flags import build_parser
+from passk_tui.core.inputs.schema import FIELDS
 
 BUDGETS = ("--budget-runs N", "--budget-cost USD", "--budget-errors N")
 
@@ -39,3 +40,11 @@ def test_the_budgets_help_reads_as_each_one_does() -> None:
         "--baseline and each target of a matrix has its own N): a broken agent or stack "
         "spends nothing more; then end 'budget spent'"
     )
+
+
+@pytest.mark.parametrize("name", ["budget_runs", "budget_cost"])
+def test_the_forms_budget_tooltips_say_so_too(name: str) -> None:
+    """The Configure form's hover text on each budget it shows says what --help says."""
+    (field,) = [f for f in FIELDS if f.name == name]
+    assert field.label is not None
+    assert "each version of --baseline and each target of a matrix has its own" in field.tooltip

@@ -69,7 +69,7 @@ MONEY_FIELDS: tuple[Field, ...] = (
         label="Budget runs",
         placeholder="Runs at most (no limit)",
         tooltip="--budget-runs: start at most this many Runs in all, resumes included; "
-        "then nothing new starts and the evaluation ends 'budget spent'.",
+        f"then nothing new starts and the evaluation ends 'budget spent' ({OWN_BUDGET}).",
         resume=Resume.BUDGET,
         kind=Kind.WHOLE,
     ),
@@ -85,7 +85,7 @@ MONEY_FIELDS: tuple[Field, ...] = (
         label="Budget cost",
         placeholder="USD at most (no limit)",
         tooltip="--budget-cost: start no attempt once this much (USD) is spent; needs "
-        "prices, typed here or in a local agent's agents file.",
+        f"prices, typed here or in a local agent's agents file ({OWN_BUDGET}).",
         resume=Resume.BUDGET,
         kind=Kind.MONEY,
     ),
