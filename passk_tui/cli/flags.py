@@ -68,6 +68,18 @@ EXIT_WORDS = {
 }
 
 
+def _subcommand_lines() -> list[str]:
+    """--help's list of subcommands, each call in a column as wide as the longest, so that
+    no summary runs into its call (``judge-check LABELS.jsonl`` is past 24 characters)."""
+    calls = [
+        (f"passk-tui {name} {sub.arguments}".rstrip(), sub.summary)
+        for name, sub in SUBCOMMANDS.items()
+    ]
+    calls.append(("passk-tui help [NAME]", "this help, or subcommand NAME's"))
+    width = max(len(call) for call, _ in calls) + 2
+    return [f"  {call:<{width}}{summary}" for call, summary in calls]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = FlagParser(
         prog="passk-tui",
@@ -83,11 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="\n".join(
             [
                 "subcommands (`passk-tui help NAME` for each):",
-                *(
-                    f"  {f'passk-tui {name} {sub.arguments}':<24}{sub.summary}"
-                    for name, sub in SUBCOMMANDS.items()
-                ),
-                f"  {'passk-tui help [NAME]':<24}this help, or subcommand NAME's",
+                *_subcommand_lines(),
                 "",
                 textwrap.fill(
                     "exit status: "

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from passk_tui.cli.live import failed_together, run_together, together_line
 from passk_tui.cli.output import (
+    budget_lines,
     export_said,
     fail,
     interrupted,
@@ -125,6 +126,7 @@ def _report_end(
     else:
         for line in reading.gate_lines(args.require):
             say(line)
+        budget_lines(zip(reading.labels, reading.readings, strict=True))
         if args.fail_on_regression:
             for line in reading.regression_lines():
                 say(line)

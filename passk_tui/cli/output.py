@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from passk_tui.core.errors import ExitCode, InputError, RunError, signalled_exit
 from passk_tui.core.render.reproduce import resume_text
 from passk_tui.core.text.terminal_text import message_line
+
+if TYPE_CHECKING:
+    from passk_tui.core.reading.evaluation import EvaluationReading
 
 
 def interrupted(evaluation_id: str | None, what: str | None = None) -> int:
@@ -41,6 +44,15 @@ def say(line: str) -> None:
     """One line on stderr, outside text made terminal-safe (so it stays one line)."""
     sys.stderr.write(f"passk-tui: {message_line(line)}\n")
     sys.stderr.flush()
+
+
+def budget_lines(sides: Iterable[tuple[str, EvaluationReading]]) -> None:
+    """Each evaluation of a matrix or a --baseline pair whose budget stopped it, said as a
+    single run says it (``budget spent: …``), after the target it is: each holds its own."""
+    for side, reading in sides:
+        line = reading.budget_line()
+        if line is not None:
+            say(f"{side} {line}")
 
 
 def print_out(text: str, evaluation_id: str | None = None) -> bool:

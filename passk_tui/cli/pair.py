@@ -16,13 +16,19 @@ from pathlib import Path
 
 from passk_tui.cli.compare import report_comparison
 from passk_tui.cli.live import failed_together, run_together, together_line
-from passk_tui.cli.output import export_said, fail, interrupted, resume_hint, say, stopped_exit
+from passk_tui.cli.output import (
+    budget_lines,
+    export_said,
+    fail,
+    interrupted,
+    resume_hint,
+    say,
+    stopped_exit,
+)
 from passk_tui.core.errors import InputError, RunError
-from passk_tui.core.inputs.bounds import refused_usage_line
 from passk_tui.core.inputs.compare_level import DEFAULT_CONFIDENCE, parse_exact_confidence
 from passk_tui.core.inputs.settings import parse_confidence, parse_version
 from passk_tui.core.reading.gate_words import gate_lines
-from passk_tui.core.render.error_groups import error_groups, errors_said
 from passk_tui.evaluations.pairing import PairedRun, find_pair, new_pair, resume_pair
 from passk_tui.evaluations.reading import reading_of
 from passk_tui.evaluations.settings_text import flag, resume_changes, settings_from_args, stack_key
@@ -109,13 +115,15 @@ def _report_pair_end(
     code = report_comparison(
         compared, (), fail_on_regression=args.fail_on_regression and not stopped
     )
-    for label, evaluation in (("A", paired.baseline), ("B", paired.candidate)):
-        records = [r for rows in evaluation.progress.records for r in rows]
-        for line in errors_said(error_groups(records)):
-            say(f"{label} (version {evaluation.settings.version}) {line.lstrip()}")
-        refused = refused_usage_line(records)
-        if refused is not None:
-            say(f"warning: {label} (version {evaluation.settings.version}) {refused}")
+    sides = [
+        (f"{label} (version {evaluation.settings.version})", reading_of(evaluation))
+        for label, evaluation in (("A", paired.baseline), ("B", paired.candidate))
+    ]
+    for side, reading in sides:
+        for line in reading.error_lines():
+            say(f"{side} {line.lstrip()}")
+        if reading.refused_line is not None:
+            say(f"warning: {side} {reading.refused_line}")
     if stopped:
         not_run = sum(e.progress.total - e.progress.finished for e in paired.running.evaluations)
         say(f"cancelled: {not_run} attempts not run")
@@ -124,6 +132,7 @@ def _report_pair_end(
     else:
         gate = _candidate_gate(compared, gate_level, args.require)
         code = code or gate  # a regression (1) outranks an undecided gate (4)
+        budget_lines(sides)
     for path in export_paths:
         code = _export(compared, path, code)
     return code

@@ -22,7 +22,7 @@ from passk_tui.core.attempt import AttemptRecord, Outcome
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.agent_definition import imported_definition
 from passk_tui.core.inputs.bounds import bounded_output
-from passk_tui.core.inputs.file_digests import FileDigests
+from passk_tui.core.inputs.file_digests import FileDigests, sha256_of
 from passk_tui.core.inputs.settings import Settings, default_k
 from passk_tui.core.run.attempt_keys import new_evaluation_id
 from passk_tui.core.run.cases import Case
@@ -83,13 +83,15 @@ def import_files(
     digests: FileDigests | None = None,
 ) -> Imported:
     """Read ``paths`` as ``tool``'s and store them as one evaluation (or find the one stored).
-    ``digests``: the files' hashing, started by the caller as soon as it named them."""
+    ``digests``: the files' hashing, started by the caller as soon as it named them (the
+    command line's, to overlap loading modules); None: hashed here, plainly."""
     reader = READERS.get(tool)
     if reader is None:
         raise InputError(f"import: unknown format {tool!r}; one of {', '.join(READERS)}")
     if view.family_wise and (view.require is None or view.confidence is None):
         raise InputError(f"--family-wise: {FAMILY_WISE_NEEDS}")
-    hashed = (digests or FileDigests(paths)).digests()
+    # No thread where the caller started none (a Python caller's): nothing to overlap it with.
+    hashed = digests.digests() if digests is not None else [sha256_of(path) for path in paths]
     files = [(str(path.resolve()), digest) for path, digest in zip(paths, hashed, strict=True)]
     fingerprint = _fingerprint(tool, [digest for _, digest in files], options)
     store = store if store is not None else Store.open()

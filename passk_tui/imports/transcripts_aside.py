@@ -34,6 +34,7 @@ from passk_tui.imports.zip_members import Archive
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 #: Requests and answers travel in batches: one pickle per few hundred samples.
 BATCH = 256
@@ -64,7 +65,12 @@ class TranscriptsAside:
             daemon=True,
             name="passk-aside",
         )
-        self._process.start()
+        try:
+            _start_holding_ctrl_c(self._process)
+        except KeyboardInterrupt:  # held over the fork: the child is there, and goes now
+            child.close()
+            self.close()
+            raise
         child.close()
         self._batch: list[tuple[str, Any, Any]] = []
         self._sent: list[list[tuple[str, Any, Any]]] = []
@@ -135,6 +141,31 @@ class TranscriptsAside:
             failed = _read(self._archive, self._sent[index], texts) or failed
             taken.append(texts)
         return [text for texts in reversed(taken) for text in texts], failed
+
+
+def _start_holding_ctrl_c(process: BaseProcess) -> None:
+    """``process.start()``, a Ctrl-C that comes meanwhile raised once the child is made.
+
+    Forking runs Python's at-fork handlers (logging's, among others) in this process, and a
+    KeyboardInterrupt raised inside one is printed as "Exception ignored" and dropped: the
+    import went on to its end and exit 0 (seen once in CI). Here the signal is only noted
+    while the fork runs. Only where Ctrl-C raises (Python's own handler, in the main thread,
+    the only one that may set handlers) is there anything to hold.
+    """
+    default = signal.default_int_handler
+    if signal.getsignal(signal.SIGINT) is not default or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        process.start()
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _: held.append(signum))
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, default)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _serve(archive: Archive, conn: Connection, parents: Connection, claims: Any) -> None:

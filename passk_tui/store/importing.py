@@ -15,7 +15,7 @@ from passk_tui.core.inputs.settings import Settings
 from passk_tui.core.run.cases import Case
 from passk_tui.store import rows as layout
 from passk_tui.store.connection import StoreConnection
-from passk_tui.store.writing import insert_evaluation, insert_records
+from passk_tui.store.writing import insert_evaluation, insert_imported_records
 
 
 def keep_imported(
@@ -37,7 +37,7 @@ def keep_imported(
         insert_evaluation(
             db, evaluation_id, settings, cases, cases_sha256, created, definition, status="done"
         )
-        insert_records(db, evaluation_id, records, in_flight=False)
+        insert_imported_records(db, evaluation_id, records)
         db.executemany(
             "INSERT INTO transcripts (evaluation_id, case_index, attempt, retake, transcript)"
             " VALUES (?, ?, ?, 0, ?)",

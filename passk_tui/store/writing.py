@@ -258,13 +258,9 @@ def insert_evaluation(
 
 
 def insert_records(
-    db: sqlite3.Connection,
-    evaluation_id: str,
-    records: Sequence[AttemptRecord],
-    in_flight: bool = True,
+    db: sqlite3.Connection, evaluation_id: str, records: Sequence[AttemptRecord]
 ) -> None:
-    """Finished (or withdrawn) attempts, no longer in flight, inside the caller's transaction
-    (``in_flight`` False: none of them ever was, as an import's)."""
+    """Finished (or withdrawn) attempts, no longer in flight, inside the caller's transaction."""
     rows = (layout.record_row(evaluation_id, r) for r in records)
     db.executemany(
         "INSERT INTO attempts (evaluation_id, case_index, attempt, retake, case_name, key,"
@@ -273,7 +269,32 @@ def insert_records(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
-    # Beside its attempt, in the same transaction: a record is never shown without it.
+    _insert_transcripts(db, evaluation_id, records)
+    db.executemany(
+        "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
+        " AND retake = ?",
+        [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
+    )
+
+
+def insert_imported_records(
+    db: sqlite3.Connection, evaluation_id: str, records: Sequence[AttemptRecord]
+) -> None:
+    """An import's records (never in flight), inside the caller's transaction, with the
+    columns they all share written once in the statement (``rows.IMPORTED_CONSTANTS``)."""
+    columns = (*layout.IMPORTED_COLUMNS, *layout.IMPORTED_CONSTANTS)
+    values = ("?",) * len(layout.IMPORTED_COLUMNS) + tuple(layout.IMPORTED_CONSTANTS.values())
+    db.executemany(
+        f"INSERT INTO attempts ({', '.join(columns)}) VALUES ({', '.join(values)})",
+        (layout.imported_row(evaluation_id, r) for r in records),
+    )
+    _insert_transcripts(db, evaluation_id, records)
+
+
+def _insert_transcripts(
+    db: sqlite3.Connection, evaluation_id: str, records: Sequence[AttemptRecord]
+) -> None:
+    """Beside its attempt, in the same transaction: a record is never shown without it."""
     db.executemany(
         "INSERT INTO transcripts (evaluation_id, case_index, attempt, retake, transcript)"
         " VALUES (?, ?, ?, ?, ?)",
@@ -282,13 +303,6 @@ def insert_records(
             for r in records
             if r.transcript is not None
         ],
-    )
-    if not in_flight:
-        return
-    db.executemany(
-        "DELETE FROM in_flight WHERE evaluation_id = ? AND case_index = ? AND attempt = ?"
-        " AND retake = ?",
-        [(evaluation_id, r.case_index, r.attempt, r.retake) for r in records],
     )
 
 

@@ -19,6 +19,21 @@ def test_the_help_names_every_subcommand_and_help_itself() -> None:
     assert run("help", headless=False).stdout == shown.stdout
 
 
+def test_each_subcommands_summary_stands_apart_from_its_call() -> None:
+    """Before, ``judge-check LABELS.jsonl`` filled its 24-character column and ran into its
+    summary: ``passk-tui judge-check LABELS.jsonlis the judge right?``."""
+    listed = run("--help", headless=False).stdout.split("subcommands (")[1].split("\n\n")[0]
+    lines = listed.splitlines()[1:]
+    assert len(lines) == len(SUBCOMMANDS) + 1
+    starts = set()
+    for line in lines:
+        _, gap, summary = line.strip().partition("  ")
+        assert gap and summary.strip(), line
+        starts.add(line.index(summary.strip()))
+    assert len(starts) == 1, lines  # one column for every summary
+    assert "passk-tui judge-check LABELS.jsonl  is the judge right?" in listed
+
+
 def test_help_names_a_subcommands_own_help() -> None:
     shown = run("help", "compare", headless=False)
     assert shown.returncode == 0 and shown.stdout.startswith("usage: passk-tui compare")

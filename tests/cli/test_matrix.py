@@ -216,6 +216,13 @@ def test_a_budget_is_said_to_hold_for_each_target_apart(tmp_path: Path) -> None:
     with Store.open() as store:
         counts = [len(store.load(e.id).records) for e in store.list_evaluations()]
     assert counts == [4, 4, 4]
+    # Each target's end is said as a single run's is (before, the matrix said nothing of it).
+    said = [line for line in result.stderr.splitlines() if "budget spent" in line]
+    assert said == [
+        f"passk-tui: {label} budget spent: 3 cases got fewer attempts than planned: "
+        "steady (2 of 3), drops (1 of 3), climbs (1 of 3)"
+        for label in ("v1", "v2", "v3")
+    ], result.stderr
 
 
 def test_the_budget_flags_help_says_a_matrix_holds_its_budget_per_target() -> None:

@@ -131,6 +131,37 @@ def test_ctrl_c_mid_import_is_one_line_and_nothing_or_everything(tmp_path: Path)
         )
 
 
+#: The CLI run as its program, with an at-fork handler that interrupts its own process while
+#: the conversations' reader is forked: where a real Ctrl-C once landed in CI.
+_CTRL_C_AT_FORK = """
+import os, signal, sys
+from passk_tui.cli.main import main
+
+def interrupted_here():
+    os.kill(os.getpid(), signal.SIGINT)
+    sum(range(1000))  # Python runs the signal's handler here, inside the at-fork handler
+
+os.register_at_fork(after_in_parent=interrupted_here)
+sys.exit(main())
+"""
+
+
+def test_a_ctrl_c_while_the_reader_forks_is_not_lost(tmp_path: Path) -> None:
+    """Before, the KeyboardInterrupt raised inside an at-fork handler was printed as
+    'Exception ignored' and dropped: the import went on and exited 0."""
+    log = _big_log(tmp_path / "big.eval", samples=40)
+    result = subprocess.run(
+        command("import", "inspect", str(log), headless=False, launch=("-c", _CTRL_C_AT_FORK)),
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 130, result.stderr
+    assert result.stderr.strip() == "passk-tui: interrupted: nothing imported"
+    assert _stored() == []
+
+
 def test_a_damaged_sample_member_is_named_and_nothing_is_stored(tmp_path: Path) -> None:
     log = _big_log(tmp_path / "big.eval", samples=40)
     spoil_member(log, "samples/s00031_epoch_2.json", 4, b"\xff\xff\xff\xff")

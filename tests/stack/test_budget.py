@@ -127,6 +127,9 @@ def test_a_baseline_pair_says_its_budget_holds_for_each_version(
     with Store.open(data / DB_NAME) as store:
         counts = [len(store.load(e.id).records) for e in store.list_evaluations()]
     assert counts == [6, 6]
+    # Each version's end is said as a single run's is (before, the pair said nothing of it).
+    for side in ("A (version 1)", "B (version 2)"):
+        assert f"\npassk-tui: {side} budget spent: " in err, err
 
 
 def test_cost_is_exact_against_the_usage_the_stack_reported(

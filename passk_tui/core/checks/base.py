@@ -72,6 +72,19 @@ def finite_field(spec: dict[str, Any], key: str, where: str) -> float:
     return value  # as written: an integer stays exact
 
 
+#: What a check may read (``on``): the last answer (the default) or the whole transcript.
+ON_VALUES = ("answer", "transcript")
+
+
+def reads_transcript(spec: dict[str, Any], where: str) -> bool:
+    """Whether a check's ``on`` asks for the transcript (else the answer); InputError
+    naming ``where`` for any other value. Shared by the `command` and `judge` checks."""
+    on = spec.get("on", "answer")
+    if on not in ON_VALUES:
+        raise InputError(f"{where}: on must be one of {', '.join(map(repr, ON_VALUES))}")
+    return bool(on == "transcript")
+
+
 class Check(ABC):
     """One compiled check; ``spec`` is its table as written, for display."""
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from passk_tui.core.attempt import Verdict
-from passk_tui.core.checks.base import PASS, Check, raw_text, tail
+from passk_tui.core.checks.base import PASS, Check, raw_text, reads_transcript, tail
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import positive_seconds, storable_json, strings
 from passk_tui.core.inputs.program import argv_problem, program_problem, run_program
@@ -15,8 +15,6 @@ from passk_tui.core.sandbox.room import Elsewhere, Ended, Sandbox
 from passk_tui.core.sandbox.settings import parse_sandbox
 from passk_tui.core.transcript import Transcript
 
-#: What a check may read (``on``): the last answer (the default) or the whole transcript.
-ON_VALUES = ("answer", "transcript")
 #: Seconds a `command` check may run before it fails, unless its `timeout` says otherwise.
 COMMAND_TIMEOUT = 60.0
 
@@ -45,11 +43,8 @@ class CommandCheck(Check):
         # "checks/x.py" is the file beside the cases file; a bare "python3" stays a PATH lookup.
         if "/" in self.argv[0]:
             self.argv[0] = str(self.cwd / self.argv[0])
-        on = spec.get("on", "answer")
-        if on not in ON_VALUES:
-            raise InputError(f"{where}: on must be one of {', '.join(map(repr, ON_VALUES))}")
         #: True: the program reads the attempt's transcript as JSON, not the answer.
-        self.on_transcript = on == "transcript"
+        self.on_transcript = reads_transcript(spec, where)
         self.settings = parse_sandbox(spec.get("sandbox", False), where, self.cwd)
         self.sandbox = None
         if self.settings is not None:

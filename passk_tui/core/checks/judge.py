@@ -13,8 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from passk_tui.core.attempt import Verdict, Vote
-from passk_tui.core.checks.base import PASS, Check, checked_answer, string_field
-from passk_tui.core.checks.command import ON_VALUES
+from passk_tui.core.checks.base import (
+    PASS,
+    Check,
+    checked_answer,
+    reads_transcript,
+    string_field,
+)
 from passk_tui.core.checks.panel import JudgeName, current_panel
 from passk_tui.core.errors import InputError
 from passk_tui.core.inputs.bounds import storable_json
@@ -104,11 +109,8 @@ class JudgeCheck(Check):
         self.prompt = string_field(spec, "prompt", where) if "prompt" in spec else DEFAULT_PROMPT
         if "{answer}" not in self.prompt:
             raise InputError(f"{where}: prompt must hold {{answer}}, where the answer goes")
-        on = spec.get("on", "answer")
-        if on not in ON_VALUES:
-            raise InputError(f"{where}: on must be one of {', '.join(map(repr, ON_VALUES))}")
         #: True: the judge is shown the attempt's transcript as JSON where the answer goes.
-        self.on_transcript = on == "transcript"
+        self.on_transcript = reads_transcript(spec, where)
 
     def prompt_for(self, case_input: Any, output: Any) -> str:
         """The prompt the judge is asked: the template with the input, answer and rubric in."""

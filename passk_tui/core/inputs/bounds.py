@@ -7,6 +7,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
+from json.encoder import encode_basestring as _quoted  # json's own, in C: the same escapes
 from typing import Any
 
 from passk_tui.core.attempt import AttemptRecord
@@ -53,11 +54,25 @@ _STORABLE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=
 def storable_json(value: Any) -> str:
     """``value`` as compact JSON text that UTF-8 can encode: lone surrogates become the
     visible text ``\\ud83d`` (a backslash, then the code), as ``storable_text`` writes them."""
-    text = _STORABLE.encode(value)
+    text = _counts_json(value) if type(value) is dict else None
+    if text is None:
+        text = _STORABLE.encode(value)
     if text.isascii() or _LONE_SURROGATE.search(text) is None:
         return text
     # A surrogate can only stand inside a JSON string, where "\\\\" is one backslash.
     return _LONE_SURROGATE.sub(lambda m: f"\\\\u{ord(m[0]):04x}", text)
+
+
+def _counts_json(value: dict[Any, Any]) -> str | None:
+    """A dict of names to whole numbers (a Turn's usage) as ``_STORABLE`` writes it, to the
+    character, in a quarter of its time: the encoder's set-up per call is most of the cost of
+    so small a value, and an import writes 50,000 of them. None for any other dict."""
+    parts = []
+    for key, number in value.items():
+        if type(key) is not str or type(number) is not int:  # not a bool, not a subclass
+            return None
+        parts.append(f"{_quoted(key)}:{number}")
+    return "{" + ",".join(parts) + "}"
 
 
 def storable_transcript(transcript: Transcript) -> str:

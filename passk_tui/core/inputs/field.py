@@ -79,6 +79,10 @@ class Origin(Enum):
     FORM = "label"
 
 
+#: What a row says for its setting, keyword or column when that is its name, as most are: the
+#: row says its name once, and the table (``core.inputs.schema``) reads each as the name.
+NAME = "<the name>"
+
 #: A line about some fields, worded for whoever gave them: given what they call a field (by
 #: its name), it says the line (``f"{called('price_in')}: give {called('price_out')} too"``).
 Worded = Callable[[Callable[[str], str]], str]
@@ -122,11 +126,12 @@ class Field(NamedTuple):
     #: What ``parse`` checks once the text is a value, for a value given typed: (value, how
     #: to show it) -> value, raising InputError naming no field; None: its kind says it all.
     rule: Callable[[Any, str], Any] | None = None
-    #: Its ``Settings`` attribute; None: not part of the settings (the key, the baseline).
-    setting: str | None = None
-    #: Its ``evaluate(...)`` keyword; None: the API takes it otherwise (the agent argument,
-    #: ``Stack(url, key)``).
-    keyword: str | None = None
+    #: Its ``Settings`` attribute (``NAME``: its name); None: not part of the settings (the
+    #: key, the baseline).
+    setting: str | None = NAME
+    #: Its ``evaluate(...)`` keyword (``NAME``: its name); None: the API takes it otherwise
+    #: (the agent argument, ``Stack(url, key)``).
+    keyword: str | None = NAME
     #: Its Configure form label; None: not on the form.
     label: str | None = None
     #: The form field's placeholder (a switch: its checkbox's words).
@@ -135,9 +140,10 @@ class Field(NamedTuple):
     tooltip: str = ""
     #: What a resume may do with it.
     resume: Resume = Resume.RUNNING
-    #: Its column in the store's ``evaluations`` table; None: not stored. A store without it
-    #: gains it when opened (``store.schema``): no migration is written for a setting.
-    column: str | None = None
+    #: Its column in the store's ``evaluations`` table (``NAME``: its name); None: not stored.
+    #: A store without it gains it when opened (``store.schema``): no migration is written
+    #: for a setting.
+    column: str | None = NAME
     #: Its value type (a switch's is SWITCH).
     kind: Kind = Kind.TEXT
 
@@ -154,3 +160,20 @@ class Field(NamedTuple):
         if origin is Origin.API:
             return self.keyword or self.name
         return self.label or self.name
+
+
+def named(*rows: Field) -> tuple[Field, ...]:
+    """The rows as every face reads them: each setting, keyword and column a row leaves at
+    ``NAME`` (says nothing of) is the row's name."""
+
+    def said(given: str | None, row: Field) -> str | None:
+        return row.name if given == NAME else given
+
+    return tuple(
+        row._replace(
+            setting=said(row.setting, row),
+            keyword=said(row.keyword, row),
+            column=said(row.column, row),
+        )
+        for row in rows
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from passk_tui.core.stats.rates.intervals import (
@@ -18,12 +19,18 @@ from passk_tui.core.stats.rates.intervals import (
     case_intervals,
 )
 
+# The three figures are cached by their counts (a Fraction is immutable, so shared safely):
+# a table of 10,000 cases of 5 attempts holds six distinct counts, and each reading, redraw
+# and export asks for every case's figures again.
 
+
+@lru_cache(maxsize=65536)
 def pass_at_1(n: int, c: int) -> Fraction:
     """The share of attempts that passed."""
     return Fraction(c, n) if n else Fraction(0)
 
 
+@lru_cache(maxsize=65536)
 def pass_at_k(n: int, c: int, k: int) -> Fraction:
     """The unbiased estimator 1 - C(n-c, k) / C(n, k) over all n attempts.
 
@@ -36,6 +43,7 @@ def pass_at_k(n: int, c: int, k: int) -> Fraction:
     return 1 - Fraction(comb(n - c, k), comb(n, k))
 
 
+@lru_cache(maxsize=65536)
 def pass_hat_k(n: int, c: int, k: int) -> Fraction:
     """pass^k = C(c, k) / C(n, k): the chance that k attempts drawn from the n all passed."""
     _check(n, c, k)

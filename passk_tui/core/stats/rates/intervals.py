@@ -54,6 +54,10 @@ class IntervalMethod(Protocol):
         """
         ...
 
+    def __hash__(self) -> int:
+        """A method is a key of ``case_intervals``' cache: each is one object, hashed as itself."""
+        ...
+
 
 class ClopperPearson:
     """The exact (Clopper-Pearson) interval: valid at a fixed, planned number of attempts."""
@@ -106,6 +110,7 @@ class CaseIntervals:
         return self.rate
 
 
+@lru_cache(maxsize=65536)
 def case_intervals(
     passed: int,
     n: int,
@@ -115,7 +120,9 @@ def case_intervals(
     order: bytes | None = None,
 ) -> CaseIntervals:
     """The intervals of a case with ``passed`` of ``n`` attempts (``order``: as the method's
-    ``rate`` takes it); with none, everything is [0, 1]."""
+    ``rate`` takes it); with none, everything is [0, 1]. Cached (frozen, so shared safely):
+    10,000 cases of 5 attempts hold six distinct counts, and each reading or redraw asks for
+    every case (0.065 -> 0.025 s of CPU a reading)."""
     rate = method.rate(passed, n, confidence, order)
     return CaseIntervals(
         rate,
