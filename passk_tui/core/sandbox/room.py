@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from passk_tui.core.inputs.program import run_program
+from passk_tui.core.inputs.program import child_env, run_program
 from passk_tui.core.sandbox.bwrap import NOBODY, Layout, bwrap_argv
 from passk_tui.core.sandbox.limits import START, limit_hit
 from passk_tui.core.sandbox.seen import files_seen, others_reach, program_seen
@@ -122,6 +122,5 @@ class Sandbox:
         """bwrap run to its end, and so to the end of its PID namespace, tied to us at every
         instant (core/sandbox/tether.py); cut short, bwrap is killed first."""
         sandboxed = bwrap_argv(self.bwrap, layout, argv)
-        return await run_program(
-            sandboxed, self.folder, stdin, running, env, end_tethered, dies_with_us(user)
-        )
+        tie = dies_with_us(sandboxed, child_env(env), user)
+        return await run_program(sandboxed, self.folder, stdin, running, env, end_tethered, tie)

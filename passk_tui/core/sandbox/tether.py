@@ -11,23 +11,29 @@ so a kill in between left bwrap, or the init and the program, running for good.
 
 So bwrap runs as pid 1 of a PID namespace of its own: its clone and all the sandbox
 starts live inside it, and bwrap's death, at any instant, ends them all. Two links tie
-it to us, each made in the pre-exec below before anything else runs:
+bwrap to us:
 
-- our child (the keeper) asks to be killed when the thread that forked it ends, then
-  checks that its parent is still the one that forked it: a parent killed before the
-  ask is seen there, and the keeper exits. It makes the PID namespace (in a user
-  namespace of its own, as itself, where it is not root), then forks;
-- that fork, pid 1 of the namespace, asks and checks the same of the keeper, then
-  becomes bwrap. The keeper waits for it and exits as it does.
+- our child, the keeper, asks to be killed when the thread that forked it ends, then
+  checks that its parent is still the one that forked it (a parent killed before the
+  ask is seen there: the keeper exits), all before anything else (the pre-exec below).
+  It makes the PID namespace (in a user namespace of its own, as itself, where it is
+  not root), starts bwrap, waits for it and exits as it does;
+- bwrap asks to be killed when the keeper ends, once it has cloned the init, and then,
+  before it lets the init go on, writes to a pipe only the keeper reads (its status
+  pipe), exiting if no one can read it. A process's files are closed before its
+  children are told it died, so the write tells which came first: written, the keeper
+  was alive after bwrap asked, and bwrap will be told; not written, bwrap exits, and
+  the waiting init with it.
 
-(``unshare --fork --kill-child`` would be the second link, but util-linux before 2.39,
-Debian 12's among them, does not check: a child not run for a few ms on a loaded
-machine asked only once unshare was gone. Nor does a pipe only we read, that bwrap
-writes to, tell: a killed process's threads end one by one, and its pipes close with
-the last, after its children were told.)
+(The pipe must be the keeper's alone, not ours: we are threaded, and a killed process's
+threads end one by one, its files closing with the last, after the keeper was told.
+``unshare --fork --kill-child`` would be the second link, but util-linux before 2.39,
+Debian 12's among them, does not check: its child, not run for a few ms on a loaded
+machine, asked only once unshare was gone.)
 
-Both links run Python in a forked child of a threaded process, so they make system
-calls only: no imports, no locks, nothing another thread may have held.
+The keeper is a fork of us that never runs a program of its own, so it runs Python in a
+forked child of a threaded process: system calls only, nothing another thread may have
+held, and bwrap is started with posix_spawn, which copies none of our memory.
 
 Cut short by us (a cancel, a deadline), bwrap is killed first, and the keeper, which
 waits for it, ends only once the namespace is empty (the kernel empties a namespace
@@ -45,8 +51,8 @@ import contextlib
 import functools
 import os
 import signal
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn
 
 from passk_tui.core.inputs.program import kill_group, to_the_end
 from passk_tui.core.sandbox.limits import SAYS
@@ -58,37 +64,57 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 
 
-def dies_with_us(user: int | None) -> Callable[[], None]:
-    """The pre-exec that makes our child the keeper and its fork bwrap (see above), the two
-    run as ``user`` (uid and gid, no other groups) when given."""
-    unshare, prctl, fork = _calls()
+def dies_with_us(
+    argv: Sequence[str], env: Mapping[str, str], user: int | None
+) -> Callable[[], None]:
+    """The pre-exec that makes our child the keeper, which starts bwrap (``argv``, with
+    ``env``) as pid 1 and exits as it does (see above), the two run as ``user`` (uid and
+    gid, no other groups) when given. The child never returns to exec ``argv`` itself."""
+    unshare, prctl = _calls()
     parent = os.getpid()
+    environment = dict(env)
 
     def tie() -> None:
         try:
             _namespace(unshare, user)
         except OSError as exc:
-            os.write(2, f"{SAYS}{exc.strerror or exc}\n".encode())
+            _fail(exc)
+        # prctl after any change of user, which would clear it.
+        if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent:
             os._exit(1)
-        _dies_with(parent, prctl)
-        keeper = os.getpid()
-        # libc's fork, not os.fork: the keeper is one thread, made whole again by the
-        # fork that made it, and Python's fork hooks would double the cost (about 1 ms).
-        if fork() == 0:
-            _dies_with(keeper, prctl)
-            return  # on to bwrap
-        _keep()
+        knot, told = os.pipe()  # read by the keeper alone: bwrap gets the writing end
+        os.set_inheritable(told, True)
+        try:
+            # posix_spawn, not fork: the child shares our memory until its exec (a fork
+            # of passk-tui would copy it, and cost a millisecond or more).
+            bwrap = os.posix_spawnp(
+                argv[0], [argv[0], "--json-status-fd", str(told), *argv[1:]], environment
+            )
+        except OSError as exc:
+            _fail(exc)
+        # Hold none of our files but the knot (nor the pipe that tells our parent we
+        # have started), wait for bwrap, and exit as it did.
+        os.closerange(0, knot)
+        os.closerange(knot + 1, os.sysconf("SC_OPEN_MAX"))
+        code = os.waitstatus_to_exitcode(os.waitpid(bwrap, 0)[1])
+        os._exit(code if code >= 0 else 128 - code)
 
     return tie
 
 
+def _fail(exc: OSError) -> NoReturn:
+    """Say why no sandbox could be made, as bwrap does, and exit."""
+    os.write(2, f"{SAYS}{exc.strerror or exc}\n".encode())
+    os._exit(1)
+
+
 @functools.cache
-def _calls() -> tuple[Any, Any, Any]:
-    """libc's unshare, prctl and fork (ctypes: loaded once, by a process that sandboxes)."""
+def _calls() -> tuple[Any, Any]:
+    """libc's unshare and prctl (ctypes: loaded once, by a process that sandboxes)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
-    return libc.unshare, libc.prctl, libc.fork
+    return libc.unshare, libc.prctl
 
 
 def _namespace(unshare: Any, user: int | None) -> None:
@@ -113,22 +139,6 @@ def _namespace(unshare: Any, user: int | None) -> None:
                 os.write(handle, line.encode())
             finally:
                 os.close(handle)
-
-
-def _dies_with(parent: int, prctl: Any) -> None:
-    """Ask to be killed when ``parent`` ends; exit now if it already has."""
-    # /proc/self: getppid() says 0 to a namespace's pid 1, whose parent is outside it.
-    if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or _parent_of("self") != parent:
-        os._exit(1)
-
-
-def _keep() -> None:
-    """The keeper's life: hold none of our files (nor the pipe that tells our parent
-    bwrap has started), wait for bwrap, and exit as it did."""
-    os.closerange(0, os.sysconf("SC_OPEN_MAX"))
-    _, status = os.wait()
-    code = os.waitstatus_to_exitcode(status)
-    os._exit(code if code >= 0 else 128 - code)
 
 
 async def end_tethered(keeper: asyncio.subprocess.Process) -> None:
@@ -165,15 +175,10 @@ def _kill_child(pid: int, parent: int) -> None:
         os.close(handle)
 
 
-def _parent_of(pid: int | str) -> int | None:
-    """``pid``'s parent, or None when it is gone (system calls only: see above)."""
+def _parent_of(pid: int) -> int | None:
+    """``pid``'s parent, or None when it is gone."""
     try:
-        handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-    except (FileNotFoundError, ProcessLookupError):
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return int(stat.read().rsplit(b")", 1)[1].split()[1])
+    except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
         return None
-    try:
-        return int(os.read(handle, 4096).rsplit(b")", 1)[1].split()[1])
-    except (ProcessLookupError, IndexError, ValueError):
-        return None
-    finally:
-        os.close(handle)
