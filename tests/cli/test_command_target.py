@@ -50,7 +50,8 @@ def exists_at_all(pid: int) -> bool:
     return True
 
 
-async def wait_for(condition, timeout: float = 5.0) -> bool:
+async def wait_for(condition, timeout: float = 60.0) -> bool:
+    """Whether ``condition()`` came to hold (the limit only ends a hang, on a loaded machine)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if condition():

@@ -169,7 +169,7 @@ async def test_the_app_shows_a_frozen_stack_as_could_not_run_exit_3(
         progress = app.controller.view.progress
         await wait_for(pilot, lambda: progress.finished >= 3)
         os.kill(stack.pid, signal.SIGSTOP)
-        await run_to_end(pilot, timeout=15)
+        await run_to_end(pilot)
         assert isinstance(app.screen, RunScreen)
         line = str(app.screen.query_one("#run-status", LiveLine).text)
         assert "Could not run" in line and f"stack at {url} stopped answering" in line

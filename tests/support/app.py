@@ -55,8 +55,11 @@ async def start_mid_run(pilot: Pilot) -> Progress:
     return progress
 
 
-async def wait_for(pilot: Pilot, condition, timeout: float = 15.0) -> None:
-    """Let the app run until ``condition()`` holds (fails the test after ``timeout`` seconds)."""
+async def wait_for(pilot: Pilot, condition, timeout: float = 120.0) -> None:
+    """Let the app run until ``condition()`` holds (fails the test after ``timeout`` seconds).
+
+    The limit only ends a hang, never times the app: CI's two loaded cores once took more
+    than 15 s for a stack check that takes 2 s here."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + timeout
     while not condition():
@@ -65,7 +68,7 @@ async def wait_for(pilot: Pilot, condition, timeout: float = 15.0) -> None:
         await pilot.pause(0.02)
 
 
-async def run_to_end(pilot: Pilot, timeout: float = 30.0) -> None:
+async def run_to_end(pilot: Pilot, timeout: float = 120.0) -> None:
     """Wait for the evaluation worker, then for the screens to catch up."""
     app = pilot.app
     await wait_for(
