@@ -71,11 +71,16 @@ class Message:
 
     def to_json(self) -> dict[str, Any]:
         """This message as a JSON object: the fields it has, nothing empty."""
-        data = _said_json(self.role, self.turn, self.content)
-        if self.role == "tool":
-            data.update(id=self.id, name=self.name, arguments=self.arguments, error=self.error)
-        if self.calls:
-            data["calls"] = list(self.calls)
+        data = message_json(
+            self.role,
+            self.turn,
+            self.content,
+            self.calls,
+            id=self.id,
+            name=self.name,
+            arguments=self.arguments,
+            error=self.error,
+        )
         if self.usage is not None:
             data["usage"] = self.usage
         if self.duration is not None:
@@ -202,6 +207,33 @@ class Transcript:
 def _said_json(role: str, turn: int, content: str) -> dict[str, Any]:
     """What every message's JSON holds first (a said one's all of it)."""
     return {"role": role, "turn": turn, "content": content}
+
+
+def message_json(
+    role: str,
+    turn: int,
+    content: str,
+    calls: Sequence[str] = (),
+    *,
+    id: str | None = None,
+    name: str | None = None,
+    arguments: Any = None,
+    error: bool = False,
+) -> dict[str, Any]:
+    """``Message(...).to_json()`` of a message with no usage, duration or simulated user (an
+    imported conversation's), written without making the object: the one layout of both."""
+    data = _said_json(role, turn, content)
+    if role == "tool":
+        data.update(id=id, name=name, arguments=arguments, error=error)
+    if calls:
+        data["calls"] = list(calls)
+    return data
+
+
+def messages_transcript_json(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """``Transcript(...).to_json()`` of messages already in their JSON form (``message_json``),
+    with nothing cut and no simulated user's tokens."""
+    return _transcript_json(messages, 0, None, None)
 
 
 def _transcript_json(

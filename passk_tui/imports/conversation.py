@@ -21,9 +21,12 @@ import msgspec
 
 from passk_tui.core.inputs.bounds import storable_json
 from passk_tui.core.transcript import (
+    MESSAGE_LIMIT,
     Message,
     Transcript,
     input_text,
+    message_json,
+    messages_transcript_json,
     plain_transcript,
     said_json,
 )
@@ -51,7 +54,11 @@ def transcript_text(messages: Any, given: Any, answer: Any) -> str | None:
         return None
     said = _said(messages)
     if said is None:
-        transcript = _mapped(messages, given, answer)
+        mapped = _mapped_json(messages)
+        text = _small_text(mapped)
+        if text is not None:
+            return text
+        transcript = _transcript_of(mapped, given, answer)
     elif _plainly(said, given, answer):
         return None
     else:
@@ -119,30 +126,48 @@ def _plainly(said: list[tuple[str, str, int]], given: Any, answer: Any) -> bool:
 def _mapped(messages: list[Any], given: Any, answer: Any) -> Transcript | None:
     """The transcript of any messages (tool calls among them: each call a tool message,
     filled in by the tool's answer); None when it is the plain one after all."""
+    return _transcript_of(_mapped_json(messages), given, answer)
+
+
+def _mapped_json(messages: list[Any]) -> list[dict[str, Any]]:
+    """The messages mapped (``_mapped``), each in its JSON form (``Message.to_json``'s):
+    making them as objects costs more than their JSON, and a big log has 50,000 samples."""
     names: dict[str, str] = {}
-    mapped: list[Message] = []
+    mapped: list[dict[str, Any]] = []
     for message, role, turn in _turns(messages):
         if role in ("user", "assistant"):
             calls = _calls(message.get("tool_calls"))
             names.update((call_id, name) for call_id, name, _ in calls)
-            mapped.append(
-                Message(
-                    str(role),
-                    text_of(message.get("content")),
-                    turn,
-                    calls=tuple(call_id for call_id, _, _ in calls),
-                )
-            )
+            content = text_of(message.get("content"))
+            mapped.append(message_json(str(role), turn, content, [c for c, _, _ in calls]))
             mapped.extend(_pending(calls, turn))
         elif role == "tool":
             _answer(mapped, message, names, turn)
-    transcript = Transcript(tuple(mapped))
+    return mapped
+
+
+def _transcript_of(mapped: list[dict[str, Any]], given: Any, answer: Any) -> Transcript | None:
+    """The mapped messages' transcript, bounded; None when it is the plain one after all."""
+    transcript = Transcript(tuple(Message.from_json(message) for message in mapped))
     # A plain transcript holds the input, then the answer if there was one: it can only
     # equal one of as many messages (each one built costs; a big log has 50,000 samples).
     answered = len(mapped) == 2
     if 1 <= len(mapped) <= 2 and transcript == plain_transcript(given, answer, answered):
         return None
     return transcript.bounded()
+
+
+def _small_text(mapped: list[dict[str, Any]]) -> str | None:
+    """``storable_json`` of the mapped messages' bounded transcript, when bounding can change
+    nothing: no text or arguments past ``MESSAGE_LIMIT``, the transcript within its limit.
+    Written compactly, what a bound measures (``json.dumps``'s spaces after each ``:`` and
+    ``,``) is at most twice as long, so a text of at most half ``MESSAGE_LIMIT`` holds no
+    part past it. None when it might (then the transcript is made and bounded), or when it
+    may be the plain one (two messages at most)."""
+    if len(mapped) <= 2:
+        return None
+    text = storable_json(messages_transcript_json(mapped))
+    return text if 2 * len(text) <= MESSAGE_LIMIT else None
 
 
 def _plain(messages: list[Any], given: Any, answer: Any) -> bool:
@@ -222,17 +247,17 @@ def _arguments(value: Any) -> Any:
     return value
 
 
-def _pending(calls: list[tuple[str, str, Any]], turn: int) -> list[Message]:
+def _pending(calls: list[tuple[str, str, Any]], turn: int) -> list[dict[str, Any]]:
     """A tool message per call, unanswered until the tool's own message fills it in (a call
     whose answer the log never holds still shows its name and arguments)."""
     return [
-        Message("tool", "", turn, id=call_id, name=name, arguments=arguments)
+        message_json("tool", turn, "", id=call_id, name=name, arguments=arguments)
         for call_id, name, arguments in calls
     ]
 
 
 def _answer(
-    mapped: list[Message], message: dict[str, Any], names: dict[str, str], turn: int
+    mapped: list[dict[str, Any]], message: dict[str, Any], names: dict[str, str], turn: int
 ) -> None:
     """A tool's answer, put in its call's place (by id), or after the rest when no call is
     found for it."""
@@ -245,22 +270,19 @@ def _answer(
     name = message.get("function") or message.get("name") or names.get(call_id or "")
     for index in range(len(mapped) - 1, -1, -1):
         pending = mapped[index]
-        if pending.role == "tool" and pending.id == call_id and not pending.content:
-            mapped[index] = Message(
+        if pending["role"] == "tool" and pending["id"] == call_id and not pending["content"]:
+            mapped[index] = message_json(
                 "tool",
+                pending["turn"],
                 content,
-                pending.turn,
                 id=call_id,
-                name=pending.name or (str(name) if name else None),
-                arguments=pending.arguments,
+                name=pending["name"] or (str(name) if name else None),
+                arguments=pending["arguments"],
                 error=bool(error),
             )
             return
-    mapped.append(
-        Message(
-            "tool", content, turn, id=call_id, name=str(name) if name else None, error=bool(error)
-        )
-    )
+    named = str(name) if name else None
+    mapped.append(message_json("tool", turn, content, id=call_id, name=named, error=bool(error)))
 
 
 _ENCODER = msgspec.json.Encoder()
