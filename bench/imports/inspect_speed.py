@@ -11,6 +11,7 @@ of the same file. Wall seconds, CPU seconds (both processes), the largest proces
 
     pip install inspect-ai          # only the bench needs it, to write the log and to compare
     python bench/imports/inspect_speed.py [--samples 10000] [--epochs 5] [--log /tmp/big.eval]
+    python bench/imports/inspect_speed.py --tools     # every sample calling tools
 """
 
 from __future__ import annotations
@@ -26,11 +27,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-FIXTURE = ROOT / "tests" / "fixtures" / "imports" / "inspect-run1.eval"
+FIXTURES = ROOT / "tests" / "fixtures" / "imports"
+#: The run whose samples the big log repeats: plain answers, or (``--tools``) every sample
+#: calling two tools, one of which fails.
+FIXTURE = FIXTURES / "inspect-run1.eval"
+TOOLS_FIXTURE = FIXTURES / "inspect-tools.eval"
 
 
-def build(path: Path, samples: int, epochs: int, with_summaries: bool = True) -> None:
-    """A log of ``samples`` x ``epochs`` made of the fixture's samples, as inspect_ai zips one."""
+def build(
+    path: Path, samples: int, epochs: int, with_summaries: bool = True, fixture: Path = FIXTURE
+) -> None:
+    """A log of ``samples`` x ``epochs`` made of ``fixture``'s samples, as inspect_ai zips one."""
     import json
     import zipfile
 
@@ -38,7 +45,7 @@ def build(path: Path, samples: int, epochs: int, with_summaries: bool = True) ->
 
     from passk_tui.imports.zip_members import Archive
 
-    with Archive(FIXTURE) as archive:
+    with Archive(fixture) as archive:
         names = sorted(
             n for n in archive.names() if n.startswith("samples/") and "tool-error" not in n
         )
@@ -122,10 +129,18 @@ def main() -> None:
         help="a log without summaries.json: every sample read",
     )
     parser.add_argument("--no-theirs", action="store_true", help="skip inspect_ai's own reader")
+    parser.add_argument(
+        "--tools",
+        action="store_true",
+        help="every sample calls tools (its log: passk-big-tools.eval unless --log)",
+    )
     args = parser.parse_args()
+    if args.tools and args.log == parser.get_default("log"):
+        args.log = args.log.with_name("passk-big-tools.eval")
     if not args.log.exists():
         started = time.perf_counter()
-        build(args.log, args.samples, args.epochs, not args.no_summaries)
+        fixture = TOOLS_FIXTURE if args.tools else FIXTURE
+        build(args.log, args.samples, args.epochs, not args.no_summaries, fixture)
         print(
             f"built {args.log} ({args.log.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s"
         )
